@@ -1,0 +1,63 @@
+"""The rules of the five games, in pure Python: no Django, no database, no I/O.
+
+Each game module exposes the same four entry points, so the recording service, the
+``settle`` command and the simulator treat every game alike:
+
+* ``parse_round(data: Mapping, rules) -> Round`` — JSON form -> immutable round; raises
+  :class:`~tables.games.base.InvalidInput` naming every impossible field;
+* ``audit(round, rules, context: AuditContext | None = None) -> Audit`` — settlement of every
+  wager, dealer-procedure and rule findings, and overpay/underpay against recorded pays;
+* ``round_to_dict(round) -> dict`` — the canonical JSON form (``parse_round`` round-trips it);
+* ``simulate_round(rng: random.Random, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict``
+  — a realistic round in JSON form, optionally with dealer errors of the named kinds.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import ModuleType
+
+from . import rulesets
+from .config import config_from_dict, config_to_dict
+
+
+@dataclass(frozen=True)
+class Game:
+    key: str
+    name: str
+    module_name: str
+    rules_class: type
+
+    @property
+    def module(self) -> ModuleType:
+        return importlib.import_module(f"{__name__}.{self.module_name}")
+
+    def rules_from_dict(self, data: Mapping | None):
+        return config_from_dict(self.rules_class, data)
+
+    def rules_to_dict(self, rules) -> dict:
+        return config_to_dict(rules)
+
+    def default_rules(self):
+        return self.rules_class()
+
+
+ANTE_UP_21 = "ante_up_21"
+UPCARD_LUCK_21 = "upcard_luck_21"
+POKER_OR_BUST = "poker_or_bust"
+HOLDEM_BLACKJACK = "holdem_blackjack"
+BLACKJACK_TIE = "blackjack_tie"
+
+GAMES: dict[str, Game] = {
+    g.key: g
+    for g in (
+        Game(ANTE_UP_21, "Ante Up 21", "ante_up_21", rulesets.AnteUp21Rules),
+        Game(UPCARD_LUCK_21, "Upcard Luck 21", "upcard_luck_21", rulesets.UpcardLuck21Rules),
+        Game(POKER_OR_BUST, "Poker or Bust", "poker_or_bust", rulesets.PokerOrBustRules),
+        Game(HOLDEM_BLACKJACK, "Hold'em Blackjack", "holdem_blackjack", rulesets.HoldemBlackjackRules),
+        Game(BLACKJACK_TIE, "Blackjack Tie", "blackjack_tie", rulesets.BlackjackTieRules),
+    )
+}
+GAME_CHOICES = [(g.key, g.name) for g in GAMES.values()]

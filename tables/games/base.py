@@ -1,0 +1,245 @@
+"""What every game module shares: input errors, findings, settlements, audits.
+
+Two kinds of trouble are never confused (see RULINGS.md):
+
+* impossible input (a card that does not exist, a negative wager) raises
+  :class:`InvalidInput` carrying every :class:`FieldError` found, each naming its path;
+* something that happened at the table but broke a rule is a :class:`Finding`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .money import CENT, ZERO, MoneyError, money_text, to_money
+
+# Finding kinds. Overpay/underpay come from comparing recorded pays with the engine's.
+OVERPAY = "overpay"
+UNDERPAY = "underpay"
+PROCEDURE = "procedure"
+RULE_VIOLATION = "rule_violation"
+FINDING_KINDS = (OVERPAY, UNDERPAY, PROCEDURE, RULE_VIOLATION)
+
+# Settlement outcomes.
+WIN = "win"
+LOSE = "lose"
+PUSH = "push"
+OUTCOMES = (WIN, LOSE, PUSH)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class InvalidInput(ValueError):  # noqa: N818 - reads better at call sites than InvalidInputError
+    """Impossible input: nothing may be stored. Carries every error found, not just the first."""
+
+    def __init__(self, errors: Iterable[FieldError]):
+        self.errors: tuple[FieldError, ...] = tuple(errors)
+        super().__init__("; ".join(str(e) for e in self.errors))
+
+    def as_dict(self) -> dict[str, list[str]]:
+        """``{"seats[2].hands[0].cards[3]": ["\"1X\" is not a card"]}`` for APIs."""
+        out: dict[str, list[str]] = {}
+        for e in self.errors:
+            out.setdefault(e.path or "non_field_errors", []).append(e.message)
+        return out
+
+
+class Errors:
+    """Collects field errors while parsing so the user sees all of them at once."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list[FieldError] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.items.append(FieldError(path, message))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise InvalidInput(self.items)
+
+
+def join_path(base: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{base}[{key}]"
+    return f"{base}.{key}" if base else key
+
+
+def parse_money(value: object, path: str, errors: Errors, *, positive: bool = False,
+                allow_negative: bool = False) -> Decimal | None:
+    """Parse an amount, recording a field error instead of raising."""
+    try:
+        amount = to_money(value)
+    except MoneyError as exc:
+        errors.add(path, str(exc))
+        return None
+    if positive and amount <= 0:
+        errors.add(path, f"must be more than 0, got {money_text(amount)}")
+        return None
+    if not allow_negative and amount < 0:
+        errors.add(path, f"must not be negative, got {money_text(amount)}")
+        return None
+    return amount
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A departure from the rules or a wrong pay, as surveillance reads it."""
+
+    code: str  # stable, e.g. "ANTE_ABOVE_21_BET"; documented in docs/findings.md
+    kind: str  # one of FINDING_KINDS
+    message: str  # a floor supervisor's words
+    path: str = ""  # where in the round: "seats[2].wagers.ante", "dealer.cards[4]", "actions[7]"
+    rule: str = ""  # the rule's text (card or ruling) that was broken
+    expected: str | None = None
+    recorded: str | None = None
+    amount: Decimal = ZERO  # money at stake, never negative
+    seat: int | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "kind": self.kind,
+            "message": self.message,
+            "path": self.path,
+            "rule": self.rule,
+            "expected": self.expected,
+            "recorded": self.recorded,
+            "amount": money_text(self.amount),
+            "seat": self.seat,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What one wager should pay.
+
+    ``net`` is the player's result beyond getting the stake back: +15.00 for a 3:2
+    natural on 10, -10.00 for a lost 10, 0 for a push. For a Taxpayer's Fortune tax the
+    net is minus the tax collected; for a jackpot, plus the award.
+    """
+
+    seat: int
+    wager: str  # e.g. "21", "ante", "bet", "poker_bonus", "upcard_luck", "tie_17", "odds", "pot"
+    stake: Decimal
+    net: Decimal
+    outcome: str  # WIN / LOSE / PUSH
+    explanation: str
+    hand: int | None = None  # index of the hand after splits, for per-hand wagers
+    line: str | None = None  # jackpot pay line, e.g. "bust5_suited"
+
+    @property
+    def key(self) -> tuple[int, str, int | None]:
+        return (self.seat, self.wager, self.hand)
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat,
+            "wager": self.wager,
+            "hand": self.hand,
+            "stake": money_text(self.stake),
+            "net": money_text(self.net),
+            "outcome": self.outcome,
+            "explanation": self.explanation,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedPay:
+    """What the dealer actually did with a wager: the player's net, as ``Settlement.net``."""
+
+    seat: int
+    wager: str
+    net: Decimal
+    hand: int | None = None
+    path: str = ""  # where the pay was recorded in the round's JSON: "seats[0].paid[2]"
+
+    @property
+    def key(self) -> tuple[int, str, int | None]:
+        return (self.seat, self.wager, self.hand)
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The engine's answer for one round: every settlement and every finding."""
+
+    settlements: tuple[Settlement, ...]
+    findings: tuple[Finding, ...]
+    summary: Mapping[str, object] = field(default_factory=dict)  # game-specific facts (dealer total...)
+
+    def to_dict(self) -> dict:
+        return {
+            "settlements": [s.to_dict() for s in self.settlements],
+            "findings": [f.to_dict() for f in self.findings],
+            "summary": dict(self.summary),
+        }
+
+
+def _wager_label(seat: int, wager: str, hand: int | None) -> str:
+    where = f"seat {seat}"
+    if hand is not None:
+        where += f" hand {hand + 1}"
+    return f"{where} {wager}"
+
+
+def compare_recorded(settlements: Iterable[Settlement], recorded: Iterable[RecordedPay]) -> list[Finding]:
+    """Overpay/underpay findings where the dealer's recorded pay differs from the engine's.
+
+    A wager with no recorded pay is not judged (the pit boss did not record it); a recorded
+    pay on a wager the engine does not know is an overpay or underpay of its whole amount.
+    """
+    expected = {s.key: s for s in settlements}
+    findings: list[Finding] = []
+    for pay in recorded:
+        s = expected.get(pay.key)
+        exp_net = s.net if s is not None else ZERO
+        diff = pay.net - exp_net
+        if diff == 0:
+            continue
+        label = _wager_label(pay.seat, pay.wager, pay.hand)
+        kind = OVERPAY if diff > 0 else UNDERPAY
+        why = f" ({s.explanation})" if s is not None else " (no such wager was settled)"
+        findings.append(
+            Finding(
+                code="PAY_ABOVE_EXPECTED" if diff > 0 else "PAY_BELOW_EXPECTED",
+                kind=kind,
+                message=(
+                    f"{label.capitalize()}: dealer's result {money_text(pay.net)}, "
+                    f"should be {money_text(exp_net)}{why}; "
+                    f"{'overpaid' if diff > 0 else 'underpaid'} by {money_text(abs(diff))}."
+                ),
+                path=pay.path,
+                expected=money_text(exp_net),
+                recorded=money_text(pay.net),
+                amount=abs(diff).quantize(CENT),
+                seat=pay.seat,
+            )
+        )
+    return findings
+
+
+@dataclass(frozen=True)
+class AuditContext:
+    """Facts from outside the round that settlement needs.
+
+    ``jackpot_amounts``: current meter value of each progressive Taxpayer's Fortune line
+    (lines not named pay the fixed column). ``previous_hand``: the previous Hold'em
+    Blackjack hand at the table in JSON form, for the button check.
+    """
+
+    jackpot_amounts: Mapping[str, Decimal] = field(default_factory=dict)
+    previous_hand: Mapping | None = None
