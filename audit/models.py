@@ -1,0 +1,1 @@
+"""Audit records (findings, jackpot ledger, reconciliation reports) live here."""

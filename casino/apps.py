@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class CasinoConfig(AppConfig):
+    name = "casino"
+    verbose_name = "Casino"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
+        from .roles import sync_role_groups
+
+        post_migrate.connect(sync_role_groups, dispatch_uid="casino.sync_role_groups")

@@ -1,0 +1,29 @@
+"""Navigation that shows each role what it may use."""
+
+from __future__ import annotations
+
+from django.urls import NoReverseMatch, reverse
+
+from .roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, ROLE_GROUPS, SURVEILLANCE, user_roles
+
+#: (label, url name, roles that see it). Later features append their pages here.
+NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
+    ("Floor", "floor", ALL_ROLES),
+    ("API docs", "api-docs", (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)),
+    ("Admin", "admin:index", (GAMING_MANAGER,)),
+]
+
+
+def navigation(request):
+    roles = user_roles(getattr(request, "user", None))
+    items = []
+    for label, name, allowed in NAVIGATION:
+        if roles & set(allowed):
+            try:
+                items.append({"label": label, "url": reverse(name), "name": name})
+            except NoReverseMatch:
+                continue
+    return {
+        "nav_items": items,
+        "user_role_names": [ROLE_GROUPS[r] for r in ALL_ROLES if r in roles],
+    }

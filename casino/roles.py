@@ -1,0 +1,83 @@
+"""The four roles of the floor, as Django groups, and how code asks about them.
+
+Pages and API endpoints check roles (``has_role``); the groups also carry Django model
+permissions so that the admin shows a gaming manager exactly what they may change.
+Superusers hold every role.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, Permission
+
+PIT_BOSS = "pit_boss"
+SURVEILLANCE = "surveillance"
+FINANCE = "finance"
+GAMING_MANAGER = "gaming_manager"
+ALL_ROLES = (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)
+
+ROLE_GROUPS = {
+    PIT_BOSS: "Pit boss",
+    SURVEILLANCE: "Surveillance",
+    FINANCE: "Finance",
+    GAMING_MANAGER: "Gaming manager",
+}
+_GROUP_ROLES = {name: role for role, name in ROLE_GROUPS.items()}
+
+#: Model permissions per role: ``{role: {"app.model": ("view", "add", ...)}}``.
+#: Write access through pages and the API is decided by role checks; these permissions
+#: drive the admin, where only gaming managers (and superusers) work.
+ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    PIT_BOSS: {
+        "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
+        "tables.dealer": ("view",), "tables.ruleset": ("view",), "tables.rulesetversion": ("view",),
+    },
+    SURVEILLANCE: {
+        "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
+        "tables.dealer": ("view",), "tables.ruleset": ("view",), "tables.rulesetversion": ("view",),
+    },
+    FINANCE: {
+        "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
+        "tables.dealer": ("view",), "tables.ruleset": ("view",), "tables.rulesetversion": ("view",),
+    },
+    GAMING_MANAGER: {
+        "tables.casino": ("view", "add", "change"), "tables.pit": ("view", "add", "change"),
+        "tables.table": ("view", "add", "change"), "tables.dealer": ("view", "add", "change"),
+        "tables.ruleset": ("view", "add", "change"), "tables.rulesetversion": ("view",),
+    },
+}
+
+
+def user_roles(user) -> frozenset[str]:
+    """The roles a user holds, cached on the user object for the request."""
+    if user is None or not user.is_authenticated:
+        return frozenset()
+    cached = getattr(user, "_casino_roles", None)
+    if cached is not None:
+        return cached
+    if user.is_superuser:
+        roles = frozenset(ALL_ROLES)
+    else:
+        names = user.groups.values_list("name", flat=True)
+        roles = frozenset(_GROUP_ROLES[n] for n in names if n in _GROUP_ROLES)
+    user._casino_roles = roles
+    return roles
+
+
+def has_role(user, *roles: str) -> bool:
+    return bool(user_roles(user) & set(roles))
+
+
+def sync_role_groups(**kwargs) -> None:
+    """Create the role groups and give them their model permissions (idempotent)."""
+    for role, group_name in ROLE_GROUPS.items():
+        group, _ = Group.objects.get_or_create(name=group_name)
+        wanted = []
+        for label, actions in ROLE_MODEL_PERMISSIONS[role].items():
+            app_label, model = label.split(".")
+            for action in actions:
+                perm = Permission.objects.filter(
+                    content_type__app_label=app_label, codename=f"{action}_{model}"
+                ).first()
+                if perm is not None:
+                    wanted.append(perm)
+        group.permissions.add(*wanted)

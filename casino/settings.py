@@ -1,0 +1,206 @@
+"""Settings, all from the environment (see deploy/env.example).
+
+DJANGO_ENV=production is production mode: it refuses the development secret key and
+DEBUG, requires ALLOWED_HOSTS, and turns on every HTTPS protection that
+``manage.py check --deploy`` looks for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from .env import env_bool, env_choice, env_int, env_list, env_str, env_time_zone
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
+
+DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "production", "test"))
+PRODUCTION = DJANGO_ENV == "production"
+
+_DEV_SECRET_KEY = "django-insecure-development-only-never-use-in-production"  # noqa: S105
+SECRET_KEY = env_str("SECRET_KEY") or _DEV_SECRET_KEY
+DEBUG = env_bool("DEBUG", default=not PRODUCTION)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if "://" not in _origin:
+        raise ImproperlyConfigured(f"CSRF_TRUSTED_ORIGINS: {_origin!r} needs a scheme, e.g. https://{_origin}")
+
+if PRODUCTION:
+    if SECRET_KEY == _DEV_SECRET_KEY or SECRET_KEY.startswith("django-insecure") or len(SECRET_KEY) < 50:
+        raise ImproperlyConfigured(
+            "SECRET_KEY: production needs its own key of at least 50 characters "
+            "(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+        )
+    if DEBUG:
+        raise ImproperlyConfigured("DEBUG: must be false in production (DJANGO_ENV=production)")
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured("ALLOWED_HOSTS: production needs the host names it serves")
+
+#: Default time zone of a new casino/property, and of pages without one.
+CASINO_TIME_ZONE = env_time_zone("CASINO_TIME_ZONE", "America/New_York")
+TIME_ZONE = "UTC"  # everything is stored in UTC; the gaming day comes from each casino's zone
+USE_TZ = True
+USE_I18N = True
+LANGUAGE_CODE = "en-us"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "simple_history",
+    "django_htmx",
+    "casino",
+    "tables",
+    "audit",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "casino.urls"
+WSGI_APPLICATION = "casino.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "casino.context_processors.navigation",
+            ],
+        },
+    },
+]
+
+_DATABASE_URL = env_str("DATABASE_URL")
+if _DATABASE_URL:
+    try:
+        DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"DATABASE_URL: {exc}") from None
+else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "db.sqlite3",
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+STATIC_URL = "/static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static")))
+STATICFILES_DIRS = [BASE_DIR / "casino" / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+REPORTS_ROOT = Path(env_str("REPORTS_ROOT", str(VAR_DIR / "reports")))
+
+# --- HTTPS and cookies -------------------------------------------------------------------
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = PRODUCTION
+CSRF_COOKIE_SECURE = PRODUCTION
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=PRODUCTION)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if PRODUCTION else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = PRODUCTION
+SECURE_HSTS_PRELOAD = PRODUCTION
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if PRODUCTION else None
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_AGE = 12 * 60 * 60  # one shift
+
+# --- API ---------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["casino.permissions.RolePermission"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "COERCE_DECIMAL_TO_STRING": True,
+    "EXCEPTION_HANDLER": "casino.api_errors.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Casino table games API",
+    "DESCRIPTION": (
+        "Floor, rulesets, live round recording and audit for Ante Up 21, Upcard Luck 21, "
+        "Poker or Bust, Hold'em Blackjack and Blackjack Tie. Amounts are decimal strings; "
+        "times are UTC; every endpoint checks the caller's role."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Celery ------------------------------------------------------------------------------
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or None
+#: Without a broker the quick start runs tasks in-process, eagerly.
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL and CELERY_BROKER_URL.startswith("redis") else None
+)
+CELERY_TIMEZONE = "UTC"
+CELERY_ENABLE_UTC = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BEAT_SCHEDULE: dict = {}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_choice(
+        "LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
+}

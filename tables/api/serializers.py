@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tables.games import GAMES
+from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
+
+
+class ReasonField(serializers.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("write_only", True)
+        kwargs.setdefault("max_length", 500)
+        kwargs.setdefault("help_text", "Why this change is made; kept in the history with your name.")
+        super().__init__(**kwargs)
+
+
+class CasinoSerializer(serializers.ModelSerializer):
+    reason = ReasonField()
+
+    class Meta:
+        model = Casino
+        fields = ["id", "name", "time_zone", "gaming_day_start_hour", "currency", "reason"]
+
+
+class PitSerializer(serializers.ModelSerializer):
+    reason = ReasonField()
+
+    class Meta:
+        model = Pit
+        fields = ["id", "casino", "name", "reason"]
+
+
+class DealerSerializer(serializers.ModelSerializer):
+    reason = ReasonField()
+
+    class Meta:
+        model = Dealer
+        fields = ["id", "casino", "employee_number", "name", "active", "reason"]
+
+
+class RulesetVersionSerializer(serializers.ModelSerializer):
+    created_by = serializers.StringRelatedField()
+
+    class Meta:
+        model = RulesetVersion
+        fields = ["id", "number", "game", "config", "created_at", "created_by", "reason"]
+
+
+class RulesetSerializer(serializers.ModelSerializer):
+    reason = ReasonField()
+    config = serializers.JSONField(
+        required=False,
+        help_text="Settings of the game; omitted settings take the rule card's defaults. "
+                  "Every setting is returned, spelled out.",
+    )
+    game_name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Ruleset
+        fields = ["id", "casino", "game", "game_name", "name", "version", "config", "reason"]
+        read_only_fields = ["version"]
+
+    def get_game_name(self, obj) -> str:
+        return GAMES[obj.game].name
+
+    def validate_game(self, value):
+        if self.instance is not None and value != self.instance.game:
+            raise serializers.ValidationError("A ruleset's game cannot change; create a new ruleset.")
+        return value
+
+
+class TableSerializer(serializers.ModelSerializer):
+    reason = ReasonField()
+    ruleset_version = serializers.SerializerMethodField(help_text="The ruleset version the table runs now.")
+
+    class Meta:
+        model = Table
+        fields = ["id", "pit", "label", "game", "ruleset", "ruleset_version", "is_open",
+                  "min_bet", "max_bet", "seats", "reason"]
+
+    def get_ruleset_version(self, obj) -> int:
+        return obj.ruleset.version
+
+
+class HistorySerializer(serializers.Serializer):
+    history_id = serializers.IntegerField()
+    history_date = serializers.DateTimeField()
+    history_type = serializers.CharField()
+    history_user = serializers.StringRelatedField()
+    history_change_reason = serializers.CharField(allow_null=True)
+    changes = serializers.SerializerMethodField()
+
+    def get_changes(self, record) -> list[dict]:
+        previous = record.prev_record
+        if previous is None:
+            return []
+        delta = record.diff_against(previous)
+        return [{"field": c.field, "old": c.old, "new": c.new} for c in delta.changes]

@@ -1,0 +1,89 @@
+"""The demo floor of the quick start: one pit, a table of each game, dealers, a user per role."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import transaction
+
+from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, ROLE_GROUPS, SURVEILLANCE, sync_role_groups
+from tables.games import GAMES
+from tables.models import Casino, Dealer, Pit, Ruleset, Table
+from tables.services.floor import floor_object_save, ruleset_create
+
+DEMO_REASON = "Demo floor for the quick start"
+DEMO_USERS = (
+    ("pitboss", "Pat Pitboss", PIT_BOSS),
+    ("surveillance", "Sam Surveillance", SURVEILLANCE),
+    ("finance", "Fran Finance", FINANCE),
+    ("manager", "Max Manager", GAMING_MANAGER),
+)
+DEMO_DEALERS = (("D1001", "Alex Rivera"), ("D1002", "Bea Chen"), ("D1003", "Carl Okafor"),
+                ("D1004", "Dana Kowalski"), ("D1005", "Eli Navarro"))
+DEMO_TABLES = (  # label, game, min, max
+    ("AU-01", "ante_up_21", "10", "500"),
+    ("UL-01", "upcard_luck_21", "10", "500"),
+    ("PB-01", "poker_or_bust", "5", "200"),
+    ("HB-01", "holdem_blackjack", "2", "20"),
+    ("BT-01", "blackjack_tie", "10", "500"),
+)
+
+
+@dataclass(frozen=True)
+class DemoLogin:
+    username: str
+    password: str
+    role: str
+
+
+@transaction.atomic
+def demo_floor_load() -> list[DemoLogin]:
+    """Create (or refresh) the demo floor; demo users get fresh random passwords each time."""
+    if settings.PRODUCTION:
+        raise RuntimeError("The demo floor is never loaded in production (DJANGO_ENV=production).")
+    sync_role_groups()
+    User = get_user_model()  # noqa: N806
+    logins = []
+    author = None
+    for username, full_name, role in DEMO_USERS:
+        first, last = full_name.split(" ", 1)
+        user, _ = User.objects.get_or_create(username=username, defaults={"first_name": first, "last_name": last})
+        password = secrets.token_urlsafe(9)
+        user.set_password(password)
+        user.is_staff = role == GAMING_MANAGER  # gaming managers work in the admin
+        user.save()
+        user.groups.set([Group.objects.get(name=ROLE_GROUPS[role])])
+        logins.append(DemoLogin(username, password, ROLE_GROUPS[role]))
+        if role == GAMING_MANAGER:
+            author = user
+
+    casino = Casino.objects.filter(name="Demo Casino").first()
+    if casino is None:
+        casino = floor_object_save(
+            obj=Casino(name="Demo Casino", time_zone=settings.CASINO_TIME_ZONE, gaming_day_start_hour=6),
+            author=author, reason=DEMO_REASON,
+        )
+    pit = Pit.objects.filter(casino=casino, name="Pit 1").first() or floor_object_save(
+        obj=Pit(casino=casino, name="Pit 1"), author=author, reason=DEMO_REASON
+    )
+    for number, name in DEMO_DEALERS:
+        if not Dealer.objects.filter(casino=casino, employee_number=number).exists():
+            floor_object_save(obj=Dealer(casino=casino, employee_number=number, name=name),
+                              author=author, reason=DEMO_REASON)
+    for label, game, low, high in DEMO_TABLES:
+        ruleset_name = f"{GAMES[game].name} house rules"
+        ruleset = Ruleset.objects.filter(casino=casino, name=ruleset_name).first() or ruleset_create(
+            casino=casino, game=game, name=ruleset_name, config=None, author=author, reason=DEMO_REASON
+        )
+        if not Table.objects.filter(pit=pit, label=label).exists():
+            floor_object_save(
+                obj=Table(pit=pit, label=label, game=game, ruleset=ruleset, min_bet=Decimal(low),
+                          max_bet=Decimal(high), seats=6 if game == "holdem_blackjack" else 7),
+                author=author, reason=DEMO_REASON,
+            )
+    return logins
