@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from django.urls import NoReverseMatch, reverse
 
-from .roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, ROLE_GROUPS, SURVEILLANCE, user_roles
+from .roles import (
+    ALL_ROLES,
+    FINANCE,
+    GAMING_MANAGER,
+    PIT_BOSS,
+    ROLE_GROUPS,
+    SURVEILLANCE,
+    user_roles,
+)
 
 #: (label, url name, roles that see it). Later features append their pages here.
 NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [

@@ -71,10 +71,14 @@ class RulesetAdmin(ReasonedHistoryAdmin):
     readonly_fields = ("version",)
     inlines = [RulesetVersionInline]
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # The setting fields are built per game in RulesetAdminForm.__init__, not by the factory.
+        kwargs["fields"] = ["casino", "game", "name"]
+        return super().get_form(request, obj, change=change, **kwargs)
+
     def get_fields(self, request, obj=None):
-        form = self.get_form(request, obj)
         fields = ["casino", "game", "name", "version"] if obj else ["casino", "game", "name"]
-        settings = [name for name in form(instance=obj).fields if name.startswith("setting__")] if obj else []
+        settings = [name for name in RulesetAdminForm(instance=obj).fields if name.startswith("setting__")] if obj else []
         return [*fields, *settings, "change_reason"]
 
     def save_model(self, request, obj, form, change):
@@ -86,9 +90,6 @@ class RulesetAdmin(ReasonedHistoryAdmin):
             saved = ruleset_create(casino=obj.casino, game=obj.game, name=obj.name, config=None,
                                    author=request.user, reason=reason)
         obj.pk, obj.version, obj.config = saved.pk, saved.version, saved.config
-
-    def save_related(self, request, form, formsets, change):
-        form.save_m2m()  # the version inline is read-only
 
 
 @admin.register(RulesetVersion)

@@ -11,7 +11,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, ROLE_GROUPS, SURVEILLANCE, sync_role_groups
+from casino.roles import (
+    FINANCE,
+    GAMING_MANAGER,
+    PIT_BOSS,
+    ROLE_GROUPS,
+    SURVEILLANCE,
+    sync_role_groups,
+)
 from tables.games import GAMES
 from tables.models import Casino, Dealer, Pit, Ruleset, Table
 from tables.services.floor import floor_object_save, ruleset_create

@@ -1,0 +1,46 @@
+# Quick start: `make run` (install, migrate the SQLite default, load the demo floor, serve)
+# and `make test` (the whole suite; PostgreSQL when DATABASE_URL is set, else SQLite).
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
+PYTEST_ARGS ?=
+
+.PHONY: install run migrate demo serve test lint pytest bench lock clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.lock
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r requirements.lock
+	@rm -f $(VENV)/.installed-* && touch $@
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	@echo "Serving http://127.0.0.1:8000 (log in with a demo login above; Ctrl-C stops)"
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+pytest: install
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+test: lint pytest
+
+bench: install
+	$(PY) -m tests.benchmarks
+
+# Re-pin after editing pyproject.toml dependencies.
+lock: install
+	$(PY) -m pip install --quiet uv && $(VENV)/bin/uv pip compile pyproject.toml --extra dev \
+		--python-version 3.11 --generate-hashes -o requirements.lock
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

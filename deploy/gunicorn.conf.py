@@ -1,0 +1,56 @@
+"""Gunicorn configuration for the casino web service.
+
+Used by deploy/systemd/casino-web.service:
+    gunicorn casino.wsgi:application -c deploy/gunicorn.conf.py
+
+Tunables (optional, set in /etc/casino/casino.env):
+    GUNICORN_WORKERS  worker processes (default: 2 * CPU cores + 1)
+    GUNICORN_THREADS  threads per worker (default: 4)
+    LOG_LEVEL         also used for gunicorn's error log (default: INFO)
+
+Every worker thread can hold its own PostgreSQL connection, so keep
+GUNICORN_WORKERS * GUNICORN_THREADS (+ Celery concurrency) below max_connections.
+"""
+
+import os
+
+
+def _cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+# nginx on the same host is the only client.
+bind = "127.0.0.1:8000"
+
+workers = int(os.environ.get("GUNICORN_WORKERS") or 2 * _cpu_count() + 1)
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS") or 4)
+
+# Worker heartbeat timeout, and how long workers get to finish in-flight
+# requests on restart (systemd's TimeoutStopSec is a little longer).
+timeout = 60
+graceful_timeout = 30
+keepalive = 5
+
+# Recycle workers periodically; jitter avoids all workers restarting at once.
+max_requests = 1000
+max_requests_jitter = 100
+
+# Trust X-Forwarded-Proto / X-Forwarded-For only from nginx on localhost.
+forwarded_allow_ips = "127.0.0.1,::1"
+
+# Logs go to stdout/stderr and are collected by journald.
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "INFO").lower()
+access_log_format = (
+    '%({x-forwarded-for}i)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
+)
+
+# No runtime control socket (gunicornc); the service is managed by systemd.
+control_socket_disable = True
+
+proc_name = "casino-web"

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from casino.roles import ALL_ROLES
+from tests.factories import TableFactory, user_with_role
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def role_users(db):
+    """One user per role, plus a user without a role and a superuser."""
+    users = {role: user_with_role(role) for role in ALL_ROLES}
+    users[None] = user_with_role(None)
+    users["superuser"] = user_with_role("superuser")
+    return users
+
+
+@pytest.fixture
+def manager(db):
+    return user_with_role("gaming_manager")
+
+
+@pytest.fixture
+def api_client():
+    return APIClient()
+
+
+def api_as(user) -> APIClient:
+    """An API client logged in through the session (works for pages and the API alike)."""
+    client = APIClient()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def table(db):
+    return TableFactory()

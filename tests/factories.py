@@ -1,0 +1,101 @@
+"""factory-boy factories for the floor and users with roles."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from casino.roles import ROLE_GROUPS, sync_role_groups
+from tables.games import GAMES
+from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
+
+PASSWORD = "correct-horse-battery"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    first_name = "Test"
+    last_name = factory.Sequence(lambda n: f"User{n}")
+
+    @factory.post_generation
+    def password(obj, create, extracted, **kwargs):  # noqa: N805
+        obj.set_password(extracted or PASSWORD)
+        if create:
+            obj.save()
+
+
+def user_with_role(role: str | None, username: str | None = None, **extra):
+    """A user in the role's group (``None``: a user with no role; ``"superuser"``: a superuser)."""
+    if not Group.objects.filter(name=ROLE_GROUPS["pit_boss"]).exists():
+        sync_role_groups()
+    if role == "superuser":
+        return UserFactory(username=username or "root", is_superuser=True, is_staff=True, **extra)
+    user = UserFactory(username=username or (role or "norole"), is_staff=role == "gaming_manager", **extra)
+    if role:
+        user.groups.add(Group.objects.get(name=ROLE_GROUPS[role]))
+    return user
+
+
+class CasinoFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Casino
+        django_get_or_create = ("name",)
+
+    name = "Test Casino"
+    time_zone = "America/New_York"
+    gaming_day_start_hour = 6
+
+
+class PitFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Pit
+
+    casino = factory.SubFactory(CasinoFactory)
+    name = factory.Sequence(lambda n: f"Pit {n + 1}")
+
+
+class DealerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Dealer
+
+    casino = factory.SubFactory(CasinoFactory)
+    employee_number = factory.Sequence(lambda n: f"E{n:04d}")
+    name = factory.Sequence(lambda n: f"Dealer {n}")
+
+
+class RulesetFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Ruleset
+        skip_postgeneration_save = True
+
+    casino = factory.SubFactory(CasinoFactory)
+    game = "ante_up_21"
+    name = factory.Sequence(lambda n: f"Ruleset {n}")
+    config = factory.LazyAttribute(lambda o: GAMES[o.game].rules_to_dict(GAMES[o.game].default_rules()))
+    version = 1
+
+    @factory.post_generation
+    def first_version(obj, create, extracted, **kwargs):  # noqa: N805
+        if create:
+            RulesetVersion.objects.create(ruleset=obj, number=1, game=obj.game, config=obj.config, reason="factory")
+
+
+class TableFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Table
+
+    pit = factory.SubFactory(PitFactory)
+    label = factory.Sequence(lambda n: f"T{n + 1:02d}")
+    game = "ante_up_21"
+    ruleset = factory.SubFactory(RulesetFactory, game=factory.SelfAttribute("..game"),
+                                 casino=factory.SelfAttribute("..pit.casino"))
+    min_bet = Decimal("10.00")
+    max_bet = Decimal("500.00")

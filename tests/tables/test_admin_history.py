@@ -1,0 +1,74 @@
+"""Editing a ruleset in the admin leaves a history row with the user and the reason."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import RulesetFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _form_data(client, url):
+    context = client.get(url).context
+    form = context["adminform"].form
+    data = {}
+    for inline in context["inline_admin_formsets"]:
+        management = inline.formset.management_form
+        data.update({management.add_prefix(k): v for k, v in management.initial.items()})
+        for i, sub in enumerate(inline.formset.forms):
+            data[f"{inline.formset.prefix}-{i}-id"] = sub.instance.pk
+    for name, field in form.fields.items():
+        value = form[name].value()
+        if value is None:
+            continue
+        if field.__class__.__name__ == "BooleanField":
+            if value:
+                data[name] = "on"
+            continue
+        data[name] = value.pk if hasattr(value, "pk") else value
+    return data
+
+
+def test_admin_ruleset_edit_keeps_history_and_versions(client, manager):
+    ruleset = RulesetFactory(game="ante_up_21")
+    client.force_login(manager)
+    url = reverse("admin:tables_ruleset_change", args=[ruleset.pk])
+    data = _form_data(client, url)
+    data.update({"setting__dealer_hits_soft_17": "", "change_reason": "Switch to S17 for the new shoe game"})
+    data.pop("setting__dealer_hits_soft_17")
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    ruleset.refresh_from_db()
+    assert ruleset.config["dealer_hits_soft_17"] is False
+    assert ruleset.version == 2
+    record = ruleset.history.latest()
+    assert (record.history_user, record.history_change_reason) == (manager, "Switch to S17 for the new shoe game")
+    history_page = client.get(reverse("admin:tables_ruleset_history", args=[ruleset.pk]))
+    assert "Switch to S17 for the new shoe game" in history_page.content.decode()
+
+
+def test_admin_refuses_bad_setting_with_the_field_named(client, manager):
+    ruleset = RulesetFactory(game="ante_up_21")
+    client.force_login(manager)
+    url = reverse("admin:tables_ruleset_change", args=[ruleset.pk])
+    data = _form_data(client, url)
+    data.update({"setting__rounding_unit": "0", "change_reason": "try"})
+    response = client.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert "setting__rounding_unit" in errors
+    ruleset.refresh_from_db()
+    assert ruleset.version == 1
+
+
+def test_admin_requires_a_reason(client, manager):
+    ruleset = RulesetFactory(game="blackjack_tie")
+    client.force_login(manager)
+    url = reverse("admin:tables_ruleset_change", args=[ruleset.pk])
+    data = _form_data(client, url)
+    data["change_reason"] = ""
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "change_reason" in response.context["adminform"].form.errors
