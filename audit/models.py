@@ -1,1 +1,48 @@
-"""Audit records (findings, jackpot ledger, reconciliation reports) live here."""
+"""Findings: what the engine found wrong in a recorded round, and surveillance's review."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from tables.games.base import FINDING_KINDS
+from tables.models import Round, RoundRevision
+
+
+class Finding(models.Model):
+    OPEN, CONFIRMED, DISMISSED, ESCALATED, SUPERSEDED = "open", "confirmed", "dismissed", "escalated", "superseded"
+    STATUSES = [
+        (OPEN, "open"),
+        (CONFIRMED, "confirmed as dealer error"),
+        (DISMISSED, "dismissed as a recording mistake"),
+        (ESCALATED, "escalated"),
+        (SUPERSEDED, "superseded by a correction"),
+    ]
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="findings")
+    revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="findings")
+    kind = models.CharField(max_length=20, choices=[(k, k.replace("_", " ")) for k in FINDING_KINDS])
+    code = models.CharField(max_length=60, db_index=True)
+    message = models.TextField()
+    path = models.CharField(max_length=200, blank=True)
+    rule = models.TextField(blank=True)
+    expected = models.CharField(max_length=200, blank=True, null=True)
+    recorded = models.CharField(max_length=200, blank=True, null=True)
+    amount = models.DecimalField(max_digits=14, decimal_places=2, help_text="Money at stake.")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    player = models.CharField(max_length=40, blank=True)
+    status = models.CharField(max_length=12, choices=STATUSES, default=OPEN, db_index=True)
+    review_note = models.TextField(blank=True)
+    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+")
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        indexes = [models.Index(fields=["status", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.code} on {self.round}"

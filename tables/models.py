@@ -146,3 +146,141 @@ class Dealer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.employee_number})"
+
+
+# --- Live play: table sessions, dealers on duty, rounds and their revisions --------------
+
+
+class TableSession(models.Model):
+    """A table open for a gaming day. Rounds are recorded against the open session."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="sessions")
+    gaming_day = models.DateField(db_index=True)
+    opened_at = models.DateTimeField()
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-opened_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table"], condition=models.Q(closed_at__isnull=True),
+                                    name="tablesession_one_open_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.gaming_day}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class DealerAssignment(models.Model):
+    """Who dealt a table session from when to when; each change of dealer is a new row."""
+
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="assignments")
+    dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, related_name="assignments")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    assigned_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["session"], condition=models.Q(ended_at__isnull=True),
+                                    name="dealerassignment_one_on_duty"),
+        ]
+
+
+class Round(models.Model):
+    """One round at a table. Its content lives in append-only revisions; this row says which
+    revision is current and whether the round was voided."""
+
+    ACTIVE, VOIDED = "active", "voided"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="rounds")
+    sequence = models.PositiveIntegerField(help_text="Per-table round number.")
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    gaming_day = models.DateField(db_index=True)
+    ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.PROTECT, related_name="rounds")
+    dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, related_name="rounds")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(db_index=True)
+    revision = models.PositiveIntegerField(default=1, help_text="The current revision's number.")
+    status = models.CharField(max_length=10, choices=[(ACTIVE, "active"), (VOIDED, "voided")], default=ACTIVE)
+    void_reason = models.CharField(max_length=500, blank=True)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+")
+    voided_at = models.DateTimeField(null=True, blank=True)
+    open_findings = models.PositiveIntegerField(default=0, help_text="Findings of the current revision still open.")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-recorded_at"]
+        constraints = [models.UniqueConstraint(fields=["table", "sequence"], name="round_unique_sequence")]
+        indexes = [models.Index(fields=["gaming_day", "table"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.sequence}"
+
+
+class RoundRevision(models.Model):
+    """What was recorded, as the engine's canonical JSON, and the engine's audit of it.
+    Append-only (a correction is a new revision with a reason and an author)."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="revisions")
+    number = models.PositiveIntegerField()
+    data = models.JSONField(help_text="The round in the engine's canonical JSON form.")
+    audit = models.JSONField(help_text="The engine's settlements, findings and summary.")
+    reason = models.CharField(max_length=500, blank=True, help_text="Why this revision (blank for the first).")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+    engine_version = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="roundrevision_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.round} r{self.number}"
+
+
+class Wager(models.Model):
+    """One wager of one revision: the stake, what the engine says it pays, what the dealer did.
+    Relational so that finance aggregates in SQL."""
+
+    revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="wagers")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers")
+    seat = models.PositiveSmallIntegerField()
+    player = models.CharField(max_length=40, blank=True, db_index=True)
+    wager = models.CharField(max_length=40)
+    hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    line = models.CharField(max_length=40, blank=True)
+    stake = models.DecimalField(max_digits=14, decimal_places=2)
+    expected_net = models.DecimalField(max_digits=14, decimal_places=2)
+    recorded_net = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    outcome = models.CharField(max_length=10)
+    explanation = models.TextField()
+
+    class Meta:
+        ordering = ["revision", "seat", "wager", "hand"]
+        indexes = [models.Index(fields=["round", "revision"])]
+
+
+class IdempotencyKey(models.Model):
+    """A client's Idempotency-Key: the same key and body replays the first response."""
+
+    key = models.CharField(max_length=200)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    request_hash = models.CharField(max_length=64)
+    response_status = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotencykey_unique_per_user")]

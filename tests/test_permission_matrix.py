@@ -10,7 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
 from tests.conftest import api_as
-from tests.factories import DealerFactory, TableFactory
+from tests.factories import DealerFactory, TableFactory, user_with_role
 
 ANYONE = "anyone"  # no login needed
 LOGGED_IN = "logged_in"  # any authenticated user, even without a role
@@ -34,6 +34,20 @@ for _basename in ("casino", "pit", "table", "dealer", "ruleset"):
     MATRIX[f"{_basename}-detail"] = [("get", EVERY_ROLE, "api"), ("patch", WRITERS, "api"), ("put", WRITERS, "api")]
     MATRIX[f"{_basename}-history"] = [("get", EVERY_ROLE, "api")]
 MATRIX["ruleset-versions"] = [("get", EVERY_ROLE, "api")]
+MATRIX.update({
+    "tablesession-list": [("get", EVERY_ROLE, "api"), ("post", (PIT_BOSS,), "api")],
+    "tablesession-detail": [("get", EVERY_ROLE, "api")],
+    "tablesession-close": [("post", (PIT_BOSS,), "api")],
+    "tablesession-dealer": [("post", (PIT_BOSS,), "api")],
+    "round-list": [("get", EVERY_ROLE, "api"), ("post", (PIT_BOSS,), "api")],
+    "round-detail": [("get", EVERY_ROLE, "api")],
+    "round-revisions": [("get", EVERY_ROLE, "api")],
+    "round-corrections": [("post", (PIT_BOSS, GAMING_MANAGER), "api")],
+    "round-void": [("post", (PIT_BOSS, GAMING_MANAGER), "api")],
+    "finding-list": [("get", (SURVEILLANCE, GAMING_MANAGER, FINANCE), "api")],
+    "finding-detail": [("get", (SURVEILLANCE, GAMING_MANAGER, FINANCE), "api")],
+    "finding-review": [("post", (SURVEILLANCE,), "api")],
+})
 
 ALL_USERS = (None, *ALL_ROLES, "norole", "superuser")
 
@@ -52,18 +66,28 @@ def _url_names(resolver=None, prefix="") -> set[str]:
 
 @pytest.fixture
 def floor(db):
+    from tables.services.rounds import round_record
+    from tables.services.sessions import table_session_open
+    from tests.tables.rounds_data import ROUNDS
+
     table = TableFactory()
-    return {"table": table, "dealer": DealerFactory(casino=table.pit.casino)}
+    dealer = DealerFactory(casino=table.pit.casino)
+    recorder = user_with_role("pit_boss", username="recorder")
+    session = table_session_open(table=table, dealer=dealer, author=recorder)
+    audited = round_record(table=table, data=ROUNDS["ante_up_21"]["underpay"][0], author=recorder)
+    return {"table": table, "dealer": dealer, "tablesession": session, "round": audited.round,
+            "finding": audited.round.findings.first()}
 
 
 def _kwargs(name: str, floor) -> dict:
-    if not (name.endswith("-detail") or name.endswith("-history") or name.endswith("-versions")):
+    basename, _, suffix = name.rpartition("-")
+    if suffix in ("list", "root", "schema", "docs") or not basename:
         return {}
-    basename = name.rsplit("-", 1)[0]
     table = floor["table"]
-    obj = {"casino": table.pit.casino, "pit": table.pit, "table": table, "dealer": floor["dealer"],
-           "ruleset": table.ruleset}[basename]
-    return {"pk": obj.pk}
+    objects = {"casino": table.pit.casino, "pit": table.pit, "table": table, "dealer": floor["dealer"],
+               "ruleset": table.ruleset, "tablesession": floor["tablesession"], "round": floor["round"],
+               "finding": floor["finding"]}
+    return {"pk": objects[basename].pk} if basename in objects else {}
 
 
 def _allowed(allowed, who) -> bool:

@@ -44,6 +44,9 @@ class Game:
         return self.rules_class()
 
 
+#: Stored with every audit, so a re-audit can tell which engine produced a result.
+ENGINE_VERSION = "2026.11.1"
+
 ANTE_UP_21 = "ante_up_21"
 UPCARD_LUCK_21 = "upcard_luck_21"
 POKER_OR_BUST = "poker_or_bust"

@@ -243,3 +243,16 @@ class AuditContext:
 
     jackpot_amounts: Mapping[str, Decimal] = field(default_factory=dict)
     previous_hand: Mapping | None = None
+
+
+def recorded_nets(canonical: Mapping) -> dict[tuple[int, str, int | None], Decimal]:
+    """What the dealer did with each wager, from a round's canonical JSON (``seats[].paid``).
+
+    Games that record pays differently (Hold'em Blackjack's awards) define their own
+    ``recorded_nets`` with the same result shape: ``{(seat, wager, hand): net}``.
+    """
+    out: dict[tuple[int, str, int | None], Decimal] = {}
+    for seat in canonical.get("seats", ()):
+        for pay in seat.get("paid", ()) or ():
+            out[(seat["seat"], pay["wager"], pay.get("hand"))] = to_money(pay["net"])
+    return out

@@ -1,0 +1,53 @@
+"""Findings over the API: the surveillance queue and reviews."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from audit.models import Finding
+from audit.services import DECISIONS, finding_review
+from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE
+from tables.api.live import FindingSerializer
+
+
+class FindingFilter(filters.FilterSet):
+    table = filters.NumberFilter(field_name="round__table")
+    pit = filters.NumberFilter(field_name="round__table__pit")
+    dealer = filters.NumberFilter(field_name="round__dealer")
+    gaming_day = filters.DateFilter(field_name="round__gaming_day")
+    min_amount = filters.NumberFilter(field_name="amount", lookup_expr="gte")
+    ordering = filters.OrderingFilter(fields=(("created_at", "created_at"), ("amount", "amount")))
+
+    class Meta:
+        model = Finding
+        fields = ["status", "kind", "code", "table", "pit", "dealer", "gaming_day", "min_amount"]
+
+
+class ReviewSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=list(DECISIONS))
+    note = serializers.CharField(max_length=2000)
+
+
+class FindingViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Finding.objects.select_related("revision", "round")
+    serializer_class = FindingSerializer
+    filterset_class = FindingFilter
+    read_roles = (SURVEILLANCE, GAMING_MANAGER, FINANCE)
+    write_roles = (SURVEILLANCE,)
+
+    @extend_schema(request=ReviewSerializer, responses=FindingSerializer)
+    @action(detail=True, methods=["post"])
+    def review(self, request, pk=None):
+        """Confirm as dealer error, dismiss as a recording mistake, or escalate; with a note."""
+        payload = ReviewSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            finding = finding_review(finding=self.get_object(), author=request.user, **payload.validated_data)
+        except ValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
+        return Response(FindingSerializer(finding).data)

@@ -1,0 +1,303 @@
+"""Live play over the API: table sessions and rounds (record, read, correct, void)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db.models import Exists, OuterRef, Prefetch
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, PermissionDenied
+from rest_framework.response import Response
+
+from audit.models import Finding
+from casino.roles import ALL_ROLES, GAMING_MANAGER, PIT_BOSS, has_role
+from tables.api.examples import ROUND_EXAMPLES
+from tables.models import Dealer, Round, RoundRevision, Table, TableSession, Wager
+from tables.services.idempotency import IdempotencyMismatch, idempotent_call
+from tables.services.rounds import StaleRevision, round_correct, round_record, round_void
+from tables.services.sessions import (
+    dealer_on_duty,
+    table_session_close,
+    table_session_dealer_change,
+    table_session_open,
+)
+
+
+class Unprocessable(APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = "Unprocessable"
+
+
+def _drf_error(exc: ValidationError) -> serializers.ValidationError:
+    return serializers.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+
+
+# --- sessions ------------------------------------------------------------------------------
+
+
+class TableSessionSerializer(serializers.ModelSerializer):
+    dealer = serializers.SerializerMethodField(help_text="The dealer on duty now (null when closed).")
+    assignments = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TableSession
+        fields = ["id", "table", "gaming_day", "opened_at", "opened_by", "closed_at", "closed_by", "dealer",
+                  "assignments"]
+
+    def get_dealer(self, obj) -> int | None:
+        dealer = dealer_on_duty(obj) if obj.closed_at is None else None
+        return dealer.pk if dealer else None
+
+    def get_assignments(self, obj) -> list[dict]:
+        return [{"dealer": a.dealer_id, "started_at": a.started_at, "ended_at": a.ended_at}
+                for a in obj.assignments.all()]
+
+
+class SessionOpenSerializer(serializers.Serializer):
+    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    dealer = serializers.PrimaryKeyRelatedField(queryset=Dealer.objects.all())
+
+
+class DealerChangeSerializer(serializers.Serializer):
+    dealer = serializers.PrimaryKeyRelatedField(queryset=Dealer.objects.all())
+
+
+class TableSessionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Open a table for the gaming day, change its dealer, close it."""
+
+    queryset = TableSession.objects.select_related("table").prefetch_related("assignments")
+    serializer_class = TableSessionSerializer
+    filterset_fields = ["table", "gaming_day"]
+    read_roles = ALL_ROLES
+    write_roles = (PIT_BOSS,)
+
+    @extend_schema(request=SessionOpenSerializer, responses={201: TableSessionSerializer})
+    def create(self, request):
+        data = SessionOpenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            session = table_session_open(table=data.validated_data["table"], dealer=data.validated_data["dealer"],
+                                         author=request.user)
+        except ValidationError as exc:
+            raise _drf_error(exc) from None
+        return Response(TableSessionSerializer(session).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=TableSessionSerializer)
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        try:
+            session = table_session_close(session=self.get_object(), author=request.user)
+        except ValidationError as exc:
+            raise _drf_error(exc) from None
+        return Response(TableSessionSerializer(session).data)
+
+    @extend_schema(request=DealerChangeSerializer, responses=TableSessionSerializer)
+    @action(detail=True, methods=["post"])
+    def dealer(self, request, pk=None):
+        data = DealerChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = self.get_object()
+        try:
+            table_session_dealer_change(session=session, dealer=data.validated_data["dealer"], author=request.user)
+        except ValidationError as exc:
+            raise _drf_error(exc) from None
+        return Response(TableSessionSerializer(TableSession.objects.get(pk=session.pk)).data)
+
+
+# --- rounds --------------------------------------------------------------------------------
+
+
+class WagerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Wager
+        fields = ["seat", "player", "wager", "hand", "line", "stake", "expected_net", "recorded_net", "outcome",
+                  "explanation"]
+
+
+class FindingSerializer(serializers.ModelSerializer):
+    revision = serializers.IntegerField(source="revision.number", read_only=True)
+
+    class Meta:
+        model = Finding
+        fields = ["id", "round", "revision", "kind", "code", "message", "path", "rule", "expected", "recorded",
+                  "amount", "seat", "player", "status", "review_note", "reviewed_by", "reviewed_at", "created_at"]
+
+
+class RoundRevisionSerializer(serializers.ModelSerializer):
+    author = serializers.StringRelatedField()
+    findings = FindingSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = RoundRevision
+        fields = ["number", "created_at", "author", "reason", "engine_version", "data", "audit", "findings"]
+
+
+class RoundListSerializer(serializers.ModelSerializer):
+    table_label = serializers.CharField(source="table.label", read_only=True)
+    dealer_name = serializers.CharField(source="dealer.name", read_only=True)
+    ruleset_version = serializers.IntegerField(source="ruleset_version.number", read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["id", "table", "table_label", "sequence", "game", "gaming_day", "dealer", "dealer_name",
+                  "ruleset_version", "recorded_by", "recorded_at", "revision", "status", "open_findings"]
+
+
+class RoundDetailSerializer(RoundListSerializer):
+    ruleset = serializers.IntegerField(source="ruleset_version.ruleset_id", read_only=True)
+    data = serializers.SerializerMethodField(help_text="The current revision in the engine's canonical JSON.")
+    summary = serializers.SerializerMethodField()
+    wagers = serializers.SerializerMethodField(help_text="Each wager: stake, what it should pay, what was paid.")
+    findings = serializers.SerializerMethodField(help_text="Findings of the current revision.")
+    void_reason = serializers.CharField(read_only=True)
+
+    class Meta(RoundListSerializer.Meta):
+        fields = [*RoundListSerializer.Meta.fields, "ruleset", "void_reason", "data", "summary", "wagers",
+                  "findings"]
+
+    def _current(self, obj) -> RoundRevision:
+        cached = getattr(obj, "_current_revision", None)
+        if cached is None:
+            cached = obj._current_revision = obj.revisions.get(number=obj.revision)
+        return cached
+
+    def get_data(self, obj) -> dict:
+        return self._current(obj).data
+
+    def get_summary(self, obj) -> dict:
+        return self._current(obj).audit.get("summary", {})
+
+    def get_wagers(self, obj) -> list[dict]:
+        return WagerSerializer(self._current(obj).wagers.all(), many=True).data
+
+    def get_findings(self, obj) -> list[dict]:
+        return FindingSerializer(self._current(obj).findings.select_related("revision"), many=True).data
+
+
+class RoundCreateSerializer(serializers.Serializer):
+    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    dealer = serializers.PrimaryKeyRelatedField(
+        queryset=Dealer.objects.all(), required=False, allow_null=True,
+        help_text="The dealer who dealt it; refused unless on duty. Omitted: the dealer on duty.",
+    )
+    round = serializers.JSONField(help_text="The round in the game's JSON form (see the examples).")
+
+
+class RoundCorrectionSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(min_value=1, help_text="The revision this corrects (409 if not current).")
+    reason = serializers.CharField(max_length=500)
+    round = serializers.JSONField()
+
+
+class RoundVoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class RoundFilter(filters.FilterSet):
+    pit = filters.NumberFilter(field_name="table__pit")
+    has_findings = filters.BooleanFilter(method="filter_has_findings",
+                                         help_text="Rounds whose current revision has findings (any status).")
+
+    class Meta:
+        model = Round
+        fields = ["table", "pit", "gaming_day", "dealer", "game", "status", "has_findings"]
+
+    def filter_has_findings(self, queryset, name, value):
+        current = Finding.objects.filter(round=OuterRef("pk"), revision__number=OuterRef("revision"))
+        return queryset.filter(Exists(current) if value else ~Exists(current))
+
+
+def _check_own_round(user, rnd: Round) -> None:
+    """Pit bosses correct and void their own entries; a gaming manager may any."""
+    if rnd.recorded_by_id != user.pk and not has_role(user, GAMING_MANAGER):
+        raise PermissionDenied(f"Round {rnd} was recorded by someone else; ask them or a gaming manager")
+
+
+def _detail(rnd: Round) -> dict:
+    rnd = Round.objects.select_related("table", "dealer", "ruleset_version").get(pk=rnd.pk)
+    return RoundDetailSerializer(rnd).data
+
+
+class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Rounds: record one (audited at once), list and read them, correct or void them."""
+
+    queryset = Round.objects.select_related("table", "dealer", "ruleset_version").prefetch_related(
+        Prefetch("revisions", queryset=RoundRevision.objects.order_by("number")))
+    filterset_class = RoundFilter
+    read_roles = ALL_ROLES
+    write_roles = (PIT_BOSS,)
+    action_roles = {"corrections": (PIT_BOSS, GAMING_MANAGER), "void": (PIT_BOSS, GAMING_MANAGER)}
+
+    def get_serializer_class(self):
+        return RoundListSerializer if self.action == "list" else RoundDetailSerializer
+
+    @extend_schema(
+        request=RoundCreateSerializer, responses={201: RoundDetailSerializer},
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                                     description="Same key and body: the first response again, no second round. "
+                                                 "Same key, other body: 422.")],
+        examples=ROUND_EXAMPLES,
+    )
+    def create(self, request):
+        payload = RoundCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+
+        def produce():
+            try:
+                audited = round_record(table=data["table"], data=data["round"], dealer=data.get("dealer"),
+                                       author=request.user)
+            except ValidationError as exc:
+                raise _drf_error(exc) from None
+            return status.HTTP_201_CREATED, _detail(audited.round), audited.round
+
+        try:
+            stored = idempotent_call(user=request.user, key=request.headers.get("Idempotency-Key"),
+                                     body=request.data, produce=produce)
+        except IdempotencyMismatch as exc:
+            raise Unprocessable(str(exc)) from None
+        response = Response(stored.body, status=stored.status)
+        if stored.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    @extend_schema(request=RoundCorrectionSerializer, responses={200: RoundDetailSerializer},
+                   description="A new revision with a reason; re-audited. 409 when `revision` is not current.")
+    @action(detail=True, methods=["post"])
+    def corrections(self, request, pk=None):
+        payload = RoundCorrectionSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        rnd = self.get_object()
+        _check_own_round(request.user, rnd)
+        try:
+            audited = round_correct(round=rnd, revision=data["revision"], data=data["round"],
+                                    reason=data["reason"], author=request.user)
+        except StaleRevision as exc:
+            return Response({"detail": str(exc), "current_revision": exc.current}, status=status.HTTP_409_CONFLICT)
+        except ValidationError as exc:
+            raise _drf_error(exc) from None
+        return Response(_detail(audited.round))
+
+    @extend_schema(request=RoundVoidSerializer, responses={200: RoundDetailSerializer})
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        payload = RoundVoidSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        rnd = self.get_object()
+        _check_own_round(request.user, rnd)
+        try:
+            rnd = round_void(round=rnd, reason=payload.validated_data["reason"], author=request.user)
+        except ValidationError as exc:
+            raise _drf_error(exc) from None
+        return Response(_detail(rnd))
+
+    @extend_schema(responses=RoundRevisionSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def revisions(self, request, pk=None):
+        """Every revision, oldest first: what was recorded, by whom, when and why, and its findings."""
+        rnd = self.get_object()
+        revisions = rnd.revisions.select_related("author").prefetch_related("findings__revision").order_by("number")
+        return Response(RoundRevisionSerializer(revisions, many=True).data)

@@ -1,0 +1,385 @@
+"""Ante Up 21 with the Poker Bonus (rules/ante-up-21.txt): blackjack plus a two-card poker game.
+
+Wagers (keys of a seat's ``wagers``): ``21`` (required), ``insurance``, ``ante``, ``bet``
+(the poker decision: present = bet, absent = fold), ``poker_bonus``. The round's JSON form
+is the shared blackjack form described in :mod:`tables.games.blackjack`.
+
+Poker: two-card hands, pairs and high cards only, Ace high. The player plays the best two
+of the cards of the hand (the first two cards dealt after a split); the dealer the best two
+of all the dealer's cards. The dealer qualifies with Queen-high or better.
+
+Rulings made here (the card and RULINGS.md are silent):
+
+* A BET without an ANTE is impossible input (there is no poker hand to bet on).
+* A Poker Bonus placed by a player who then folded is a finding and is still settled on
+  its cards (the dealer accepted it); so is a Poker Bonus of the wrong amount.
+* Poker Bonus categories are exclusive and the highest applies: suited three of a kind
+  (pair plus upcard of one rank, all one suit), three of a kind, suited pair, pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from . import blackjack as bj
+from .base import LOSE, PUSH, RULE_VIOLATION, WIN, Audit, AuditContext, Errors, Finding, Settlement
+from .cards import HIGH_RANK, RANK, RANK_NAMES, RANK_PLURALS, SUIT
+from .money import ZERO, money_text
+
+ANTE, BET, POKER_BONUS = "ante", "bet", "poker_bonus"
+WAGERS = (ANTE, BET, POKER_BONUS)
+
+ANTE_ABOVE_21_BET = "ANTE_ABOVE_21_BET"
+BET_NOT_EQUAL_ANTE = "BET_NOT_EQUAL_ANTE"
+POKER_BONUS_WITH_FOLD = "POKER_BONUS_WITH_FOLD"
+POKER_BONUS_WRONG_AMOUNT = "POKER_BONUS_WRONG_AMOUNT"
+FINDING_CODES = (
+    ANTE_ABOVE_21_BET,
+    BET_NOT_EQUAL_ANTE,
+    POKER_BONUS_WITH_FOLD,
+    POKER_BONUS_WRONG_AMOUNT,
+)
+
+RULE_ANTE = 'The "ANTE" bet may not exceed the "21" bet (rule card).'
+RULE_BET = 'The "BET" must be the same amount as the "ANTE" (rule card).'
+RULE_BONUS_PLAY = (
+    "Players making the POKER BONUS bet must play the poker portion of the game (rule card)."
+)
+RULE_BONUS_AMOUNT = (
+    "To play the POKER BONUS, a fixed bet (ruleset: poker_bonus_amount) is placed (rule card)."
+)
+
+QUALIFY = 12 * 16  # Queen-high: any non-pair whose high card is a Queen or better, or any pair
+PAIR = 1000
+
+# --------------------------------------------------------------------------------------
+# Two-card poker
+
+
+def _two(a: int, b: int) -> int:
+    ra, rb = HIGH_RANK[a], HIGH_RANK[b]
+    if ra == rb:
+        return PAIR + ra
+    return ra * 16 + rb if ra > rb else rb * 16 + ra
+
+
+_TWO = tuple(_two(a, b) for a in range(52) for b in range(52))
+
+
+def poker_value(cards: Sequence[int]) -> int:
+    """Value of the best two-card poker hand among ``cards`` (bigger is better).
+
+    A pair is ``1000 + rank``; otherwise ``high * 16 + second`` (ranks 2..14, Ace high).
+    """
+    if len(cards) == 2:
+        return _TWO[cards[0] * 52 + cards[1]]
+    seen = 0
+    best_pair = 0
+    hi = lo = 0
+    for c in cards:
+        r = HIGH_RANK[c]
+        bit = 1 << r
+        if seen & bit:
+            if r > best_pair:
+                best_pair = r
+        else:
+            seen |= bit
+            if r > hi:
+                hi, lo = r, hi
+            elif r > lo:
+                lo = r
+    if best_pair:
+        return PAIR + best_pair
+    return hi * 16 + lo
+
+
+_RANK_CHAR = {r: "A23456789TJQKA"[r - 1] for r in range(2, 15)}
+
+
+def poker_text(value: int) -> str:
+    """``1009`` -> ``"pair of 9s"``; ``12*16+7`` -> ``"Q-7"``."""
+    if value >= PAIR:
+        r = value - PAIR
+        return f"pair of {RANK_PLURALS[1 if r == 14 else r]}"
+    return f"{_RANK_CHAR[value // 16]}-{_RANK_CHAR[value % 16]}"
+
+
+def qualifies(value: int) -> bool:
+    return value >= QUALIFY
+
+
+def poker_bonus_category(c1: int, c2: int, upcard: int) -> str | None:
+    """Poker Bonus category of the player's first two cards plus the upcard (trips only)."""
+    if RANK[c1] != RANK[c2]:
+        return None
+    suited = SUIT[c1] == SUIT[c2]
+    if RANK[upcard] == RANK[c1]:
+        return (
+            "suited_three_of_a_kind" if suited and SUIT[upcard] == SUIT[c1] else "three_of_a_kind"
+        )
+    return "suited_pair" if suited else "pair"
+
+
+_CATEGORY_TEXT = {
+    "suited_three_of_a_kind": "suited three of a kind",
+    "three_of_a_kind": "three of a kind",
+    "suited_pair": "suited pair",
+    "pair": "pair",
+}
+
+# --------------------------------------------------------------------------------------
+# The game hooks
+
+
+def _validate(seat: bj.Seat, path: str, errors: Errors, rules) -> None:
+    if BET in seat.wagers and ANTE not in seat.wagers:
+        errors.add(f"{path}.wagers.bet", "a BET needs an ANTE (the poker hand it is made on)")
+
+
+def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
+    w = seat.wagers
+    out: list[Finding] = []
+    path = f"seats[{seat.index}].wagers"
+    ante = w.get(ANTE)
+    stake21 = w[bj.W21]
+    if ante is not None and ante > stake21:
+        out.append(
+            Finding(
+                ANTE_ABOVE_21_BET,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} ANTE {money_text(ante)} is above the 21 bet {money_text(stake21)}.",
+                f"{path}.ante",
+                RULE_ANTE,
+                f"at most {money_text(stake21)}",
+                money_text(ante),
+                ante - stake21,
+                seat.seat,
+            )
+        )
+    bet = w.get(BET)
+    if bet is not None and ante is not None and bet != ante:
+        out.append(
+            Finding(
+                BET_NOT_EQUAL_ANTE,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} BET {money_text(bet)} differs from the ANTE {money_text(ante)}.",
+                f"{path}.bet",
+                RULE_BET,
+                money_text(ante),
+                money_text(bet),
+                abs(bet - ante),
+                seat.seat,
+            )
+        )
+    bonus = w.get(POKER_BONUS)
+    if bonus is not None:
+        if bet is None:
+            out.append(
+                Finding(
+                    POKER_BONUS_WITH_FOLD,
+                    RULE_VIOLATION,
+                    f"Seat {seat.seat} has a Poker Bonus but did not play the poker hand "
+                    f"({'folded' if ante is not None else 'no ANTE'}).",
+                    f"{path}.poker_bonus",
+                    RULE_BONUS_PLAY,
+                    "a BET with the Poker Bonus",
+                    "fold" if ante is not None else "no ANTE",
+                    bonus,
+                    seat.seat,
+                )
+            )
+        if bonus != rules.poker_bonus_amount:
+            out.append(
+                Finding(
+                    POKER_BONUS_WRONG_AMOUNT,
+                    RULE_VIOLATION,
+                    f"Seat {seat.seat} Poker Bonus is {money_text(bonus)}; the table's Poker Bonus is "
+                    f"{money_text(rules.poker_bonus_amount)}.",
+                    f"{path}.poker_bonus",
+                    RULE_BONUS_AMOUNT,
+                    money_text(rules.poker_bonus_amount),
+                    money_text(bonus),
+                    abs(bonus - rules.poker_bonus_amount),
+                    seat.seat,
+                )
+            )
+    return out
+
+
+def _side_live(seat: bj.Seat, upcard: int, rules) -> Decimal:
+    """A poker BET keeps the dealer drawing (the card says so) even when every 21 hand busted."""
+    bet = seat.wagers.get(BET)
+    if bet is None or ANTE not in seat.wagers:
+        return ZERO
+    return bet + seat.wagers[ANTE]
+
+
+def player_poker_cards(seat: bj.Seat) -> Sequence[int]:
+    """The player's poker cards: the first two dealt after a split, else the whole first hand."""
+    return seat.first_two if len(seat.hands) > 1 else seat.hands[0].cards
+
+
+_POKER_EXPLAIN: dict[tuple, str] = {}
+
+
+def _poker_explanation(key: tuple) -> str:
+    text = _POKER_EXPLAIN.get(key)
+    if text is not None:
+        return text
+    kind, p, d, wager = key
+    if kind == "fold":
+        return "player folded (no BET); Ante loses"
+    pt, dt = poker_text(p), poker_text(d)
+    if kind == "dnat":
+        if wager == BET:
+            text = f"dealer blackjack: Bet pushes ({pt} against dealer {dt})"
+        elif p > d:
+            text = f"dealer blackjack; {pt} beats dealer {dt}: Ante wins 1 to 1"
+        elif p < d:
+            text = f"dealer blackjack; {pt} loses to dealer {dt}: Ante loses"
+        else:
+            text = f"dealer blackjack; {pt} ties dealer {dt}: Ante pushes"
+    elif kind == "nq":
+        text = (
+            f"dealer {dt} does not qualify (needs Queen-high); "
+            + ("Ante wins 1 to 1" if wager == ANTE else "Bet pushes")
+            + f" ({pt})"
+        )
+    elif p > d:
+        text = f"{pt} beats dealer {dt}; Ante and Bet win 1 to 1"
+    elif p < d:
+        text = f"{pt} loses to dealer {dt}; Ante and Bet lose"
+    else:
+        text = f"{pt} ties dealer {dt}; Ante and Bet push"
+    if len(_POKER_EXPLAIN) > 50000:
+        _POKER_EXPLAIN.clear()
+    _POKER_EXPLAIN[key] = text
+    return text
+
+
+def _settle(
+    seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
+) -> None:
+    w = seat.wagers
+    ante = w.get(ANTE)
+    number = seat.seat
+    if ante is not None:
+        bet = w.get(BET)
+        if bet is None:
+            out.append(
+                bj.make_settlement(
+                    number, ANTE, ante, -ante, LOSE, _poker_explanation(("fold", 0, 0, ANTE))
+                )
+            )
+        else:
+            p = poker_value(player_poker_cards(seat))
+            d = poker_value(dealer.cards)
+            if dealer.natural:
+                a_out = WIN if p > d else LOSE if p < d else PUSH
+                a_net = ante if p > d else -ante if p < d else ZERO
+                out.append(
+                    bj.make_settlement(
+                        number, ANTE, ante, a_net, a_out, _poker_explanation(("dnat", p, d, ANTE))
+                    )
+                )
+                out.append(
+                    bj.make_settlement(
+                        number, BET, bet, ZERO, PUSH, _poker_explanation(("dnat", p, d, BET))
+                    )
+                )
+            elif d < QUALIFY:
+                out.append(
+                    bj.make_settlement(
+                        number, ANTE, ante, ante, WIN, _poker_explanation(("nq", p, d, ANTE))
+                    )
+                )
+                out.append(
+                    bj.make_settlement(
+                        number, BET, bet, ZERO, PUSH, _poker_explanation(("nq", p, d, BET))
+                    )
+                )
+            else:
+                text = _poker_explanation(("q", p, d, None))
+                if p > d:
+                    out.append(bj.make_settlement(number, ANTE, ante, ante, WIN, text))
+                    out.append(bj.make_settlement(number, BET, bet, bet, WIN, text))
+                elif p < d:
+                    out.append(bj.make_settlement(number, ANTE, ante, -ante, LOSE, text))
+                    out.append(bj.make_settlement(number, BET, bet, -bet, LOSE, text))
+                else:
+                    out.append(bj.make_settlement(number, ANTE, ante, ZERO, PUSH, text))
+                    out.append(bj.make_settlement(number, BET, bet, ZERO, PUSH, text))
+    bonus = w.get(POKER_BONUS)
+    if bonus is not None:
+        c1, c2 = seat.first_two
+        cat = poker_bonus_category(c1, c2, dealer.upcard)
+        if cat is None:
+            out.append(
+                bj.make_settlement(
+                    number,
+                    POKER_BONUS,
+                    bonus,
+                    -bonus,
+                    LOSE,
+                    f"no pair in the first two cards ({bj.cards_text(seat.first_two)}); Poker Bonus loses",
+                )
+            )
+        else:
+            odds = rules.poker_bonus_paytable[cat]
+            net = bj.pay_odds(bonus, odds, rules)
+            cards = (c1, c2, dealer.upcard) if "three" in cat else (c1, c2)
+            out.append(
+                bj.make_settlement(
+                    number,
+                    POKER_BONUS,
+                    bonus,
+                    net,
+                    WIN if net > 0 else LOSE if net < 0 else PUSH,
+                    f"{_CATEGORY_TEXT[cat]} ({bj.cards_text(cards)}); Poker Bonus pays "
+                    f"{bj.odds_text(odds)}",
+                )
+            )
+
+
+SPEC = bj.GameSpec(
+    key="ante_up_21",
+    wagers=WAGERS,
+    rule_findings=_rule_findings,
+    side_live=_side_live,
+    settle=_settle,
+    validate=_validate,
+)
+
+# --------------------------------------------------------------------------------------
+# The contract (tables.games.__init__)
+
+
+def parse_round(data, rules) -> bj.Round:
+    return bj.parse_round(data, rules, SPEC)
+
+
+def audit(rnd: bj.Round, rules, context: AuditContext | None = None) -> Audit:
+    return bj.audit(rnd, rules, SPEC, context)
+
+
+def round_to_dict(rnd: bj.Round) -> dict:
+    return bj.round_to_dict(rnd)
+
+
+def simulate_round(rng, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict:
+    from .simulate_blackjack import simulate
+
+    return simulate(SPEC.key, rng, rules, seats=seats, inject=inject)
+
+
+__all__ = [
+    "audit",
+    "parse_round",
+    "poker_bonus_category",
+    "poker_text",
+    "poker_value",
+    "qualifies",
+    "round_to_dict",
+    "simulate_round",
+]

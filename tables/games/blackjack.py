@@ -1,0 +1,1325 @@
+"""The blackjack round shared by Ante Up 21, Upcard Luck 21 and Blackjack Tie.
+
+This module holds what the three games have in common: the round as data, its JSON form,
+validation of impossible input, the checks of the player's play, the replay of the dealer's
+hand, and the settlement of the 21 bet and insurance. Each game module adds its own side
+wagers through a :class:`GameSpec` (wager names, rule findings, which side wagers keep the
+dealer drawing, and their settlement).
+
+JSON form of a round (what the pit boss's tablet sends; an Ante Up 21 example)::
+
+    {
+      "game": "ante_up_21",                      # optional; must name this game if present
+      "dealer": {"cards": ["QH", "5C", "7D"]},   # in the order dealt: upcard, hole card, draws
+      "seats": [
+        {
+          "seat": 1, "player": "P-1001",         # seat = table position (1-based), player optional
+          "wagers": {"21": "10.00", "ante": "10.00", "bet": "10.00", "poker_bonus": "1.00"},
+          "hands": [{"cards": ["9S", "9D"], "actions": ["stand"]}],
+          "paid": [
+            {"wager": "21", "hand": 0, "net": "10.00"},
+            {"wager": "ante", "net": "10.00"},
+            {"wager": "bet", "net": "10.00"},
+            {"wager": "poker_bonus", "net": "11.00"}
+          ]
+        },
+        {
+          "seat": 4,
+          "wagers": {"21": "25.00"},
+          "hands": [
+            {"cards": ["8S", "3H", "9C"], "actions": ["split", "hit", "stand"]},
+            {"cards": ["8D", "2S", "TC"], "actions": ["double"]}
+          ]
+        }
+      ]
+    }
+
+Fields:
+
+* ``dealer.cards``: at least two; the first is the upcard, the second the hole card.
+* ``wagers``: amounts as strings (ints accepted, floats refused), each more than 0.
+  ``"21"`` is required; ``"insurance"`` is optional; each game adds its own keys
+  (Ante Up 21: ``ante``, ``bet``, ``poker_bonus``; Upcard Luck 21: ``upcard_luck``,
+  ``taxpayers_fortune``; Blackjack Tie: ``tie_LS``, ``tie_RS``, ``tie_17`` ... ``tie_21``,
+  ``tie_blackjack``).
+* ``even_money``: ``true`` when the player took even money on a natural against an Ace up;
+  it is settled as insurance of half the 21 bet (house ruling).
+* ``hands``: the seat's hands. ``hands[0]`` is the hand as dealt. ``actions`` lists the
+  player's decisions in order: ``split``, ``hit``, ``double`` (one card), ``stand``
+  (optional at the end). A hand's ``cards`` are its final cards: its first card, the card
+  it received after its last split (or its second card dealt), then one card per ``hit``
+  or ``double``. Splits come first in a hand's actions. Each ``split`` moves the hand's
+  second card to a new hand appended at the END of the list; hands are played in list
+  order. In the example, seat 4 was dealt 8S-8D, split, hand 0 drew 3H then 9C; hand 1
+  (8D) took 2S and doubled on 10 for TC.
+* ``paid``: optional, what the dealer actually did: ``net`` is the player's result beyond
+  the returned stake (win 1:1 on 10 -> ``"10.00"``, loss -> ``"-10.00"``, push ->
+  ``"0.00"``), comparable with :class:`~tables.games.base.Settlement` ``net``. ``hand`` is
+  required for the 21 wager (index into ``hands``) and absent for the other wagers.
+  Upcard Luck 21 also records ``taxpayers_fortune_tax`` (minus the tax collected) and
+  ``taxpayers_fortune_jackpot`` (the award).
+
+House rulings made here (beyond RULINGS.md):
+
+* A dealer who stands or draws against the rule is a finding; the wagers are still settled
+  on the cards as they fell (that is what happened at the table).
+* Missed peek (peek on, the dealer had a natural, yet the players played on): only the
+  original 21 bets are settled against the natural; the extra money put out for doubles and
+  splits is returned (pushes), as a casino manual does for its own procedural error.
+* Dealer not peeking (``dealer_peeks`` off): a dealer natural takes doubles and splits too.
+* Double is for the full original bet. A natural takes no more cards.
+* A split of two ten-values of different ranks when ``split_any_ten_values`` is off is a
+  rule finding; a split of cards of different values is impossible input.
+* Resplitting Aces against the rules is a finding; a card drawn to a split Ace (hit or
+  double) when ``hit_split_aces`` is off is impossible input (the brief says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from types import MappingProxyType
+from typing import NamedTuple
+
+from .base import (
+    LOSE,
+    PROCEDURE,
+    PUSH,
+    RULE_VIOLATION,
+    WIN,
+    Audit,
+    AuditContext,
+    Errors,
+    Finding,
+    RecordedPay,
+    Settlement,
+    compare_recorded,
+)
+from .cards import ACE, BJ_POINTS, RANK, TEN_VALUE, TEXT, cards_text, parse_card
+from .money import CENT, ZERO, MoneyError, money_text, odds_text, pays, to_money
+
+W21 = "21"
+INSURANCE = "insurance"
+HIT, STAND, DOUBLE, SPLIT = "hit", "stand", "double", "split"
+ACTIONS = (HIT, STAND, DOUBLE, SPLIT)
+_ACTION_SET = frozenset(ACTIONS)
+_TOP_KEYS = frozenset({"game", "dealer", "seats"})
+_SEAT_KEYS = frozenset({"seat", "player", "wagers", "even_money", "hands", "paid"})
+_HAND_KEYS = frozenset({"cards", "actions"})
+_PAID_KEYS = frozenset({"wager", "hand", "net"})
+_DEALER_KEYS = frozenset({"cards"})
+MAX_SEAT_NUMBER = 12
+
+# Finding codes of the shared blackjack (game modules add their own).
+DEALER_STOOD_SOFT_17 = "DEALER_STOOD_SOFT_17"
+DEALER_STOPPED_EARLY = "DEALER_STOPPED_EARLY"
+DEALER_DREW_HARD_17 = "DEALER_DREW_HARD_17"
+DEALER_DREW_SOFT_17 = "DEALER_DREW_SOFT_17"
+DEALER_DREW_SOFT_18_PLUS = "DEALER_DREW_SOFT_18_PLUS"
+DEALER_DREW_UNNEEDED = "DEALER_DREW_UNNEEDED"
+DEALER_MISSED_PEEK = "DEALER_MISSED_PEEK"
+INSURANCE_ABOVE_HALF_BET = "INSURANCE_ABOVE_HALF_BET"
+INSURANCE_NOT_OFFERED = "INSURANCE_NOT_OFFERED"
+DOUBLE_NOT_ALLOWED = "DOUBLE_NOT_ALLOWED"
+DOUBLE_AFTER_SPLIT_NOT_ALLOWED = "DOUBLE_AFTER_SPLIT_NOT_ALLOWED"
+SPLIT_ABOVE_MAX_HANDS = "SPLIT_ABOVE_MAX_HANDS"
+RESPLIT_ACES_NOT_ALLOWED = "RESPLIT_ACES_NOT_ALLOWED"
+SPLIT_UNEQUAL_TEN_VALUES = "SPLIT_UNEQUAL_TEN_VALUES"
+
+RULE_H17 = "Dealer must hit soft 17 (rule card; RULINGS.md)."
+RULE_S17 = "Dealer stands on all 17s (ruleset: dealer_hits_soft_17 off)."
+RULE_DEALER_DRAWS = "Dealer draws to 16 and stands on 17 or more (RULINGS.md)."
+RULE_DEALER_COMPLETES = (
+    "The dealer completes the hand whenever any wager on the layout still depends on it, "
+    "and only then (RULINGS.md)."
+)
+RULE_PEEK = "Dealer peeks for blackjack with an Ace or ten-value up (ruleset: dealer_peeks)."
+RULE_INSURANCE = "Insurance pays 2 to 1, at most half the 21 bet (RULINGS.md)."
+RULE_INSURANCE_OFFERED = "Insurance is offered only when the dealer shows an Ace (RULINGS.md)."
+RULE_DOUBLE_ON = "Double on the first two cards allowed by the ruleset (double_on)."
+RULE_DAS = "Double after split (ruleset: double_after_split)."
+RULE_MAX_SPLIT = "Split up to the ruleset's max_split_hands hands."
+RULE_RESPLIT_ACES = "Split Aces take one card each and may not be resplit (ruleset: resplit_aces)."
+RULE_SPLIT_TENS = "Only equal ranks may be split (ruleset: split_any_ten_values off)."
+
+
+# --------------------------------------------------------------------------------------
+# Data
+
+
+class Hand(NamedTuple):
+    """One hand of a seat. ``total``/``soft``/``busted``/``natural`` are derived at parse time."""
+
+    cards: tuple[int, ...]
+    actions: tuple[str, ...]
+    total: int
+    soft: bool
+    busted: bool
+    natural: bool  # A + ten-value as the first two cards of an unsplit hand
+    doubled: bool
+    splits: int  # "split" actions taken on this hand
+
+
+class Seat(NamedTuple):
+    """A seat's wagers, hands and recorded pays. ``index`` is its position in the JSON list."""
+
+    seat: int
+    player: str | None
+    wagers: Mapping[str, Decimal]
+    even_money: bool
+    hands: tuple[Hand, ...]
+    paid: tuple[RecordedPay, ...]
+    first_two: tuple[int, int]  # the first two cards dealt to the seat, before any split
+    index: int
+    unequal_ten_split: bool
+
+    @property
+    def stake(self) -> Decimal:
+        return self.wagers[W21]
+
+    @property
+    def split(self) -> bool:
+        return len(self.hands) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    game: str
+    dealer: tuple[int, ...]
+    seats: tuple[Seat, ...]
+
+
+class Dealer(NamedTuple):
+    """Facts about the dealer's final hand, computed once per audit."""
+
+    cards: tuple[int, ...]
+    upcard: int
+    total: int
+    soft: bool
+    busted: bool
+    natural: bool
+    peek_card: bool  # Ace or ten-value up
+    missed_peek: bool  # peek on, natural, yet the round was played on
+    text: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game adds to the shared blackjack round.
+
+    * ``wagers``: its side-wager keys (besides ``21`` and ``insurance``), in settlement order;
+    * ``pay_wagers``: extra keys allowed in ``paid`` (e.g. the Taxpayer's Fortune tax);
+    * ``validate``: impossible input among its wagers -> ``errors.add`` (optional);
+    * ``rule_findings``: table-rule findings for one seat's wagers;
+    * ``side_live``: money on side wagers that still depends on the dealer's draw;
+    * ``settle``: settlements of its side wagers for one seat.
+    """
+
+    key: str
+    wagers: tuple[str, ...]
+    rule_findings: Callable[[Seat, object], list[Finding]]
+    side_live: Callable[[Seat, int, object], Decimal]
+    settle: Callable[[Seat, Dealer, object, AuditContext | None, list[Settlement]], None]
+    pay_wagers: tuple[str, ...] = ()
+    validate: Callable[[Seat, str, Errors, object], None] | None = None
+
+
+# --------------------------------------------------------------------------------------
+# Small pure helpers (also for the exact-math engineer)
+
+
+def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
+    """Best blackjack total and softness (same as ``hands.blackjack_total``, inlined for speed)."""
+    total = 0
+    ace = False
+    for c in cards:
+        p = BJ_POINTS[c]
+        total += p
+        if p == 1:
+            ace = True
+    if ace and total <= 11:
+        return total + 10, True
+    return total, False
+
+
+def is_natural_pair(a: int, b: int) -> bool:
+    return (RANK[a] == ACE and TEN_VALUE[b]) or (RANK[b] == ACE and TEN_VALUE[a])
+
+
+def dealer_must_draw(total: int, soft: bool, hits_soft_17: bool) -> bool:
+    return total < 17 or (total == 17 and soft and hits_soft_17)
+
+
+def total_text(total: int, soft: bool) -> str:
+    return f"soft {total}" if soft else str(total)
+
+
+# Money parsing is the hottest part of reading a round: most amounts repeat ("10.00").
+_MONEY_CACHE: dict[object, Decimal] = {}
+
+
+def _money(value: object) -> Decimal:
+    """``to_money`` with a bounded memo for the common amounts; raises MoneyError."""
+    if type(value) is str or type(value) is int:
+        got = _MONEY_CACHE.get(value)
+        if got is not None:
+            return got
+        got = to_money(value)
+        if len(_MONEY_CACHE) > 20000:
+            _MONEY_CACHE.clear()
+        _MONEY_CACHE[value] = got
+        return got
+    return to_money(value)
+
+
+_CARD_CACHE: dict[object, int] = {}
+
+
+def _card(value: object) -> int:
+    c = _CARD_CACHE.get(value) if type(value) is str else None
+    if c is None:
+        c = parse_card(value)  # raises CardError
+        _CARD_CACHE[value] = c
+    return c
+
+
+class _Derived(NamedTuple):
+    """Ruleset figures the hot path needs, computed once per ruleset object."""
+
+    natural_odds: Decimal
+    natural_text: str
+    unit: Decimal
+    direction: str
+    exact: bool  # unit is one cent: 1:1 and whole-number pays need no rounding
+
+
+_DERIVED: dict[int, tuple[object, _Derived]] = {}
+
+
+def derived(rules) -> _Derived:
+    hit = _DERIVED.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    d = _Derived(
+        rules.natural_odds,
+        odds_text(rules.natural_odds),
+        rules.rounding_unit,
+        rules.rounding_direction,
+        rules.rounding_unit == CENT,
+    )
+    if len(_DERIVED) > 256:
+        _DERIVED.clear()
+    _DERIVED[id(rules)] = (rules, d)
+    return d
+
+
+def pay_odds(stake: Decimal, odds: Decimal, rules) -> Decimal:
+    """ "Pays ``odds`` to 1" on ``stake`` with the ruleset's rounding; whole odds stay exact."""
+    if odds == odds.to_integral_value():
+        return stake * int(odds)
+    d = derived(rules)
+    return pays(stake, odds, d.unit, d.direction)
+
+
+_SETTLE_CACHE: dict[tuple, Settlement] = {}
+
+
+def make_settlement(
+    seat: int,
+    wager: str,
+    stake: Decimal,
+    net: Decimal,
+    outcome: str,
+    explanation: str,
+    hand: int | None = None,
+    line: str | None = None,
+) -> Settlement:
+    """A :class:`Settlement`, shared between rounds when every field is the same.
+
+    Settlements are immutable, and a busy table repeats them endlessly ("seat 3, 21 bet of
+    25.00, 19 beats dealer 18"); building a frozen dataclass costs more than finding it.
+    """
+    key = (seat, wager, stake, net, outcome, explanation, hand, line)
+    s = _SETTLE_CACHE.get(key)
+    if s is None:
+        s = Settlement(seat, wager, stake, net, outcome, explanation, hand, line)
+        if len(_SETTLE_CACHE) > 100000:
+            _SETTLE_CACHE.clear()
+        _SETTLE_CACHE[key] = s
+    return s
+
+
+def recorded_match(settlements: Sequence[Settlement], recorded: Sequence[RecordedPay]) -> bool:
+    """True when the recorded pays are exactly the settlements, in order (the usual case).
+
+    Then :func:`~tables.games.base.compare_recorded` could only return nothing, so the audit
+    skips it; any difference (order, a missing or extra pay, a wrong amount) goes through it.
+    """
+    if len(settlements) != len(recorded):
+        return False
+    for s, p in zip(settlements, recorded, strict=True):
+        if s.net != p.net or s.seat != p.seat or s.wager != p.wager or s.hand != p.hand:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------------------
+# Parsing and validation
+
+
+def _check_keys(obj: Mapping, allowed: frozenset, path: str, errors: Errors) -> None:
+    for k in obj:
+        if k not in allowed:
+            errors.add(
+                f"{path}.{k}" if path else str(k),
+                f"unknown field; expected one of {', '.join(sorted(allowed))}",
+            )
+
+
+def _path(path: str | tuple) -> str:
+    """Paths are built only when there is an error: ``(base, index, suffix)`` -> text."""
+    if type(path) is tuple:
+        return f"{path[0]}[{path[1]}]{path[2]}"
+    return path
+
+
+def _parse_cards(
+    value: object, path: str | tuple, errors: Errors, counts: list[int], decks: int, minimum: int
+) -> list[int] | None:
+    """Card texts -> ints, counting every copy against the shoe; errors name each card."""
+    cards: list[int] | None = None
+    if type(value) is list:
+        try:
+            cards = [_CARD_CACHE[t] for t in value]
+        except (KeyError, TypeError):
+            cards = None
+    if cards is None:
+        if not isinstance(value, (list, tuple)):
+            errors.add(_path(path), 'must be a list of cards such as ["AS", "TD"]')
+            return None
+        cards = []
+        for i, text in enumerate(value):
+            try:
+                cards.append(_card(text))
+            except ValueError as exc:
+                errors.add(f"{_path(path)}[{i}]", str(exc))
+        if len(cards) != len(value):
+            return None
+    if len(cards) < minimum:
+        errors.add(_path(path), f"needs at least {minimum} cards, got {len(cards)}")
+        return None
+    ok = True
+    for i, c in enumerate(cards):
+        n = counts[c] = counts[c] + 1
+        if n > decks:
+            errors.add(
+                f"{_path(path)}[{i}]",
+                f"{TEXT[c]} appears more often in this round than the "
+                f"{decks}-deck shoe holds it ({decks})",
+            )
+            ok = False
+    return cards if ok else None
+
+
+def _parse_actions(raw: object, path: str | tuple, errors: Errors) -> tuple[str, ...] | None:
+    if raw is None:
+        return ()
+    if type(raw) is list:
+        try:
+            if _ACTION_SET.issuperset(raw):
+                return tuple(raw)
+        except TypeError:
+            pass
+    if not isinstance(raw, (list, tuple)):
+        errors.add(_path(path), 'must be a list such as ["hit", "stand"]')
+        return None
+    for k, a in enumerate(raw):
+        if not isinstance(a, str) or a not in _ACTION_SET:
+            errors.add(f"{_path(path)}[{k}]", f"{a!r} is not one of {', '.join(ACTIONS)}")
+    return None
+
+
+_HAND_CACHE: dict[tuple, Hand] = {}
+
+
+def _play_hand(
+    cards: tuple[int, ...],
+    actions: tuple[str, ...],
+    splits: int,
+    split_seat: bool,
+    no_hit_split_aces: bool,
+    hpath: str,
+    errors: Errors,
+) -> Hand | None:
+    """Walk one hand's actions after its splits; a Hand, or None after adding the errors.
+
+    The result depends only on the arguments, so the caller keeps a cache of good hands.
+    """
+    a0, a1 = cards[0], cards[1]
+    points = BJ_POINTS[a0] + BJ_POINTS[a1]
+    ace = BJ_POINTS[a0] == 1 or BJ_POINTS[a1] == 1
+    natural = not split_seat and ace and points == 11
+    doubled = stood = False
+    drawn = 2
+    n_cards = len(cards)
+    before = len(errors.items)
+    for j in range(splits, len(actions)):
+        a = actions[j]
+        if a == STAND and not (stood or doubled):
+            stood = True
+            continue
+        apath = f"{hpath}.actions[{j}]"
+        if a == SPLIT:
+            errors.add(apath, "a split comes before any other action of the hand")
+            break
+        if stood or doubled:
+            errors.add(apath, "no action may follow a stand or a double (one card only)")
+            break
+        if a == DOUBLE and drawn != 2:
+            errors.add(apath, "a double is made on the first two cards only")
+            break
+        if natural:
+            errors.add(apath, "a natural is paid at once and takes no more cards")
+            break
+        where = f"{hpath}.cards[{drawn}]" if drawn < n_cards else apath
+        if points > 21:
+            errors.add(where, "card drawn after the hand busted")
+            break
+        if no_hit_split_aces:
+            errors.add(where, "card drawn to a split Ace after it took its one card")
+            break
+        if drawn >= n_cards:
+            errors.add(apath, f"{a} but the hand has no card for it")
+            break
+        if a == DOUBLE:
+            doubled = True
+        p = BJ_POINTS[cards[drawn]]
+        points += p
+        if p == 1:
+            ace = True
+        drawn += 1
+    else:
+        if drawn < n_cards:
+            errors.add(f"{hpath}.cards[{drawn}]", "card with no hit or double for it in actions")
+    if len(errors.items) != before:
+        return None
+    soft = ace and points <= 11
+    total = points + 10 if soft else points
+    return Hand(cards, actions, total, soft, total > 21, natural, doubled, splits)
+
+
+def _parse_hands(
+    raw_hands: object, path: str, errors: Errors, rules, counts: list[int]
+) -> tuple[tuple[Hand, ...], tuple[int, int], bool] | None:
+    """Hands of one seat, with the split protocol checked. Returns (hands, first_two, unequal_tens)."""
+    if type(raw_hands) is not list or not raw_hands:
+        errors.add(path, "must be a non-empty list of hands")
+        return None
+    before = len(errors.items)
+    decks = rules.decks
+    parsed: list[tuple[list[int], tuple[str, ...]]] = []
+    for i, rh in enumerate(raw_hands):
+        if type(rh) is not dict and not isinstance(rh, Mapping):
+            errors.add(f"{path}[{i}]", "must be an object with cards and actions")
+            continue
+        if not rh.keys() <= _HAND_KEYS:
+            _check_keys(rh, _HAND_KEYS, f"{path}[{i}]", errors)
+        cards = _parse_cards(rh.get("cards"), (path, i, ".cards"), errors, counts, decks, 2)
+        actions = _parse_actions(rh.get("actions"), (path, i, ".actions"), errors)
+        if cards is not None and actions is not None:
+            parsed.append((cards, actions))
+    if len(errors.items) != before:
+        return None
+
+    n = len(parsed)
+    hands: list[Hand] = []
+    next_child = 1
+    unequal_tens = False
+    split_seat = n > 1
+    no_hit_split_aces = split_seat and RANK[parsed[0][0][0]] == ACE and not rules.hit_split_aces
+    for i, (cards, actions) in enumerate(parsed):
+        if i and i >= next_child:
+            errors.add(
+                f"{path}[{i}]", "no split made this hand (each split adds one hand at the end)"
+            )
+            continue
+        splits = 0
+        if actions and actions[0] == SPLIT:
+            k = 0
+            while k < len(actions) and actions[k] == SPLIT:
+                child = next_child
+                next_child += 1
+                if child >= n:
+                    errors.add(
+                        f"{path}[{i}].actions[{k}]",
+                        "split, but the hand it made is missing from hands",
+                    )
+                else:
+                    a, b = cards[0], parsed[child][0][0]
+                    if BJ_POINTS[a] != BJ_POINTS[b]:
+                        errors.add(
+                            f"{path}[{i}].actions[{k}]",
+                            f"split of unequal cards {TEXT[a]} and {TEXT[b]}",
+                        )
+                    elif RANK[a] != RANK[b]:
+                        unequal_tens = True
+                k += 1
+            splits = k
+        key = (tuple(cards), actions, split_seat, no_hit_split_aces)
+        hand = _HAND_CACHE.get(key)
+        if hand is None:
+            hand = _play_hand(
+                key[0], actions, splits, split_seat, no_hit_split_aces, f"{path}[{i}]", errors
+            )
+            if hand is None:
+                continue
+            if len(_HAND_CACHE) > 200000:
+                _HAND_CACHE.clear()
+            _HAND_CACHE[key] = hand
+        hands.append(hand)
+    if len(errors.items) == before and next_child != n:
+        errors.add(path, f"{n} hands but the splits made {next_child}")
+    if len(errors.items) != before:
+        return None
+    c0 = parsed[0][0]
+    second = parsed[1][0][0] if hands[0].splits else c0[1]
+    return tuple(hands), (c0[0], second), unequal_tens
+
+
+_PAY_CACHE: dict[tuple, RecordedPay] = {}
+
+
+def _recorded_pay(
+    number: int, wager: str, net_raw: object, hand: int | None, si: int, pj: int, errors: Errors
+) -> RecordedPay | None:
+    """A RecordedPay, shared between rounds when every field is the same (they are immutable)."""
+    key = (number, wager, net_raw, hand, si, pj)
+    try:
+        pay = _PAY_CACHE.get(key)
+    except TypeError:  # an unhashable net: let to_money say what is wrong with it
+        key = None
+        pay = None
+    if pay is not None:
+        return pay
+    ppath = f"seats[{si}].paid[{pj}]"
+    try:
+        net = _money(net_raw)
+    except MoneyError as exc:
+        errors.add(f"{ppath}.net", str(exc))
+        return None
+    pay = RecordedPay(number, wager, net, hand, ppath)
+    if key is not None and type(net_raw) is not Decimal:
+        if len(_PAY_CACHE) > 50000:
+            _PAY_CACHE.clear()
+        _PAY_CACHE[key] = pay
+    return pay
+
+
+def _parse_wagers(
+    raw: object, spath: str, allowed: frozenset, errors: Errors
+) -> dict[str, Decimal]:
+    wagers: dict[str, Decimal] = {}
+    if type(raw) is not dict and not isinstance(raw, Mapping):
+        errors.add(f"{spath}.wagers", 'must be an object such as {"21": "10.00"}')
+        return wagers
+    for key, value in raw.items():
+        if key not in allowed:
+            errors.add(
+                f"{spath}.wagers.{key}",
+                f"unknown wager; expected one of {', '.join(sorted(allowed))}",
+            )
+            continue
+        try:
+            amount = _money(value)
+        except MoneyError as exc:
+            errors.add(f"{spath}.wagers.{key}", str(exc))
+            continue
+        if amount <= 0:
+            errors.add(f"{spath}.wagers.{key}", f"must be more than 0, got {money_text(amount)}")
+            continue
+        wagers[key] = amount
+    if W21 not in raw:
+        errors.add(f"{spath}.wagers.21", "the 21 bet is required")
+    return wagers
+
+
+def _parse_paid(
+    raw: object,
+    spath: str,
+    si: int,
+    number: int,
+    n_hands: int,
+    pay_wagers: frozenset,
+    errors: Errors,
+) -> tuple[RecordedPay, ...]:
+    if raw is None:
+        return ()
+    if type(raw) is not list and not isinstance(raw, (list, tuple)):
+        errors.add(f"{spath}.paid", "must be a list of recorded pays")
+        return ()
+    paid: list[RecordedPay] = []
+    seen: set[tuple[str, int | None]] = set()
+    for pj, p in enumerate(raw):
+        if type(p) is not dict and not isinstance(p, Mapping):
+            errors.add(f"{spath}.paid[{pj}]", "must be an object with wager, hand and net")
+            continue
+        if not p.keys() <= _PAID_KEYS:
+            _check_keys(p, _PAID_KEYS, f"{spath}.paid[{pj}]", errors)
+        wager = p.get("wager")
+        if type(wager) is not str or wager not in pay_wagers:
+            errors.add(
+                f"{spath}.paid[{pj}].wager",
+                f"unknown wager; expected one of {', '.join(sorted(pay_wagers))}",
+            )
+            continue
+        hand = p.get("hand")
+        if wager == W21:
+            if type(hand) is not int or not 0 <= hand < max(n_hands, 1):
+                errors.add(
+                    f"{spath}.paid[{pj}].hand",
+                    "the 21 wager needs the index of one of the seat's hands",
+                )
+                continue
+        elif hand is not None:
+            errors.add(
+                f"{spath}.paid[{pj}].hand", f"only the 21 wager is paid per hand, not {wager}"
+            )
+            continue
+        if (wager, hand) in seen:
+            errors.add(f"{spath}.paid[{pj}]", f"{wager} is recorded twice")
+            continue
+        seen.add((wager, hand))
+        pay = _recorded_pay(number, wager, p.get("net"), hand, si, pj, errors)
+        if pay is not None:
+            paid.append(pay)
+    return tuple(paid)
+
+
+def parse_round(data: object, rules, spec: GameSpec) -> Round:
+    """JSON form -> :class:`Round`; raises :class:`InvalidInput` naming every impossible field."""
+    errors = Errors()
+    if type(data) is not dict and not isinstance(data, Mapping):
+        errors.add("", "a round must be an object with dealer and seats")
+        errors.raise_if_any()
+    assert isinstance(data, Mapping)
+    if not data.keys() <= _TOP_KEYS:
+        _check_keys(data, _TOP_KEYS, "", errors)
+    game = data.get("game", spec.key)
+    if game != spec.key:
+        errors.add("game", f"{game!r} is not {spec.key!r}")
+    decks = rules.decks
+    counts = [0] * 52
+    dealer_raw = data.get("dealer")
+    dealer: list[int] | None = None
+    if type(dealer_raw) is not dict and not isinstance(dealer_raw, Mapping):
+        errors.add("dealer", "must be an object with the dealer's cards")
+    else:
+        if not dealer_raw.keys() <= _DEALER_KEYS:
+            _check_keys(dealer_raw, _DEALER_KEYS, "dealer", errors)
+        dealer = _parse_cards(dealer_raw.get("cards"), "dealer.cards", errors, counts, decks, 2)
+        if dealer is not None and len(dealer) > 2:
+            points = 0
+            for k, c in enumerate(dealer[:-1]):
+                points += BJ_POINTS[c]
+                if points > 21:
+                    errors.add(f"dealer.cards[{k + 1}]", "card drawn after the dealer busted")
+                    break
+
+    seats_raw = data.get("seats")
+    seats: list[Seat] = []
+    if type(seats_raw) is not list or not seats_raw:
+        errors.add("seats", "must be a non-empty list of seats")
+        seats_raw = []
+    allowed_wagers, pay_wagers = _wager_sets(spec)
+    seen_numbers: dict[int, int] = {}
+    validate = spec.validate
+    for si, raw in enumerate(seats_raw):
+        spath = f"seats[{si}]"
+        if type(raw) is not dict and not isinstance(raw, Mapping):
+            errors.add(spath, "must be an object")
+            continue
+        if not raw.keys() <= _SEAT_KEYS:
+            _check_keys(raw, _SEAT_KEYS, spath, errors)
+        before = len(errors.items)
+        number = raw.get("seat")
+        if type(number) is not int or not 1 <= number <= MAX_SEAT_NUMBER:
+            errors.add(f"{spath}.seat", f"must be a table position from 1 to {MAX_SEAT_NUMBER}")
+            number = 0
+        elif number in seen_numbers:
+            errors.add(
+                f"{spath}.seat", f"seat {number} is already used by seats[{seen_numbers[number]}]"
+            )
+        else:
+            seen_numbers[number] = si
+        player = raw.get("player")
+        if player is not None and type(player) is not str:
+            errors.add(f"{spath}.player", "must be text")
+        wagers = _parse_wagers(raw.get("wagers"), spath, allowed_wagers, errors)
+        even_money = raw.get("even_money", False)
+        if type(even_money) is not bool:
+            errors.add(f"{spath}.even_money", "must be true or false")
+            even_money = False
+        parsed_hands = _parse_hands(raw.get("hands"), f"{spath}.hands", errors, rules, counts)
+        if even_money:
+            if INSURANCE in wagers:
+                errors.add(f"{spath}.even_money", "even money and insurance cannot both be taken")
+            if parsed_hands is not None and not parsed_hands[0][0].natural:
+                errors.add(f"{spath}.even_money", "even money is offered only on a natural")
+        n_hands = len(parsed_hands[0]) if parsed_hands is not None else 0
+        paid = _parse_paid(raw.get("paid"), spath, si, number, n_hands, pay_wagers, errors)
+        if len(errors.items) != before or parsed_hands is None:
+            continue
+        hands, first_two, unequal = parsed_hands
+        seat = Seat(
+            number,
+            player,
+            MappingProxyType(wagers),
+            even_money,
+            hands,
+            paid,
+            first_two,
+            si,
+            unequal,
+        )
+        if validate is not None:
+            validate(seat, spath, errors, rules)
+        seats.append(seat)
+    errors.raise_if_any()
+    assert dealer is not None
+    return Round(spec.key, tuple(dealer), tuple(seats))
+
+
+_WAGER_SETS: dict[str, tuple[frozenset, frozenset]] = {}
+
+
+def _wager_sets(spec: GameSpec) -> tuple[frozenset, frozenset]:
+    sets = _WAGER_SETS.get(spec.key)
+    if sets is None:
+        allowed = frozenset((W21, INSURANCE, *spec.wagers))
+        sets = _WAGER_SETS[spec.key] = (allowed, allowed | frozenset(spec.pay_wagers))
+    return sets
+
+
+def round_to_dict(rnd: Round) -> dict:
+    """The canonical JSON form; ``parse_round`` round-trips it."""
+    seats = []
+    for s in rnd.seats:
+        d: dict = {"seat": s.seat}
+        if s.player is not None:
+            d["player"] = s.player
+        d["wagers"] = {k: money_text(v) for k, v in s.wagers.items()}
+        if s.even_money:
+            d["even_money"] = True
+        d["hands"] = [
+            {"cards": [TEXT[c] for c in h.cards], "actions": list(h.actions)} for h in s.hands
+        ]
+        if s.paid:
+            d["paid"] = [
+                {"wager": p.wager, "net": money_text(p.net)}
+                if p.hand is None
+                else {"wager": p.wager, "hand": p.hand, "net": money_text(p.net)}
+                for p in s.paid
+            ]
+        seats.append(d)
+    return {"game": rnd.game, "dealer": {"cards": [TEXT[c] for c in rnd.dealer]}, "seats": seats}
+
+
+# --------------------------------------------------------------------------------------
+# The dealer
+
+
+def played_on(rnd: Round) -> bool:
+    """Did any player act beyond the first two cards (so a peeked natural was missed)?"""
+    for s in rnd.seats:
+        if len(s.hands) > 1:
+            return True
+        h = s.hands[0]
+        if len(h.cards) > 2:
+            return True
+    return False
+
+
+def dealer_facts(rnd: Round, rules) -> Dealer:
+    cards = rnd.dealer
+    total, soft = hand_total(cards)
+    up = cards[0]
+    natural = is_natural_pair(cards[0], cards[1])
+    peek_card = RANK[up] == ACE or TEN_VALUE[up]
+    missed = natural and rules.dealer_peeks and played_on(rnd)
+    if natural and len(cards) == 2:
+        text = f"blackjack ({cards_text(cards)})"
+    elif total > 21:
+        text = f"bust with {total} ({cards_text(cards)})"
+    else:
+        text = f"{total_text(total, soft)} ({cards_text(cards)})"
+    return Dealer(cards, up, total, soft, total > 21, natural, peek_card, missed, text)
+
+
+def live_stake(rnd: Round, rules, spec: GameSpec) -> Decimal:
+    """Money still depending on the dealer's draw after the players have played."""
+    up = rnd.dealer[0]
+    live = ZERO
+    for s in rnd.seats:
+        stake = s.wagers[W21]
+        for h in s.hands:
+            if not h.busted and not h.natural:
+                live += stake + stake if h.doubled else stake
+        live += spec.side_live(s, up, rules)
+    return live
+
+
+def dealer_findings(rnd: Round, rules, dealer: Dealer, live: Decimal) -> list[Finding]:
+    """Replay the dealer's hand and report every departure from the drawing rules."""
+    cards = dealer.cards
+    out: list[Finding] = []
+    h17 = rules.dealer_hits_soft_17
+    if dealer.natural and rules.dealer_peeks and dealer.missed_peek:
+        extra = ZERO
+        for s in rnd.seats:
+            stake = s.wagers[W21]
+            extra += stake * (len(s.hands) - 1)
+            extra += sum((stake for h in s.hands if h.doubled), ZERO)
+        out.append(
+            Finding(
+                DEALER_MISSED_PEEK,
+                PROCEDURE,
+                f"Dealer had blackjack ({cards_text(cards[:2])}) with {TEXT[cards[0]]} up but the "
+                "players played on; the peek should have ended the round. Only the original 21 bets "
+                "lose; doubles and splits are returned.",
+                "dealer.cards[1]",
+                RULE_PEEK,
+                "round ends at the peek",
+                "players played on",
+                extra,
+            )
+        )
+    if live <= 0 and not dealer.natural:
+        if len(cards) > 2:
+            out.append(
+                Finding(
+                    DEALER_DREW_UNNEEDED,
+                    PROCEDURE,
+                    f"Dealer drew to {total_text(*hand_total(cards[:2]))} ({cards_text(cards[:2])}) "
+                    "though no wager on the layout depended on the dealer's hand.",
+                    "dealer.cards[2]",
+                    RULE_DEALER_COMPLETES,
+                    "stand on two cards",
+                    f"drew {len(cards) - 2} card(s)",
+                    ZERO,
+                )
+            )
+        return out
+    for k in range(2, len(cards)):
+        total, soft = hand_total(cards[:k])
+        if dealer_must_draw(total, soft, h17):
+            continue
+        shown = f"{total_text(total, soft)} ({cards_text(cards[:k])})"
+        if soft and total == 17:
+            code, rule, what = DEALER_DREW_SOFT_17, RULE_S17, f"Dealer drew on {shown} under S17."
+        elif soft:
+            code, rule, what = (
+                DEALER_DREW_SOFT_18_PLUS,
+                RULE_DEALER_DRAWS,
+                f"Dealer drew on {shown}.",
+            )
+        else:
+            code, rule, what = DEALER_DREW_HARD_17, RULE_DEALER_DRAWS, f"Dealer drew on {shown}."
+        out.append(
+            Finding(
+                code,
+                PROCEDURE,
+                what,
+                f"dealer.cards[{k}]",
+                rule,
+                f"stand on {total_text(total, soft)}",
+                f"drew {TEXT[cards[k]]}",
+                live,
+            )
+        )
+    total, soft = dealer.total, dealer.soft
+    if total <= 21 and dealer_must_draw(total, soft, h17):
+        shown = f"{total_text(total, soft)} ({cards_text(cards)})"
+        if total == 17 and soft:
+            out.append(
+                Finding(
+                    DEALER_STOOD_SOFT_17,
+                    PROCEDURE,
+                    f"Dealer stood on {shown} under H17.",
+                    "dealer.cards",
+                    RULE_H17,
+                    "hit soft 17",
+                    "stood",
+                    live,
+                )
+            )
+        else:
+            out.append(
+                Finding(
+                    DEALER_STOPPED_EARLY,
+                    PROCEDURE,
+                    f"Dealer stood on {shown} while wagers depended on the hand.",
+                    "dealer.cards",
+                    RULE_DEALER_DRAWS,
+                    "draw to 17",
+                    f"stood on {total_text(total, soft)}",
+                    live,
+                )
+            )
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Play and insurance rule findings
+
+
+def play_findings(seat: Seat, rules) -> list[Finding]:
+    out: list[Finding] = []
+    hands = seat.hands
+    spath = f"seats[{seat.index}]"
+    stake = seat.wagers[W21]
+    if len(hands) > rules.max_split_hands:
+        out.append(
+            Finding(
+                SPLIT_ABOVE_MAX_HANDS,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} split to {len(hands)} hands; the table allows {rules.max_split_hands}.",
+                f"{spath}.hands",
+                RULE_MAX_SPLIT,
+                str(rules.max_split_hands),
+                str(len(hands)),
+                stake * (len(hands) - rules.max_split_hands),
+                seat.seat,
+            )
+        )
+    if len(hands) > 2 and RANK[seat.first_two[0]] == ACE and not rules.resplit_aces:
+        out.append(
+            Finding(
+                RESPLIT_ACES_NOT_ALLOWED,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} resplit Aces to {len(hands)} hands.",
+                f"{spath}.hands",
+                RULE_RESPLIT_ACES,
+                "2 hands",
+                f"{len(hands)} hands",
+                stake * (len(hands) - 2),
+                seat.seat,
+            )
+        )
+    if seat.unequal_ten_split and not rules.split_any_ten_values:
+        out.append(
+            Finding(
+                SPLIT_UNEQUAL_TEN_VALUES,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} split {cards_text(seat.first_two)}, ten-values of different ranks.",
+                f"{spath}.hands",
+                RULE_SPLIT_TENS,
+                "equal ranks",
+                cards_text(seat.first_two),
+                stake,
+                seat.seat,
+            )
+        )
+    for i, h in enumerate(hands):
+        if not h.doubled:
+            continue
+        path = f"{spath}.hands[{i}].actions"
+        if len(hands) > 1 and not rules.double_after_split:
+            out.append(
+                Finding(
+                    DOUBLE_AFTER_SPLIT_NOT_ALLOWED,
+                    RULE_VIOLATION,
+                    f"Seat {seat.seat} hand {i + 1} doubled after a split.",
+                    path,
+                    RULE_DAS,
+                    "no double after split",
+                    "doubled",
+                    stake,
+                    seat.seat,
+                )
+            )
+        if rules.double_on != "any_two":
+            t, soft = hand_total(h.cards[:2])
+            allowed = (9, 10, 11) if rules.double_on == "9_10_11" else (10, 11)
+            if soft or t not in allowed:
+                out.append(
+                    Finding(
+                        DOUBLE_NOT_ALLOWED,
+                        RULE_VIOLATION,
+                        f"Seat {seat.seat} hand {i + 1} doubled on {total_text(t, soft)} "
+                        f"({cards_text(h.cards[:2])}); the table allows {rules.double_on}.",
+                        path,
+                        RULE_DOUBLE_ON,
+                        rules.double_on,
+                        total_text(t, soft),
+                        stake,
+                        seat.seat,
+                    )
+                )
+    return out
+
+
+def insurance_stake(seat: Seat) -> Decimal | None:
+    if seat.even_money:
+        return (seat.wagers[W21] / 2).quantize(CENT, rounding="ROUND_DOWN")
+    return seat.wagers.get(INSURANCE)
+
+
+def insurance_findings(seat: Seat, rules, upcard: int) -> list[Finding]:
+    ins = insurance_stake(seat)
+    if ins is None:
+        return []
+    out = []
+    path = (
+        f"seats[{seat.index}].even_money"
+        if seat.even_money
+        else f"seats[{seat.index}].wagers.insurance"
+    )
+    if RANK[upcard] != ACE or not rules.insurance:
+        why = (
+            "insurance is not offered at this table"
+            if not rules.insurance
+            else f"dealer showed {TEXT[upcard]}"
+        )
+        out.append(
+            Finding(
+                INSURANCE_NOT_OFFERED,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} took insurance but {why}.",
+                path,
+                RULE_INSURANCE_OFFERED,
+                "no insurance",
+                money_text(ins),
+                ins,
+                seat.seat,
+            )
+        )
+    half = seat.wagers[W21] / 2
+    if ins > half:
+        out.append(
+            Finding(
+                INSURANCE_ABOVE_HALF_BET,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} insurance {money_text(ins)} is above half the 21 bet "
+                f"({money_text(seat.wagers[W21])}).",
+                path,
+                RULE_INSURANCE,
+                f"at most {money_text(half)}",
+                money_text(ins),
+                ins - half.quantize(CENT),
+                seat.seat,
+            )
+        )
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Settlement of the 21 bet and insurance
+
+_EXPLAIN: dict[tuple, str] = {}
+
+
+def _explain(key: tuple) -> str:
+    """Explanations repeat endlessly; build each once."""
+    text = _EXPLAIN.get(key)
+    if text is None:
+        text = _build_explanation(key)
+        if len(_EXPLAIN) > 50000:
+            _EXPLAIN.clear()
+        _EXPLAIN[key] = text
+    return text
+
+
+def _build_explanation(key: tuple) -> str:
+    kind = key[0]
+    if kind == "nat":
+        return f"blackjack pays {key[1]}"
+    if kind == "nat_push":
+        return "blackjack against dealer blackjack: push"
+    if kind == "dnat":
+        return f"dealer blackjack beats {key[1]}; {'doubled hand ' if key[2] else ''}loses"
+    if kind == "peek_lost":
+        return f"dealer blackjack beats {key[1]}; original bet loses (missed peek: doubles and splits returned)"
+    if kind == "peek_returned":
+        return "split hand returned: dealer blackjack should have ended the round at the peek"
+    pre = "doubled " if key[-1] else ""
+    if kind == "bust":
+        return f"{pre}hand busts with {key[1]}; loses"
+    if kind == "dbust":
+        return f"dealer busts with {key[2]}; {pre}{key[1]} wins 1 to 1"
+    if kind == "win":
+        return f"{pre}{key[1]} beats dealer {key[2]}; wins 1 to 1"
+    if kind == "lose":
+        return f"{pre}{key[1]} loses to dealer {key[2]}"
+    if kind == "push":
+        return f"{pre}{key[1]} ties dealer {key[2]}; push"
+    raise AssertionError(key)
+
+
+def settle_21(seat: Seat, dealer: Dealer, rules, out: list[Settlement]) -> None:
+    base = seat.wagers[W21]
+    number = seat.seat
+    d_total = dealer.total
+    for i, h in enumerate(seat.hands):
+        stake = base + base if h.doubled else base
+        p_total = h.total
+        if dealer.natural:
+            if h.natural:
+                out.append(
+                    make_settlement(number, W21, stake, ZERO, PUSH, _explain(("nat_push",)), i)
+                )
+            elif dealer.missed_peek:
+                if i == 0:
+                    out.append(
+                        make_settlement(
+                            number, W21, stake, -base, LOSE, _explain(("peek_lost", p_total)), i
+                        )
+                    )
+                else:
+                    out.append(
+                        make_settlement(
+                            number, W21, stake, ZERO, PUSH, _explain(("peek_returned",)), i
+                        )
+                    )
+            else:
+                out.append(
+                    make_settlement(
+                        number, W21, stake, -stake, LOSE, _explain(("dnat", p_total, h.doubled)), i
+                    )
+                )
+        elif h.natural:
+            d = derived(rules)
+            net = (stake * d.natural_odds).quantize(CENT)
+            if not d.exact or net != stake * d.natural_odds:
+                net = pays(stake, d.natural_odds, d.unit, d.direction)
+            out.append(
+                make_settlement(number, W21, stake, net, WIN, _explain(("nat", d.natural_text)), i)
+            )
+        elif h.busted:
+            out.append(
+                make_settlement(
+                    number, W21, stake, -stake, LOSE, _explain(("bust", p_total, h.doubled)), i
+                )
+            )
+        elif dealer.busted:
+            out.append(
+                make_settlement(
+                    number,
+                    W21,
+                    stake,
+                    stake,
+                    WIN,
+                    _explain(("dbust", p_total, d_total, h.doubled)),
+                    i,
+                )
+            )
+        elif p_total > d_total:
+            out.append(
+                make_settlement(
+                    number,
+                    W21,
+                    stake,
+                    stake,
+                    WIN,
+                    _explain(("win", p_total, d_total, h.doubled)),
+                    i,
+                )
+            )
+        elif p_total < d_total:
+            out.append(
+                make_settlement(
+                    number,
+                    W21,
+                    stake,
+                    -stake,
+                    LOSE,
+                    _explain(("lose", p_total, d_total, h.doubled)),
+                    i,
+                )
+            )
+        else:
+            out.append(
+                make_settlement(
+                    number,
+                    W21,
+                    stake,
+                    ZERO,
+                    PUSH,
+                    _explain(("push", p_total, d_total, h.doubled)),
+                    i,
+                )
+            )
+
+
+def settle_insurance(seat: Seat, dealer: Dealer, out: list[Settlement]) -> None:
+    ins = insurance_stake(seat)
+    if ins is None:
+        return
+    what = "even money (insurance on a natural)" if seat.even_money else "insurance"
+    if dealer.natural:
+        out.append(
+            make_settlement(
+                seat.seat,
+                INSURANCE,
+                ins,
+                ins + ins,
+                WIN,
+                f"dealer has blackjack ({cards_text(dealer.cards[:2])}); {what} pays 2 to 1",
+            )
+        )
+    else:
+        out.append(
+            make_settlement(
+                seat.seat,
+                INSURANCE,
+                ins,
+                -ins,
+                LOSE,
+                f"dealer has no blackjack ({cards_text(dealer.cards[:2])}); {what} loses",
+            )
+        )
+
+
+# --------------------------------------------------------------------------------------
+# The audit
+
+
+def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None) -> Audit:
+    """Settle every wager, replay the dealer, check the table rules, compare recorded pays.
+
+    Settlements and findings come out ordered by seat number, so the order of the seats in
+    the JSON never changes the answer.
+    """
+    dealer = dealer_facts(rnd, rules)
+    seats = sorted(rnd.seats, key=_seat_number) if len(rnd.seats) > 1 else rnd.seats
+    live = ZERO if dealer.natural and rules.dealer_peeks else live_stake(rnd, rules, spec)
+    findings = dealer_findings(rnd, rules, dealer, live)
+    settlements: list[Settlement] = []
+    upcard = dealer.upcard
+    recorded: list[RecordedPay] = []
+    for s in seats:
+        settle_21(s, dealer, rules, settlements)
+        if s.even_money or INSURANCE in s.wagers:
+            settle_insurance(s, dealer, settlements)
+            findings.extend(insurance_findings(s, rules, upcard))
+        spec.settle(s, dealer, rules, context, settlements)
+        if len(s.hands) > 1 or s.hands[0].doubled:
+            findings.extend(play_findings(s, rules))
+        if len(s.wagers) > 1:
+            findings.extend(spec.rule_findings(s, rules))
+        recorded.extend(s.paid)
+    if recorded and not recorded_match(settlements, recorded):
+        findings.extend(compare_recorded(settlements, recorded))
+    summary = {
+        "dealer_cards": cards_text(dealer.cards),
+        "dealer_total": dealer.total,
+        "dealer_soft": dealer.soft,
+        "dealer_natural": dealer.natural,
+        "dealer_busted": dealer.busted,
+        "live_stake": money_text(live),
+    }
+    return Audit(tuple(settlements), tuple(findings), summary)
+
+
+def _seat_number(s: Seat) -> int:
+    return s.seat

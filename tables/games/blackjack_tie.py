@@ -1,0 +1,170 @@
+"""Blackjack Tie (rules/blackjack-tie.txt): blackjack with bonus wagers on a tie with the dealer.
+
+Wagers (keys of a seat's ``wagers``): ``21`` (the primary wager, required), ``insurance``,
+and the tie bonuses ``tie_LS`` (17, 18, 19), ``tie_RS`` (20, 21, blackjack), ``tie_17``,
+``tie_18``, ``tie_19``, ``tie_20``, ``tie_21`` (non-natural 21) and ``tie_blackjack``.
+The round's JSON form is the shared blackjack form of :mod:`tables.games.blackjack`.
+
+A tie is an exact final match between the player's FIRST hand and the dealer: a natural
+ties only a natural, a non-natural 21 (split Aces + ten included) only a non-natural 21, a
+busted hand never ties. On a tie the primary wager pushes (the shared 21 settlement).
+
+Ruling made here: a tie bonus keeps the dealer drawing only while it can still win, i.e.
+the first hand stands on 17 to 21 (not a natural) and a bonus covering that total is on the
+layout. A first hand of 16 or less cannot tie a dealer who follows the rules.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from . import blackjack as bj
+from .base import LOSE, RULE_VIOLATION, WIN, Audit, AuditContext, Finding, Settlement
+from .money import ZERO, money_text, odds_text
+from .paytables import TIE_BETS
+
+WAGERS = tuple(f"tie_{b}" for b in TIE_BETS)
+BONUS_OF_WAGER = {f"tie_{b}": b for b in TIE_BETS}
+
+TIE_BONUSES_ABOVE_PRIMARY = "TIE_BONUSES_ABOVE_PRIMARY"
+FINDING_CODES = (TIE_BONUSES_ABOVE_PRIMARY,)
+RULE_BONUS_TOTAL = (
+    "The player may only wager a total of all bonus wagers not to exceed the total of "
+    "the primary blackjack wager (rule card)."
+)
+
+#: Which tie (by its name) each bonus wins on.
+WINS_ON = {
+    "LS": frozenset({"17", "18", "19"}),
+    "RS": frozenset({"20", "21", "blackjack"}),
+    **{b: frozenset({b}) for b in ("17", "18", "19", "20", "21", "blackjack")},
+}
+_TIE_NAMES = {"17": "17", "18": "18", "19": "19", "20": "20", "21": "21", "blackjack": "blackjack"}
+
+
+def tie_of(hand: bj.Hand, dealer: bj.Dealer) -> str | None:
+    """The tie's name ("17".."21", "blackjack") between a first hand and the dealer, or None."""
+    if hand.busted or dealer.busted:
+        return None
+    if hand.natural or dealer.natural:
+        return "blackjack" if hand.natural and dealer.natural else None
+    if hand.total == dealer.total and hand.total >= 17:
+        return str(hand.total)
+    return None
+
+
+def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
+    total = ZERO
+    for key, amount in seat.wagers.items():
+        if key in BONUS_OF_WAGER:
+            total += amount
+    primary = seat.wagers[bj.W21]
+    if total > primary:
+        return [
+            Finding(
+                TIE_BONUSES_ABOVE_PRIMARY,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} tie bonuses total {money_text(total)}, above the primary wager "
+                f"{money_text(primary)}.",
+                f"seats[{seat.index}].wagers",
+                RULE_BONUS_TOTAL,
+                f"at most {money_text(primary)}",
+                money_text(total),
+                total - primary,
+                seat.seat,
+            )
+        ]
+    return []
+
+
+def _side_live(seat: bj.Seat, upcard: int, rules) -> Decimal:
+    h = seat.hands[0]
+    if h.busted or h.natural or h.total < 17:
+        return ZERO
+    name = str(h.total)
+    live = ZERO
+    for key, amount in seat.wagers.items():
+        bonus = BONUS_OF_WAGER.get(key)
+        if bonus is not None and name in WINS_ON[bonus]:
+            live += amount
+    return live
+
+
+def _settle(
+    seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
+) -> None:
+    tie = None
+    computed = False
+    number = seat.seat
+    w = seat.wagers
+    for key in WAGERS:
+        amount = w.get(key)
+        if amount is None:
+            continue
+        bonus = BONUS_OF_WAGER[key]
+        if not computed:
+            tie = tie_of(seat.hands[0], dealer)
+            computed = True
+        if tie is not None and tie in WINS_ON[bonus]:
+            odds = rules.tie_paytable[bonus]
+            out.append(
+                bj.make_settlement(
+                    number,
+                    key,
+                    amount,
+                    bj.pay_odds(amount, odds, rules),
+                    WIN,
+                    f"player and dealer tie on {_TIE_NAMES[tie]}; {bonus} bonus pays {odds_text(odds)}",
+                )
+            )
+        elif tie is not None:
+            out.append(
+                bj.make_settlement(
+                    number,
+                    key,
+                    amount,
+                    -amount,
+                    LOSE,
+                    f"tie on {_TIE_NAMES[tie]} is not covered by the {bonus} bonus; loses",
+                )
+            )
+        else:
+            h = seat.hands[0]
+            mine = "bust" if h.busted else "blackjack" if h.natural else str(h.total)
+            out.append(
+                bj.make_settlement(
+                    number,
+                    key,
+                    amount,
+                    -amount,
+                    LOSE,
+                    f"no tie (first hand {mine}, dealer {dealer.text}); {bonus} bonus loses",
+                )
+            )
+
+
+SPEC = bj.GameSpec(
+    key="blackjack_tie",
+    wagers=WAGERS,
+    rule_findings=_rule_findings,
+    side_live=_side_live,
+    settle=_settle,
+)
+
+
+def parse_round(data, rules) -> bj.Round:
+    return bj.parse_round(data, rules, SPEC)
+
+
+def audit(rnd: bj.Round, rules, context: AuditContext | None = None) -> Audit:
+    return bj.audit(rnd, rules, SPEC, context)
+
+
+def round_to_dict(rnd: bj.Round) -> dict:
+    return bj.round_to_dict(rnd)
+
+
+def simulate_round(rng, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict:
+    from .simulate_blackjack import simulate
+
+    return simulate(SPEC.key, rng, rules, seats=seats, inject=inject)

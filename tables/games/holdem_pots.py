@@ -1,0 +1,219 @@
+"""Hold'em Blackjack showdown ranking, pots, side pots, odd chips and rake — in whole cents.
+
+Kept apart from the hand log (:mod:`tables.games.holdem_blackjack`) because it is the
+part finance and the simulator both need, and because it is pure arithmetic on a few
+small dicts: contributions per seat in, chips per seat and the house's rake out.
+
+Everything here works on int cents so a hand settles in microseconds; callers turn
+the results into ``Decimal`` once at the edge.
+
+House rulings implemented here (RULINGS.md, "Hold'em Blackjack"; written down in the
+module docstring of :mod:`tables.games.holdem_blackjack`):
+
+* Ranking: a hand of ``max_cards`` (7) cards not over 21 is a 7-card Charlie, best of
+  all, and all Charlies tie; then 21, 20, ... (Aces 1 or 11 to the player's advantage);
+  any unbusted hand beats any busted hand; among busted hands the lower total wins.
+* Pots are layered from each player's total contribution (antes included), as in
+  poker: a layer only one player reached is an uncalled bet and goes straight back to
+  that player — it is not part of any pot and is never raked. Layers with the same
+  players eligible are merged, so the first pot is the main pot and the rest are side
+  pots in the order they were formed.
+* The chip unit is the cent. A split pot is divided equally in cents and the odd cents
+  all go to the first tied player clockwise from the button (the player on the button
+  is last), as the card says.
+* Rake: ``rake_percent`` of the whole amount contested (all pots together, uncalled
+  bets excluded), rounded down to the cent, capped at ``rake_cap`` (0 = no cap); taken
+  from the main pot first, then from side pots in order. No rake when the hand ends in
+  round 1 ("no flop, no drop"): the caller says whether the hand may be raked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from .cards import BJ_POINTS, RANK, TEXT
+
+#: Showdown key of a 7-card Charlie; any unbusted total is at most 21, busted totals are negative.
+CHARLIE_KEY = 100
+
+
+def hand_key(cards: Sequence[int], max_cards: int = 7) -> int:
+    """Showdown strength of a hand: higher wins, equal ties.
+
+    ``CHARLIE_KEY`` for a Charlie, the total (2..21) for an unbusted hand, minus the
+    total for a busted one (so 22 beats 23 and every busted hand loses to any unbusted).
+    """
+    total = 0
+    ace = False
+    for c in cards:
+        total += BJ_POINTS[c]
+        if c < 4:  # an Ace: cards 0..3
+            ace = True
+    if total > 21:
+        return -total
+    if len(cards) >= max_cards:
+        return CHARLIE_KEY
+    if ace and total <= 11:
+        total += 10
+    return total
+
+
+def key_text(key: int) -> str:
+    """``CHARLIE_KEY`` -> ``"7-card Charlie"``; ``20`` -> ``"20"``; ``-24`` -> ``"busted 24"``."""
+    if key == CHARLIE_KEY:
+        return "7-card Charlie"
+    if key < 0:
+        return f"busted {-key}"
+    return str(key)
+
+
+def hand_text(cards: Sequence[int], max_cards: int = 7) -> str:
+    """``"21 (7H-5D-9C)"``: what the floor says about a hand at the showdown."""
+    key = hand_key(cards, max_cards)
+    label = f"{max_cards}-card Charlie" if key == CHARLIE_KEY else key_text(key)
+    return f"{label} ({'-'.join(TEXT[c] for c in cards)})"
+
+
+def short_cards(cards: Sequence[int]) -> str:
+    """``"Q-7"``: ranks only, for quick reading."""
+    return "-".join("A23456789TJQK"[RANK[c] - 1] for c in cards)
+
+
+def money_text_cents(cents: int) -> str:
+    """``250`` -> ``"2.50"``; ``-5`` -> ``"-0.05"``: the JSON form of an amount."""
+    sign = "-" if cents < 0 else ""
+    whole, frac = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{frac:02d}"
+
+
+def chips_text(cents: int) -> str:
+    """``400`` -> ``"4"``, ``250`` -> ``"2.50"``: how a dealer says an amount."""
+    if cents % 100 == 0:
+        return str(cents // 100)
+    return money_text_cents(cents)
+
+
+def to_decimal(cents: int) -> Decimal:
+    return Decimal(cents).scaleb(-2)
+
+
+def to_cents(amount: Decimal) -> int:
+    """A whole-cent Decimal from a ruleset -> int cents (exact; refuses fractions of a cent)."""
+    cents = amount * 100
+    if cents != cents.to_integral_value():
+        raise ValueError(f"{amount} has fractions of a cent")
+    return int(cents)
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """One pot as the engine settles it. Amounts in cents; seats in clockwise order from the button."""
+
+    index: int  # 0 = main pot, 1.. = side pots in the order they were formed
+    amount: int  # chips in the pot before rake
+    eligible: tuple[int, ...]
+    rake: int
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]  # what each winner receives, same order as winners
+
+    @property
+    def name(self) -> str:
+        return "main pot" if self.index == 0 else f"side pot {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class PotSettlement:
+    """The whole division of a hand: pots, uncalled bets returned, rake, and each seat's chips."""
+
+    pots: tuple[Pot, ...]
+    returned: Mapping[int, int]  # seat -> uncalled chips given back
+    received: Mapping[int, int]  # seat -> every chip pushed to the seat (pots and returns)
+    rake: int
+
+
+def layer_pots(clock: Sequence[int], contrib: Mapping[int, int], live: Iterable[int]
+               ) -> tuple[list[tuple[int, tuple[int, ...]]], dict[int, int]]:
+    """Main and side pots from contributions: ``([(amount, eligible seats), ...], returned)``.
+
+    ``clock`` lists the seats clockwise from the button's left (button last), so each
+    pot's eligible seats come in the order odd chips are given. A pot whose contributors
+    all folded (only possible in an irregular hand) goes to the live players who put in
+    the most.
+    """
+    live_set = set(live)
+    # Fast path, most hands: the live players put in the same amount and nobody put in more.
+    live_in = {contrib.get(s, 0) for s in live_set}
+    if len(live_in) == 1:
+        top = live_in.pop()
+        total = sum(contrib.values())
+        if top and len(live_set) > 1 and max(contrib.values()) == top:
+            return [(total, tuple(s for s in clock if s in live_set))], {}
+    levels = sorted({c for c in contrib.values() if c > 0})
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    returned: dict[int, int] = {}
+    prev = 0
+    for level in levels:
+        amount = 0
+        contributors: list[int] = []
+        for s in clock:
+            c = contrib.get(s, 0)
+            if c > prev:
+                amount += (level if c > level else c) - prev
+                contributors.append(s)
+        if len(contributors) == 1:
+            s = contributors[0]
+            returned[s] = returned.get(s, 0) + amount
+            prev = level
+            continue
+        eligible = tuple(s for s in contributors if s in live_set)
+        if not eligible:
+            most = max(contrib.get(s, 0) for s in live_set)
+            eligible = tuple(s for s in clock if s in live_set and contrib.get(s, 0) == most)
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
+        else:
+            pots.append((amount, eligible))
+        prev = level
+    return pots, returned
+
+
+def rake_due(contested: int, percent: Fraction, cap: int) -> int:
+    """``percent`` of ``contested`` cents, rounded down to the cent, capped (cap 0 = none)."""
+    if percent <= 0 or contested <= 0:
+        return 0
+    rake = contested * percent.numerator // (100 * percent.denominator)
+    if cap and rake > cap:
+        rake = cap
+    return rake
+
+
+def settle_pots(clock: Sequence[int], contrib: Mapping[int, int], keys: Mapping[int, int],
+                *, percent: Fraction = Fraction(0), cap: int = 0, rakeable: bool = True) -> PotSettlement:
+    """Divide the chips: ``keys`` holds the showdown key of every live (not folded) seat.
+
+    With one live seat that seat takes every pot (a walk or everyone folded).
+    """
+    layers, returned = layer_pots(clock, contrib, keys)
+    contested = sum(a for a, _ in layers)
+    rake = rake_due(contested, percent, cap) if rakeable else 0
+    received: dict[int, int] = dict(returned)
+    pots: list[Pot] = []
+    rake_left = rake
+    for index, (amount, eligible) in enumerate(layers):
+        taken = amount if rake_left > amount else rake_left
+        rake_left -= taken
+        net = amount - taken
+        if len(eligible) == 1:
+            winners = eligible
+        else:
+            best = max(keys[s] for s in eligible)
+            winners = tuple(s for s in eligible if keys[s] == best)
+        share, odd = divmod(net, len(winners))
+        shares = (share + odd,) + (share,) * (len(winners) - 1)
+        for s, got in zip(winners, shares, strict=True):
+            received[s] = received.get(s, 0) + got
+        pots.append(Pot(index, amount, eligible, taken, winners, shares))
+    return PotSettlement(tuple(pots), returned, received, rake)

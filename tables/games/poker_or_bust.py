@@ -1,0 +1,960 @@
+"""Poker or Bust: round data, validation, the dealer's drawing rule, settlement.
+
+The rules are rules/poker-or-bust.txt as ruled in RULINGS.md. Points: Ace 1, ten-values
+10, others face value. Every player gets three cards and may draw more; above 31 the
+player busts and loses Ante and Odds. The dealer, when some player still stands, takes a
+third card, then draws while at 22 or less, stands on 23 to 31 and busts above 31. Poker
+hands are the best three cards of all the cards held (:mod:`.three_card_poker`).
+
+Settlement (wager keys ``"ante"`` and ``"odds"``, equal and both mandatory):
+
+* a busted player loses both wagers, whatever the dealer holds;
+* ANTE: the dealer busts -> wins 1 to 1; otherwise the higher hand wins 1 to 1, equal
+  hands push, a lower hand loses;
+* ODDS: paid from ``rules.odds_paytable`` on the player's own hand whatever the dealer
+  holds (even when the dealer busts); keys ``royal_flush``, ``suited_three_of_a_kind``,
+  ``straight_flush``, ``three_of_a_kind``, ``straight``, ``flush``,
+  ``pair_jacks_or_better`` (pairs of Jacks, Queens, Kings, Aces). Anything lower, or a
+  category the table leaves out, loses.
+
+Rulings made here (documented for the house):
+
+* A card dealt to a player who had already busted is a *finding*
+  (``CARDS_AFTER_BUST``), not impossible input: a dealer can physically deal it. The
+  bust stands at the card where the total first passed 31 and later cards are ignored.
+* The dealer's hand is settled **as dealt**, even when the dealer drew against the rule:
+  that is the hand the players were paid on, and the cards a dealer who stood short
+  would have drawn are unknown. The procedure finding carries the money the departure
+  moved (for an extra draw: the Ante results under the hand the dealer should have
+  stood on, compared with the results as dealt; for standing short: every live Ante).
+  A card the dealer drew after busting changes nothing (the bust stands).
+* A missing Ante or Odds is a finding (``WAGER_MISSING``); the wager that was placed is
+  settled. A seat with neither is impossible input.
+
+JSON form of a round (what the pit boss's tablet sends; ``round_to_dict`` gives it back)::
+
+    {
+      "dealer": {"cards": ["KS", "7H", "5D", "9C"]},
+      "seats": [
+        {"seat": 1, "player": "P-1001",
+         "wagers": {"ante": "10.00", "odds": "10.00"},
+         "cards": ["9S", "9H", "4C", "2D"],
+         "paid": [{"wager": "ante", "net": "10.00"}, {"wager": "odds", "net": "-10.00"}]},
+        {"seat": 4,
+         "wagers": {"ante": "25.00", "odds": "25.00"},
+         "cards": ["QD", "QC", "3S", "TH"],
+         "paid": [{"wager": "ante", "net": "-25.00"}, {"wager": "odds", "net": "-25.00"}]}
+      ]
+    }
+
+Here the dealer drew the 9C on 22 and stood on 31 with King high (K-9-7); seat 1's
+pair of 9s wins the Ante and loses the Odds (below Jacks); seat 4 drew the TH on 23 and
+busted with 33, losing both.
+
+* ``dealer.cards``: up card, hole card, then the draws in order (at least two cards);
+* ``seats``: 1 to 7 objects; ``seat`` is the table position 1..7, each used once;
+  ``player`` an optional identifier; ``cards`` the player's cards in deal order (the
+  first three are the deal, then the draws); ``wagers`` holds ``ante`` and ``odds``
+  (amounts as strings such as ``"10.00"`` or ints; floats refused; more than 0);
+* ``paid`` (optional): what the dealer did with each wager, as the player's net
+  beyond the returned stake (win 1 to 1 on 10 -> ``"10.00"``, loss -> ``"-10.00"``,
+  push -> ``"0.00"``). Poker or Bust has one hand per seat, so ``"hand"`` is left out
+  (``null`` or ``0`` are accepted and mean the same).
+
+Finding codes: ``WAGER_MISSING``, ``ANTE_ODDS_UNEQUAL`` (rule violations);
+``CARDS_AFTER_BUST``, ``DEALER_STOOD_SHORT``, ``DEALER_DREW_ON_STANDING_TOTAL``,
+``DEALER_DREW_AFTER_BUST``, ``DEALER_DREW_ALL_BUST`` (procedure);
+``PAY_ABOVE_EXPECTED`` / ``PAY_BELOW_EXPECTED`` (overpay / underpay, from
+:func:`~tables.games.base.compare_recorded`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import NamedTuple
+
+from . import three_card_poker as tcp
+from .base import (
+    LOSE,
+    PROCEDURE,
+    PUSH,
+    RULE_VIOLATION,
+    WIN,
+    Audit,
+    AuditContext,
+    Errors,
+    Finding,
+    RecordedPay,
+    Settlement,
+    compare_recorded,
+)
+from .cards import ALL_CARDS, BJ_POINTS, HIGH_RANK, TEXT, CardError, cards_text, parse_card
+from .money import CENT, ZERO, MoneyError, money_text, odds_text, pays, to_money
+from .rulesets import PokerOrBustRules
+
+ANTE = "ante"
+ODDS = "odds"
+WAGERS = (ANTE, ODDS)
+WAGER_NAMES = {ANTE: "Ante", ODDS: "Odds"}
+
+MAX_SEATS = 7
+PLAYER_CARDS = 3  # every player is dealt three cards
+DEALER_DEAL = 2  # up card and hole card, before the players act
+BUST_ABOVE = 31
+DEALER_STANDS_FROM = 23  # the dealer draws at 22 or less
+
+#: The Odds pays at pair of Jacks or better; lower pairs and high cards lose.
+ODDS_MIN_PAIR = 11
+PAIR_KEY = "pair_jacks_or_better"
+
+RULE_WAGERS = ("The game begins by the player placing two mandatory Ante and Odds wagers of "
+               "equal amounts.")
+RULE_PLAYER_BUST = ("If the player's point total goes over 31, the player has busted and both the "
+                    "Ante and Odds wagers are lost.")
+RULE_DEALER_DRAW = ("After all players have acted, the dealer will expose the down card and deliver "
+                    "one additional card to his/her hand. If the total of the dealer's three cards is "
+                    "22 or less, the dealer must take additional cards until his/her hand value "
+                    "exceeds 22. If the dealer's hand value totals 23 to 31, the dealer must stand "
+                    "and take no additional cards.")
+RULE_DEALER_BUST = ("If the dealer's hand goes over 31, the dealer busts (RULINGS.md: the bust "
+                    "stands; no further card is dealt).")
+RULE_ALL_BUST = ("The dealer draws only if some player stands (RULINGS.md): when every player "
+                 "has busted, the dealer takes no card.")
+
+
+# --- the round ----------------------------------------------------------------------------
+
+
+class SeatHand(NamedTuple):
+    """One seat as recorded. ``index`` is its position in the JSON list (for paths).
+
+    ``paid`` holds ``(wager, net)`` pairs in recorded order (:func:`recorded_pays` turns
+    them into :class:`~tables.games.base.RecordedPay`). A NamedTuple, not a dataclass:
+    it is built seven times a round on the hot path and is a quarter of the cost.
+    """
+
+    seat: int
+    player: str | None
+    ante: Decimal | None
+    odds: Decimal | None
+    cards: tuple[int, ...]
+    paid: tuple[tuple[str, Decimal], ...]
+    index: int
+
+
+class Round(NamedTuple):
+    dealer_cards: tuple[int, ...]
+    seats: tuple[SeatHand, ...]
+
+
+def recorded_pays(rnd: Round) -> list[RecordedPay]:
+    """Every recorded pay of the round, with its path, for :func:`~tables.games.base.compare_recorded`."""
+    return [
+        RecordedPay(seat=s.seat, wager=w, net=net, hand=None, path=f"seats[{s.index}].paid[{j}]")
+        for s in rnd.seats
+        for j, (w, net) in enumerate(s.paid)
+    ]
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+_CARD_BY_TEXT = {TEXT[c]: c for c in ALL_CARDS}
+_MONEY_CACHE: dict[str, Decimal] = {}
+_ROUND_KEYS = frozenset({"dealer", "seats"})
+_DEALER_KEYS = frozenset({"cards"})
+_SEAT_KEYS = frozenset({"seat", "player", "wagers", "cards", "paid"})
+_PAID_KEYS = frozenset({"wager", "net", "hand"})
+
+
+def _money(value: object, path: str, errors: Errors, *, positive: bool) -> Decimal | None:
+    """Amounts are parsed once per distinct text: a table sees the same few bet sizes."""
+    if type(value) is str:
+        amount = _MONEY_CACHE.get(value)
+        if amount is None:
+            try:
+                amount = to_money(value)
+            except MoneyError as exc:
+                errors.add(path, str(exc))
+                return None
+            if len(_MONEY_CACHE) < 4096:
+                _MONEY_CACHE[value] = amount
+    else:
+        try:
+            amount = to_money(value)
+        except MoneyError as exc:
+            errors.add(path, str(exc))
+            return None
+    if positive and amount <= 0:
+        errors.add(path, f"must be more than 0, got {money_text(amount)}")
+        return None
+    return amount
+
+
+def _cards(value: object, path: str, errors: Errors, at_least: int, who: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        errors.add(path, "must be a list of cards such as [\"AS\", \"TD\"]")
+        return ()
+    out: list[int] = []
+    get = _CARD_BY_TEXT.get
+    for i, text in enumerate(value):
+        card = get(text) if type(text) is str else None
+        if card is None:
+            try:
+                card = parse_card(text)
+            except CardError as exc:
+                errors.add(f"{path}[{i}]", str(exc))
+                continue
+        out.append(card)
+    if len(value) < at_least:
+        errors.add(path, f"{who} must hold at least {at_least} cards, got {len(value)}")
+    return tuple(out)
+
+
+def _unknown_keys(data: Mapping, allowed: frozenset, path: str, errors: Errors) -> None:
+    for key in data:
+        if key not in allowed:
+            where = f"{path}.{key}" if path else str(key)
+            errors.add(where, f"unknown field; expected one of {', '.join(sorted(allowed))}")
+
+
+def _parse_paid(value: object, path: str, errors: Errors) -> tuple[tuple[str, Decimal], ...]:
+    if not isinstance(value, list):
+        errors.add(path, "must be a list of {\"wager\": ..., \"net\": ...} objects")
+        return ()
+    out: list[tuple[str, Decimal]] = []
+    seen: set[str] = set()
+    for j, item in enumerate(value):
+        p = f"{path}[{j}]"
+        if not isinstance(item, Mapping):
+            errors.add(p, "must be an object with \"wager\" and \"net\"")
+            continue
+        if len(item) > 2 or "wager" not in item or "net" not in item:
+            _unknown_keys(item, _PAID_KEYS, p, errors)
+        wager = item.get("wager")
+        if wager not in WAGERS:
+            errors.add(f"{p}.wager", f"{wager!r} is not a Poker or Bust wager; expected \"ante\" or \"odds\"")
+            wager = None
+        elif wager in seen:
+            errors.add(f"{p}.wager", f"the {WAGER_NAMES[wager]} pay is recorded twice")
+            wager = None
+        else:
+            seen.add(wager)
+        hand = item.get("hand")
+        if hand is not None and (type(hand) is not int or hand != 0):
+            errors.add(f"{p}.hand", "Poker or Bust has one hand per seat: leave \"hand\" out (or 0)")
+        if "net" not in item:
+            errors.add(f"{p}.net", "is missing")
+            continue
+        net = _money(item["net"], f"{p}.net", errors, positive=False)
+        if wager is not None and net is not None:
+            out.append((wager, net))
+    return tuple(out)
+
+
+def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> SeatHand | None:
+    path = f"seats[{i}]"
+    if not isinstance(data, Mapping):
+        errors.add(path, "must be an object")
+        return None
+    if len(data) > 5 or not data.keys() <= _SEAT_KEYS:
+        _unknown_keys(data, _SEAT_KEYS, path, errors)
+    seat = data.get("seat")
+    if "seat" not in data:
+        errors.add(f"{path}.seat", "is missing")
+        seat = None
+    elif type(seat) is not int or not 1 <= seat <= MAX_SEATS:
+        errors.add(f"{path}.seat", f"must be a table position from 1 to {MAX_SEATS}, got {seat!r}")
+        seat = None
+    elif seat in used:
+        errors.add(f"{path}.seat", f"seat {seat} is already used by seats[{used[seat]}]")
+    else:
+        used[seat] = i
+    player = data.get("player")
+    if player is not None and (not isinstance(player, str) or not player.strip()):
+        errors.add(f"{path}.player", "must be a non-empty text identifier")
+        player = None
+    wagers = data.get("wagers")
+    ante = odds = None
+    if not isinstance(wagers, Mapping):
+        errors.add(f"{path}.wagers", "must be an object such as {\"ante\": \"10.00\", \"odds\": \"10.00\"}")
+    else:
+        for key in wagers:
+            if key not in WAGERS:
+                errors.add(f"{path}.wagers.{key}", "unknown wager; Poker or Bust has \"ante\" and \"odds\"")
+        if ANTE in wagers:
+            ante = _money(wagers[ANTE], f"{path}.wagers.ante", errors, positive=True)
+        if ODDS in wagers:
+            odds = _money(wagers[ODDS], f"{path}.wagers.odds", errors, positive=True)
+        if ANTE not in wagers and ODDS not in wagers:
+            errors.add(f"{path}.wagers", "a seat in the round must have an Ante and an Odds wager")
+    if "cards" not in data:
+        errors.add(f"{path}.cards", "is missing")
+        cards: tuple[int, ...] = ()
+    else:
+        cards = _cards(data["cards"], f"{path}.cards", errors, PLAYER_CARDS, "a player")
+    paid: tuple[tuple[str, Decimal], ...] = ()
+    if data.get("paid") is not None:
+        paid = _parse_paid(data["paid"], f"{path}.paid", errors)
+    if seat is None:
+        return None
+    return SeatHand(seat, player, ante, odds, cards, paid, i)
+
+
+_POSITIVE_CACHE: dict[str, Decimal] = {}
+_NET_CACHE: dict[str, Decimal] = {}
+_CARD = _CARD_BY_TEXT.__getitem__
+_make_seat = tuple.__new__
+
+
+def _cached_amount(value: object, cache: dict[str, Decimal], positive: bool) -> Decimal | None:
+    """An amount given as text, parsed once and remembered; None sends it down the slow path."""
+    if type(value) is not str:
+        return None
+    try:
+        amount = to_money(value)
+    except MoneyError:
+        return None
+    if positive and amount <= 0:
+        return None
+    if len(cache) < 4096:
+        cache[value] = amount
+    return amount
+
+
+def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
+    """The common case, a well-formed seat, parsed with no error bookkeeping.
+
+    Returns None at the first thing out of the ordinary; :func:`_parse_seat` then parses
+    the seat again and names every problem (it is the single source of the rules, this
+    function only recognises input that it would accept unchanged).
+    """
+    if type(data) is not dict or not data.keys() <= _SEAT_KEYS:
+        return None
+    try:
+        seat = data["seat"]
+        wagers = data["wagers"]
+        raw = data["cards"]
+        if type(seat) is not int or not 0 < seat <= MAX_SEATS or seat in used:
+            return None
+        if type(wagers) is not dict or len(wagers) != 2:
+            return None
+        a, o = wagers[ANTE], wagers[ODDS]
+        ante = _POSITIVE_CACHE[a] if a in _POSITIVE_CACHE else _cached_amount(a, _POSITIVE_CACHE, True)
+        odds = _POSITIVE_CACHE[o] if o in _POSITIVE_CACHE else _cached_amount(o, _POSITIVE_CACHE, True)
+        if ante is None or odds is None or type(raw) is not list or len(raw) < PLAYER_CARDS:
+            return None
+        cards = tuple(map(_CARD, raw))
+        player = data.get("player")
+        if player is not None and (type(player) is not str or not player.strip()):
+            return None
+        paid_raw = data.get("paid")
+        if paid_raw:
+            if type(paid_raw) is not list or len(paid_raw) > 2:
+                return None
+            out = []
+            for item in paid_raw:
+                if type(item) is not dict or len(item) != 2:
+                    return None
+                wager, n = item["wager"], item["net"]
+                if wager != ANTE and wager != ODDS:
+                    return None
+                net = _NET_CACHE[n] if n in _NET_CACHE else _cached_amount(n, _NET_CACHE, False)
+                if net is None:
+                    return None
+                out.append((wager, net))
+            if len(out) == 2 and out[0][0] == out[1][0]:
+                return None
+            paid = tuple(out)
+        elif paid_raw is None or type(paid_raw) is list:
+            paid = ()
+        else:
+            return None
+    except (KeyError, TypeError):  # a missing field, an unknown card, an unhashable value
+        return None
+    used[seat] = i
+    return _make_seat(SeatHand, (seat, player, ante, odds, cards, paid, i))
+
+
+def _check_shoe(dealer: tuple[int, ...], seats: list[SeatHand], decks: int, errors: Errors) -> None:
+    """More copies of a card than the shoe holds: name each copy past the last real one."""
+    counts = [0] * 52
+    for c in dealer:
+        counts[c] += 1
+    for s in seats:
+        for c in s.cards:
+            counts[c] += 1
+    if max(counts) <= decks:
+        return
+    seen = [0] * 52
+    located = [("dealer.cards", dealer)] + [(f"seats[{s.index}].cards", s.cards) for s in seats]
+    for path, cards in located:
+        for k, c in enumerate(cards):
+            seen[c] += 1
+            if seen[c] == decks + 1:
+                errors.add(
+                    f"{path}[{k}]",
+                    f"{TEXT[c]} appears {counts[c]} times in the round; a {decks}-deck shoe holds {decks}",
+                )
+
+
+def parse_round(data: Mapping, rules: PokerOrBustRules) -> Round:
+    """JSON form -> :class:`Round`; raises InvalidInput naming every impossible field."""
+    errors = Errors()
+    if type(data) is not dict and not isinstance(data, Mapping):
+        errors.add("", "a round must be an object with \"dealer\" and \"seats\"")
+        errors.raise_if_any()
+    if len(data) != 2 or not data.keys() <= _ROUND_KEYS:
+        _unknown_keys(data, _ROUND_KEYS, "", errors)
+    dealer = data.get("dealer")
+    dealer_cards: tuple[int, ...] = ()
+    if type(dealer) is not dict and not isinstance(dealer, Mapping):
+        errors.add("dealer", "must be an object such as {\"cards\": [\"KS\", \"7H\", \"5D\", \"9C\"]}")
+    else:
+        if len(dealer) != 1:
+            _unknown_keys(dealer, _DEALER_KEYS, "dealer", errors)
+        if "cards" not in dealer:
+            errors.add("dealer.cards", "is missing")
+        else:
+            dealer_cards = _cards(dealer["cards"], "dealer.cards", errors, DEALER_DEAL, "the dealer")
+    raw_seats = data.get("seats")
+    seats: list[SeatHand] = []
+    if type(raw_seats) is not list:
+        errors.add("seats", "must be a list of seat objects")
+    elif not raw_seats:
+        errors.add("seats", "a round needs at least one seat")
+    elif len(raw_seats) > MAX_SEATS:
+        errors.add("seats", f"a Poker or Bust table has {MAX_SEATS} seats, got {len(raw_seats)}")
+    else:
+        used: dict[int, int] = {}
+        for i, raw in enumerate(raw_seats):
+            s = _fast_seat(raw, i, used) or _parse_seat(raw, i, errors, used)
+            if s is not None:
+                seats.append(s)
+    _check_shoe(dealer_cards, seats, rules.decks, errors)
+    errors.raise_if_any()
+    return Round(dealer_cards, tuple(seats))
+
+
+def round_to_dict(rnd: Round) -> dict:
+    """The canonical JSON form; ``parse_round`` round-trips it."""
+    seats = []
+    for s in rnd.seats:
+        wagers = {}
+        if s.ante is not None:
+            wagers[ANTE] = money_text(s.ante)
+        if s.odds is not None:
+            wagers[ODDS] = money_text(s.odds)
+        item: dict = {"seat": s.seat}
+        if s.player is not None:
+            item["player"] = s.player
+        item["wagers"] = wagers
+        item["cards"] = [TEXT[c] for c in s.cards]
+        if s.paid:
+            item["paid"] = [{"wager": w, "net": money_text(net)} for w, net in s.paid]
+        seats.append(item)
+    return {"dealer": {"cards": [TEXT[c] for c in rnd.dealer_cards]}, "seats": seats}
+
+
+# --- points and the dealer's rule ---------------------------------------------------------
+
+
+def bust_at(cards: Sequence[int]) -> int:
+    """Index of the card that took the total past 31, or -1 if the hand never busted."""
+    total = 0
+    for k, c in enumerate(cards):
+        total += BJ_POINTS[c]
+        if total > BUST_ABOVE:
+            return k
+    return -1
+
+
+_POINTS = BJ_POINTS.__getitem__
+
+
+def points(cards: Sequence[int]) -> int:
+    """Poker or Bust points: Ace 1, ten-values 10, others face value."""
+    return sum(map(_POINTS, cards))
+
+
+def dealer_stop(cards: Sequence[int]) -> int:
+    """How many cards the dealer should hold when someone stands, given the cards as dealt.
+
+    Returns the count after which the rule says stop (third card, then draw at 22 or
+    less); it can exceed ``len(cards)`` when the dealer stood short.
+    """
+    total = 0
+    n = len(cards)
+    for k in range(n):
+        total += BJ_POINTS[cards[k]]
+        if k >= DEALER_DEAL and total >= DEALER_STANDS_FROM:
+            return k + 1
+    return max(n + 1, DEALER_DEAL + 1)
+
+
+def reference_player_draws(total: int, value: int) -> bool:
+    """The reference player strategy used by the simulator and the game math.
+
+    Drawing while at 21 or less can never bust (the largest card is 10) and can only
+    improve the best three of the cards, so the player always draws there. From 22 the
+    player stands on a straight or better, and otherwise draws while at 22 or less
+    (the threshold that minimised the combined Ante + Odds house edge in
+    :mod:`.poker_or_bust_math` among simple total-and-hand rules).
+    """
+    if total <= 21:
+        return True
+    if value >= _STRAIGHT_OR_BETTER:
+        return False
+    return total <= REFERENCE_DRAW_TO
+
+
+REFERENCE_DRAW_TO = 22
+_STRAIGHT_OR_BETTER = tcp.STRAIGHT << 12
+
+
+# --- settlement ---------------------------------------------------------------------------
+
+_DESCRIBED: dict[int, str] = {}
+_PAY_CACHE: dict[tuple, Decimal] = {}
+
+
+def _describe(value: int) -> str:
+    text = _DESCRIBED.get(value)
+    if text is None:
+        text = _DESCRIBED[value] = tcp.describe(value)
+    return text
+
+
+def odds_key(value: int) -> str | None:
+    """The pay-table key for a player's hand, or None when the Odds loses on it."""
+    cat = value >> 12
+    if cat == tcp.PAIR:
+        return PAIR_KEY if ((value >> 8) & 15) >= ODDS_MIN_PAIR else None
+    if cat <= tcp.HIGH_CARD:
+        return None
+    return tcp.CATEGORY_KEYS[cat]
+
+
+def _odds_pay(stake: Decimal, odds: Decimal, rules: PokerOrBustRules) -> Decimal:
+    key = (stake, odds, rules.rounding_unit, rules.rounding_direction)
+    net = _PAY_CACHE.get(key)
+    if net is None:
+        net = pays(stake, odds, rules.rounding_unit, rules.rounding_direction)
+        if len(_PAY_CACHE) < 65536:
+            _PAY_CACHE[key] = net
+    return net
+
+
+def _ante_net(stake: Decimal, player_value: int, dealer_value: int, dealer_bust: bool) -> Decimal:
+    if dealer_bust or player_value > dealer_value:
+        return stake
+    if player_value < dealer_value:
+        return -stake
+    return ZERO
+
+
+_new = object.__new__
+_SET_SEAT, _SET_WAGER, _SET_STAKE, _SET_NET, _SET_OUTCOME, _SET_EXPLANATION, _SET_HAND, _SET_LINE = (
+    getattr(Settlement, name).__set__
+    for name in ("seat", "wager", "stake", "net", "outcome", "explanation", "hand", "line")
+)
+
+
+def _settlement(seat: int, wager: str, stake: Decimal, net: Decimal, outcome: str, why: str) -> Settlement:
+    """``Settlement(seat, wager, stake, net, outcome, why)``, built through its slots.
+
+    The frozen dataclass's ``__init__`` costs more than a whole seat's settlement logic;
+    writing the slots directly gives an equal object (same fields, same ``==``) at well
+    under half the cost, which the engine's 20,000-rounds-a-second target needs.
+    """
+    obj = _new(Settlement)
+    _SET_SEAT(obj, seat)
+    _SET_WAGER(obj, wager)
+    _SET_STAKE(obj, stake)
+    _SET_NET(obj, net)
+    _SET_OUTCOME(obj, outcome)
+    _SET_EXPLANATION(obj, why)
+    _SET_HAND(obj, None)
+    _SET_LINE(obj, None)
+    return obj
+
+
+def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = None) -> Audit:
+    """Settle every Ante and Odds, check the dealer's drawing and the wagers, compare pays.
+
+    Seats are settled in seat-number order, so the answer does not depend on the order
+    the tablet listed them in. ``context`` is not needed by this game. This is the hot
+    path of the engine (see tests/benchmarks/bench_poker_or_bust.py): hand values are
+    ints from :mod:`.three_card_poker`, descriptions and pays come from caches.
+    """
+    dealer = rnd.dealer_cards
+    d_total = sum(map(_POINTS, dealer))
+    d_bust = d_total > BUST_ABOVE
+    paytable = rules.odds_paytable
+    settlements: list[Settlement] = []
+    add = settlements.append
+    findings: list[Finding] = []
+    wrong_pays: list[RecordedPay] = []
+    standing: list[tuple[SeatHand, int]] = []  # seats still in, with their poker value
+    seats = sorted(rnd.seats, key=_seat_number) if len(rnd.seats) > 1 else rnd.seats
+    best_value = tcp.best_value
+    described = _DESCRIBED
+
+    d_value = -1
+    d_text = ""
+    for s in seats:
+        seat, _player, ante, odds, cards, paid, index = s
+        if ante is None or odds is None:
+            findings.append(_wager_missing(s))
+        elif ante != odds:
+            findings.append(_unequal(s))
+        if sum(map(_POINTS, cards)) > BUST_ABOVE:
+            busted = bust_at(cards)
+            if busted + 1 < len(cards):
+                findings.append(_cards_after_bust(s, busted))
+            why = (f"busted with {sum(map(_POINTS, cards[: busted + 1]))} "
+                   f"({cards_text(cards[: busted + 1])}); Ante and Odds lose")
+            ante_net = odds_net = None
+            if ante is not None:
+                ante_net = -ante
+                add(_settlement(seat, ANTE, ante, ante_net, LOSE, why))
+            if odds is not None:
+                odds_net = -odds
+                add(_settlement(seat, ODDS, odds, odds_net, LOSE, why))
+        else:
+            value = best_value(cards)
+            standing.append((s, value))
+            hand = described.get(value) or _describe(value)
+            ante_net = odds_net = None
+            if ante is not None:
+                if d_value < 0:
+                    d_value = _dealer_value(dealer)
+                    d_text = (f"dealer busts with {d_total} ({cards_text(dealer)}); Ante wins 1 to 1"
+                              if d_bust else _dealer_hand_text(dealer, d_value))
+                if d_bust:
+                    ante_net = ante
+                    add(_settlement(seat, ANTE, ante, ante, WIN, d_text))
+                elif value > d_value:
+                    ante_net = ante
+                    add(_settlement(seat, ANTE, ante, ante, WIN, f"{hand} beats {d_text}; Ante wins 1 to 1"))
+                elif value < d_value:
+                    ante_net = -ante
+                    add(_settlement(seat, ANTE, ante, ante_net, LOSE, f"{d_text} beats {hand}; Ante loses"))
+                else:
+                    ante_net = ZERO
+                    add(_settlement(seat, ANTE, ante, ZERO, PUSH, f"{hand} ties {d_text}; Ante pushes"))
+            if odds is not None:
+                cat = value >> 12
+                if cat >= tcp.FLUSH:
+                    pay = paytable.get(tcp.CATEGORY_KEYS[cat])
+                elif cat == tcp.PAIR and (value >> 8) & 15 >= ODDS_MIN_PAIR:
+                    pay = paytable.get(PAIR_KEY)
+                else:
+                    pay = None
+                    cat = -1
+                if pay is None:
+                    odds_net = -odds
+                    why = (f"{hand} is below a pair of Jacks; Odds loses" if cat < 0
+                           else f"{hand} is not on the Odds pay table; Odds loses")
+                    add(_settlement(seat, ODDS, odds, odds_net, LOSE, why))
+                else:
+                    odds_net = _odds_pay(odds, pay, rules)
+                    add(_settlement(seat, ODDS, odds, odds_net, WIN if odds_net > 0 else PUSH,
+                                    f"{hand}; Odds pays {_odds_words(pay)}"))
+        if paid and paid != ((ANTE, ante_net), (ODDS, odds_net)):
+            for j, (wager, net) in enumerate(paid):
+                expected = ante_net if wager == ANTE else odds_net
+                if net != (ZERO if expected is None else expected):
+                    wrong_pays.append(RecordedPay(seat, wager, net, None, f"seats[{index}].paid[{j}]"))
+
+    dealer_ok = dealer_stop(dealer) == len(dealer) if standing else len(dealer) == DEALER_DEAL
+    if not dealer_ok:
+        findings.extend(_dealer_findings(dealer, standing, d_total))
+    if wrong_pays:
+        findings.extend(compare_recorded(settlements, wrong_pays))
+    if len(dealer) < 3:
+        dealer_hand = None
+    else:
+        if d_value < 0:
+            d_value = best_value(dealer)
+        dealer_hand = described.get(d_value) or _describe(d_value)
+    summary = {
+        "dealer_cards": cards_text(dealer),
+        "dealer_total": d_total,
+        "dealer_busted": d_bust,
+        "dealer_hand": dealer_hand,
+        "players_standing": len(standing),
+    }
+    return Audit(tuple(settlements), tuple(findings), summary)
+
+
+def _wager_missing(s: SeatHand) -> Finding:
+    missing, placed = (ANTE, s.odds) if s.ante is None else (ODDS, s.ante)
+    return Finding(
+        code="WAGER_MISSING", kind=RULE_VIOLATION,
+        message=(f"Seat {s.seat} played without an {WAGER_NAMES[missing]}: Ante and Odds are "
+                 f"both mandatory and equal."),
+        path=f"seats[{s.index}].wagers.{missing}", rule=RULE_WAGERS,
+        expected=money_text(placed), recorded=None, amount=placed, seat=s.seat,
+    )
+
+
+def _unequal(s: SeatHand) -> Finding:
+    return Finding(
+        code="ANTE_ODDS_UNEQUAL", kind=RULE_VIOLATION,
+        message=(f"Seat {s.seat} bet Ante {money_text(s.ante)} and Odds {money_text(s.odds)}: "
+                 f"the two wagers must be equal."),
+        path=f"seats[{s.index}].wagers.odds", rule=RULE_WAGERS,
+        expected=money_text(s.ante), recorded=money_text(s.odds),
+        amount=abs(s.ante - s.odds), seat=s.seat,
+    )
+
+
+def _cards_after_bust(s: SeatHand, busted: int) -> Finding:
+    cards = s.cards
+    extra = cards[busted + 1:]
+    return Finding(
+        code="CARDS_AFTER_BUST", kind=PROCEDURE,
+        message=(f"Seat {s.seat} busted with {points(cards[:busted + 1])} "
+                 f"({cards_text(cards[:busted + 1])}) and was dealt {len(extra)} more "
+                 f"card{'s' if len(extra) > 1 else ''} ({cards_text(extra)}); the bust stands."),
+        path=f"seats[{s.index}].cards[{busted + 1}]", rule=RULE_PLAYER_BUST,
+        expected=f"no card after {TEXT[cards[busted]]}",
+        recorded=cards_text(extra), amount=ZERO, seat=s.seat,
+    )
+
+
+_ODDS_WORDS: dict[Decimal, str] = {}
+
+
+def _odds_words(pay: Decimal) -> str:
+    text = _ODDS_WORDS.get(pay)
+    if text is None:
+        text = _ODDS_WORDS[pay] = odds_text(pay)
+    return text
+
+
+def _seat_number(s: SeatHand) -> int:
+    return s.seat
+
+
+def _dealer_value(dealer: Sequence[int]) -> int:
+    """The dealer's poker value; two cards (a dealer who never took a third) play as a
+    pair or high card with no third card, so any three-card hand of the same kind beats them."""
+    if len(dealer) >= 3:
+        return tcp.best_value(dealer)
+    a, b = HIGH_RANK[dealer[0]], HIGH_RANK[dealer[1]]
+    if a == b:
+        return (tcp.PAIR << 12) | (a << 8)
+    return (tcp.HIGH_CARD << 12) | (max(a, b) << 8) | (min(a, b) << 4)
+
+
+def _dealer_hand_text(dealer: Sequence[int], value: int) -> str:
+    if len(dealer) < 3:
+        return f"dealer's two cards ({cards_text(dealer)})"
+    return f"dealer's {_describe(value)}"
+
+
+def _dealer_findings(dealer: tuple[int, ...], standing: list[tuple[SeatHand, int]],
+                     d_total: int) -> list[Finding]:
+    """Departures from the dealer's drawing rule, with the money each one moved."""
+    n = len(dealer)
+    if not standing:
+        if n > DEALER_DEAL:
+            return [Finding(
+                code="DEALER_DREW_ALL_BUST", kind=PROCEDURE,
+                message=(f"Every player busted, yet the dealer drew {n - DEALER_DEAL} card"
+                         f"{'s' if n - DEALER_DEAL > 1 else ''} ({cards_text(dealer[DEALER_DEAL:])}); "
+                         f"no wager depended on the dealer's hand."),
+                path=f"dealer.cards[{DEALER_DEAL}]", rule=RULE_ALL_BUST,
+                expected=f"{DEALER_DEAL} cards", recorded=f"{n} cards", amount=ZERO,
+            )]
+        return []
+    stop = dealer_stop(dealer)
+    if stop == n:
+        return []
+    if stop > n:
+        live = sum((s.ante for s, _v in standing if s.ante is not None), ZERO)
+        if n == DEALER_DEAL:
+            what = f"Dealer took no third card ({cards_text(dealer)}, {d_total})"
+        else:
+            what = f"Dealer stood on {d_total} ({cards_text(dealer)})"
+        return [Finding(
+            code="DEALER_STOOD_SHORT", kind=PROCEDURE,
+            message=(f"{what} while players stood; the dealer must draw a third card and then "
+                     f"draw at 22 or less."),
+            path="dealer.cards", rule=RULE_DEALER_DRAW,
+            expected="draw", recorded=f"stood on {d_total}", amount=live,
+        )]
+    should = dealer[:stop]
+    s_total = points(should)
+    extra = dealer[stop:]
+    if s_total > BUST_ABOVE:
+        return [Finding(
+            code="DEALER_DREW_AFTER_BUST", kind=PROCEDURE,
+            message=(f"Dealer busted with {s_total} ({cards_text(should)}) and drew "
+                     f"{cards_text(extra)} anyway; the bust stands."),
+            path=f"dealer.cards[{stop}]", rule=RULE_DEALER_BUST,
+            expected=f"stop at {s_total}", recorded=cards_text(extra), amount=ZERO,
+        )]
+    # Drew on 23..31: how much the extra cards moved the Ante results.
+    s_value = tcp.best_value(should)
+    d_value = _dealer_value(dealer)
+    d_bust = d_total > BUST_ABOVE
+    moved = ZERO
+    for s, value in standing:
+        if s.ante is not None:
+            moved += abs(_ante_net(s.ante, value, d_value, d_bust) - _ante_net(s.ante, value, s_value, False))
+    return [Finding(
+        code="DEALER_DREW_ON_STANDING_TOTAL", kind=PROCEDURE,
+        message=(f"Dealer drew {cards_text(extra)} on {s_total} ({cards_text(should)}); the dealer "
+                 f"must stand on 23 to 31. The hand was settled as dealt "
+                 f"({d_total}{', busted' if d_bust else ''})."),
+        path=f"dealer.cards[{stop}]", rule=RULE_DEALER_DRAW,
+        expected=f"stand on {s_total}", recorded=f"drew to {d_total}",
+        amount=moved.quantize(CENT),
+    )]
+
+
+# --- the simulator ------------------------------------------------------------------------
+
+#: Dealer errors the simulator can inject, with the finding code each one produces.
+INJECT_FINDINGS = {
+    "unequal_wagers": "ANTE_ODDS_UNEQUAL",
+    "missing_wager": "WAGER_MISSING",
+    "card_after_bust": "CARDS_AFTER_BUST",
+    "dealer_stood_short": "DEALER_STOOD_SHORT",
+    "dealer_drew_on_stand": "DEALER_DREW_ON_STANDING_TOTAL",
+    "dealer_drew_after_bust": "DEALER_DREW_AFTER_BUST",
+    "dealer_drew_all_bust": "DEALER_DREW_ALL_BUST",
+    "overpay": "PAY_ABOVE_EXPECTED",
+    "underpay": "PAY_BELOW_EXPECTED",
+}
+INJECT_KINDS = tuple(INJECT_FINDINGS)
+_BET_SIZES = ("5.00", "10.00", "10.00", "25.00", "25.00", "50.00", "100.00")
+
+
+class _ShoeDraw:
+    """Cards drawn without replacement from a freshly shuffled shoe, without building it.
+
+    A uniform pick among the shoe's ``52 * decks`` positions, kept only if that copy of
+    the card is still in the shoe, draws each remaining card with the right probability.
+    """
+
+    __slots__ = ("decks", "used", "rng")
+
+    def __init__(self, rng: random.Random, decks: int):
+        self.rng = rng
+        self.decks = decks
+        self.used = [0] * 52
+
+    def draw(self) -> int:
+        randrange, used, size = self.rng.randrange, self.used, 52 * self.decks
+        while True:
+            r = randrange(size)
+            c = r % 52
+            if r // 52 >= used[c]:
+                used[c] += 1
+                return c
+
+    def put_back(self, cards: Sequence[int]) -> None:
+        for c in cards:
+            self.used[c] -= 1
+
+
+def _play_player(shoe: _ShoeDraw, cards: list[int], *, to_bust: bool = False) -> None:
+    while True:
+        total = points(cards)
+        if total > BUST_ABOVE:
+            return
+        if not to_bust and not reference_player_draws(total, tcp.best_value(cards)):
+            return
+        cards.append(shoe.draw())
+
+
+def _play_dealer(shoe: _ShoeDraw, cards: list[int]) -> None:
+    cards.append(shoe.draw())
+    while points(cards) < DEALER_STANDS_FROM:
+        cards.append(shoe.draw())
+
+
+def simulate_round(rng: random.Random, rules: PokerOrBustRules, *, seats: int,
+                   inject: frozenset[str] = frozenset()) -> dict:
+    """A realistic round in JSON form, with the correct pays recorded, optionally with errors.
+
+    Players follow :func:`reference_player_draws`. ``inject`` names kinds from
+    :data:`INJECT_KINDS`; each produces its finding (see :data:`INJECT_FINDINGS`).
+    """
+    unknown = set(inject) - set(INJECT_FINDINGS)
+    if unknown:
+        raise ValueError(f"unknown error kinds: {', '.join(sorted(unknown))}")
+    if not 1 <= seats <= MAX_SEATS:
+        raise ValueError(f"seats must be 1 to {MAX_SEATS}")
+    shoe = _ShoeDraw(rng, rules.decks)
+    positions = sorted(rng.sample(range(1, MAX_SEATS + 1), seats))
+    hands: list[list[int]] = [[] for _ in positions]
+    dealer: list[int] = []
+    for _ in range(2):
+        for h in hands:
+            h.append(shoe.draw())
+        dealer.append(shoe.draw())
+    for h in hands:
+        h.append(shoe.draw())
+    all_bust = "dealer_drew_all_bust" in inject
+    for k, h in enumerate(hands):
+        _play_player(shoe, h, to_bust=all_bust or ("card_after_bust" in inject and k == 0))
+    if "card_after_bust" in inject:
+        hands[0].append(shoe.draw())
+    if not all_bust and all(points(h) > BUST_ABOVE for h in hands):
+        # someone must stand for the dealer-procedure injections to mean anything
+        shoe.put_back(hands[0][3:])
+        del hands[0][3:]
+    someone_stands = any(points(h) <= BUST_ABOVE for h in hands)
+    if all_bust:
+        dealer.append(shoe.draw())
+    elif someone_stands:
+        want_bust = "dealer_drew_after_bust" in inject
+        want_stand = "dealer_drew_on_stand" in inject
+        for _attempt in range(1000):
+            _play_dealer(shoe, dealer)
+            busted = points(dealer) > BUST_ABOVE
+            if not (want_bust and not busted) and not (want_stand and busted):
+                break
+            shoe.put_back(dealer[2:])
+            del dealer[2:]
+        if want_bust or want_stand:
+            dealer.append(shoe.draw())
+        if "dealer_stood_short" in inject:
+            # the last card took the dealer to 23 or more: without it the dealer stood short
+            shoe.put_back(dealer[-1:])
+            dealer.pop()
+
+    seat_dicts = []
+    for k, (pos, h) in enumerate(zip(positions, hands, strict=True)):
+        bet = rng.choice(_BET_SIZES)
+        wagers = {ANTE: bet, ODDS: bet}
+        if k == 0 and "unequal_wagers" in inject:
+            wagers[ODDS] = money_text(to_money(bet) * 2)
+        if k == len(hands) - 1 and "missing_wager" in inject:
+            del wagers[ODDS]
+        item = {"seat": pos, "wagers": wagers, "cards": [TEXT[c] for c in h]}
+        if rng.random() < 0.5:
+            item["player"] = f"P-{rng.randrange(1000, 10000)}"
+        seat_dicts.append(item)
+    data = {"dealer": {"cards": [TEXT[c] for c in dealer]}, "seats": seat_dicts}
+    result = audit(parse_round(data, rules), rules)
+    by_seat: dict[int, list[dict]] = {}
+    for st in result.settlements:
+        by_seat.setdefault(st.seat, []).append({"wager": st.wager, "net": money_text(st.net)})
+    for item in seat_dicts:
+        item["paid"] = by_seat.get(item["seat"], [])
+    if "overpay" in inject or "underpay" in inject:
+        first = seat_dicts[0]["paid"][0]
+        stake = to_money(seat_dicts[0]["wagers"][first["wager"]])
+        if "overpay" in inject:
+            first["net"] = money_text(to_money(first["net"]) + stake)
+        if "underpay" in inject:
+            target = seat_dicts[-1]["paid"][-1]
+            target["net"] = money_text(to_money(target["net"]) - stake)
+    return data

@@ -1,0 +1,344 @@
+"""Upcard Luck 21 with Taxpayer's Fortune (rules/upcard-luck-21.txt).
+
+Wagers (keys of a seat's ``wagers``): ``21`` (required), ``insurance``, ``upcard_luck``
+(optional side bet), ``taxpayers_fortune`` (the marker, only with an Upcard Luck bet).
+Settlements add ``taxpayers_fortune_tax`` (net = minus the tax collected, stake = the
+marker) and, when it hits, ``taxpayers_fortune_jackpot`` (net = the award, ``line`` = the
+award line, stake 0: the tax row carries the marker). Recorded pays use the same keys.
+The round's JSON form is the shared blackjack form of :mod:`tables.games.blackjack`.
+
+Rulings made here:
+
+* The tax row is settled on every marker: upcard 2-7 and a taxable category -> the tax is
+  collected (outcome lose); otherwise the player keeps the marker (push).
+* A marker of another amount than the ruleset's, a marker without Upcard Luck, or a marker
+  at a table that does not offer Taxpayer's Fortune is a finding; the marker is still
+  settled as placed.
+* "Tax paid" for the jackpot = a tax above 0 actually collected on this hand.
+* Jackpot line: by the number of cards in the dealer's busted hand (upcard and hole card
+  count; 8 or more share a line) and suited/unsuited blackjack (A-J of spades is suited).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from . import blackjack as bj
+from .base import LOSE, PUSH, RULE_VIOLATION, WIN, Audit, AuditContext, Finding, Settlement
+from .cards import ACE, BJ_POINTS, JACK, RANK, SPADES, SUIT, TEN_VALUE, cards_text
+from .money import ZERO, money_text, odds_text
+from .paytables import JACKPOT_LINE_NAMES, UPCARD_LUCK_CATEGORY_NAMES, UPCARD_LUCK_LIVE_UPCARDS
+
+UPCARD_LUCK = "upcard_luck"
+TAXPAYERS_FORTUNE = "taxpayers_fortune"
+TAX = "taxpayers_fortune_tax"
+JACKPOT = "taxpayers_fortune_jackpot"
+WAGERS = (UPCARD_LUCK, TAXPAYERS_FORTUNE)
+
+UPCARD_LUCK_ABOVE_21_BET = "UPCARD_LUCK_ABOVE_21_BET"
+TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK = "TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK"
+TAXPAYERS_FORTUNE_WRONG_AMOUNT = "TAXPAYERS_FORTUNE_WRONG_AMOUNT"
+TAXPAYERS_FORTUNE_NOT_OFFERED = "TAXPAYERS_FORTUNE_NOT_OFFERED"
+FINDING_CODES = (
+    UPCARD_LUCK_ABOVE_21_BET,
+    TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK,
+    TAXPAYERS_FORTUNE_WRONG_AMOUNT,
+    TAXPAYERS_FORTUNE_NOT_OFFERED,
+)
+
+RULE_UL = "The side bet must not exceed the primary blackjack bet (rule card)."
+RULE_TF_UL = (
+    "Players who place the Upcard Luck side bet also have the option of placing a tax (rule card)."
+)
+RULE_TF_AMOUNT = "The minimum tax is $1, which is also the amount of the Taxpayer's Fortune bet (rule card; ruleset)."
+RULE_TF_OFFERED = (
+    "Taxpayer's Fortune is offered at this table only if the ruleset says so (taxpayers_fortune)."
+)
+
+# --------------------------------------------------------------------------------------
+# Categories of the first two cards
+
+
+def upcard_luck_category(a: int, b: int) -> str | None:
+    """The single highest Upcard Luck category of two cards, or None (RULINGS.md)."""
+    ra, rb = RANK[a], RANK[b]
+    suited = SUIT[a] == SUIT[b]
+    if suited and SUIT[a] == SPADES and {ra, rb} == {ACE, JACK}:
+        return "ace_jack_spades"
+    if suited and {ra, rb} == {3, 8}:
+        return "suited_3_8"
+    if suited and ra != ACE and rb != ACE and BJ_POINTS[a] + BJ_POINTS[b] == 11:
+        return "suited_11"
+    if (ra == ACE and TEN_VALUE[b]) or (rb == ACE and TEN_VALUE[a]):
+        return "blackjack"
+    total, soft = bj.hand_total((a, b))
+    if not soft and ra != ACE and rb != ACE and 9 <= total <= 11:
+        return "nine_ten_eleven"
+    if 18 <= total <= 20:
+        return "eighteen_to_twenty"
+    return None
+
+
+def tax_category(a: int, b: int) -> str | None:
+    """The tax schedule's category: Upcard Luck's, with 20 apart from 18 and 19."""
+    cat = upcard_luck_category(a, b)
+    if cat == "eighteen_to_twenty":
+        return "twenty" if bj.hand_total((a, b))[0] == 20 else "eighteen_nineteen"
+    return cat
+
+
+_UL_TABLE = tuple(upcard_luck_category(a, b) for a in range(52) for b in range(52))
+_TAX_TABLE = tuple(tax_category(a, b) for a in range(52) for b in range(52))
+
+
+def upcard_live(upcard: int) -> bool:
+    return BJ_POINTS[upcard] in UPCARD_LUCK_LIVE_UPCARDS and RANK[upcard] != ACE
+
+
+def tax_due(seat: bj.Seat, upcard: int, rules) -> Decimal:
+    if not upcard_live(upcard):
+        return ZERO
+    c1, c2 = seat.first_two
+    cat = _TAX_TABLE[c1 * 52 + c2]
+    return rules.tax_schedule[cat] if cat is not None else ZERO
+
+
+def jackpot_line(first_two: tuple[int, int], dealer_cards_count: int) -> str:
+    a, b = first_two
+    size = "8plus" if dealer_cards_count >= 8 else str(dealer_cards_count)
+    return f"bust{size}_{'suited' if SUIT[a] == SUIT[b] else 'unsuited'}"
+
+
+def jackpot_amount(line: str, rules, context: AuditContext | None) -> Decimal:
+    if line in rules.progressive_lines:
+        amounts = context.jackpot_amounts if context is not None else {}
+        if line not in amounts:
+            raise ValueError(
+                f"Taxpayer's Fortune line {line} is progressive: the audit needs its meter "
+                "amount in AuditContext.jackpot_amounts"
+            )
+        return Decimal(amounts[line])
+    column = rules.jackpot_columns.get(rules.decks)
+    if column is None:
+        raise ValueError(f"no Taxpayer's Fortune column for a {rules.decks}-deck shoe")
+    return column[line]
+
+
+_UL_ODDS: dict[int, tuple[object, dict]] = {}
+
+
+def _ul_odds(rules) -> dict:
+    """``rules.upcard_luck_odds`` built once per ruleset object (the property builds a dict)."""
+    hit = _UL_ODDS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_UL_ODDS) > 256:
+            _UL_ODDS.clear()
+        hit = _UL_ODDS[id(rules)] = (rules, dict(rules.upcard_luck_odds))
+    return hit[1]
+
+
+# --------------------------------------------------------------------------------------
+# The game hooks
+
+
+def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
+    w = seat.wagers
+    out: list[Finding] = []
+    path = f"seats[{seat.index}].wagers"
+    ul = w.get(UPCARD_LUCK)
+    stake21 = w[bj.W21]
+    if ul is not None and ul > stake21:
+        out.append(
+            Finding(
+                UPCARD_LUCK_ABOVE_21_BET,
+                RULE_VIOLATION,
+                f"Seat {seat.seat} Upcard Luck {money_text(ul)} is above the 21 bet {money_text(stake21)}.",
+                f"{path}.upcard_luck",
+                RULE_UL,
+                f"at most {money_text(stake21)}",
+                money_text(ul),
+                ul - stake21,
+                seat.seat,
+            )
+        )
+    tf = w.get(TAXPAYERS_FORTUNE)
+    if tf is not None:
+        if not rules.taxpayers_fortune:
+            out.append(
+                Finding(
+                    TAXPAYERS_FORTUNE_NOT_OFFERED,
+                    RULE_VIOLATION,
+                    f"Seat {seat.seat} has a Taxpayer's Fortune marker at a table that does not offer it.",
+                    f"{path}.taxpayers_fortune",
+                    RULE_TF_OFFERED,
+                    "no marker",
+                    money_text(tf),
+                    tf,
+                    seat.seat,
+                )
+            )
+        if ul is None:
+            out.append(
+                Finding(
+                    TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK,
+                    RULE_VIOLATION,
+                    f"Seat {seat.seat} has a Taxpayer's Fortune marker without an Upcard Luck bet.",
+                    f"{path}.taxpayers_fortune",
+                    RULE_TF_UL,
+                    "an Upcard Luck bet",
+                    "none",
+                    tf,
+                    seat.seat,
+                )
+            )
+        if tf != rules.taxpayers_fortune_marker:
+            out.append(
+                Finding(
+                    TAXPAYERS_FORTUNE_WRONG_AMOUNT,
+                    RULE_VIOLATION,
+                    f"Seat {seat.seat} Taxpayer's Fortune marker is {money_text(tf)}; the marker is "
+                    f"{money_text(rules.taxpayers_fortune_marker)}.",
+                    f"{path}.taxpayers_fortune",
+                    RULE_TF_AMOUNT,
+                    money_text(rules.taxpayers_fortune_marker),
+                    money_text(tf),
+                    abs(tf - rules.taxpayers_fortune_marker),
+                    seat.seat,
+                )
+            )
+    return out
+
+
+def _side_live(seat: bj.Seat, upcard: int, rules) -> Decimal:
+    """A marker that paid tax on a blackjack (upcard 2-7) is live for the jackpot."""
+    tf = seat.wagers.get(TAXPAYERS_FORTUNE)
+    if tf is None or not seat.hands[0].natural:
+        return ZERO
+    return tf if tax_due(seat, upcard, rules) > 0 else ZERO
+
+
+def _settle(
+    seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
+) -> None:
+    w = seat.wagers
+    number = seat.seat
+    c1, c2 = seat.first_two
+    up = dealer.upcard
+    live_up = upcard_live(up)
+    ul = w.get(UPCARD_LUCK)
+    if ul is not None:
+        cat = _UL_TABLE[c1 * 52 + c2]
+        first = cards_text(seat.first_two)
+        if not live_up:
+            out.append(
+                bj.make_settlement(
+                    number,
+                    UPCARD_LUCK,
+                    ul,
+                    -ul,
+                    LOSE,
+                    f"dealer upcard {bj.TEXT[up]} is not 2 to 7; Upcard Luck loses",
+                )
+            )
+        elif cat is None:
+            out.append(
+                bj.make_settlement(
+                    number,
+                    UPCARD_LUCK,
+                    ul,
+                    -ul,
+                    LOSE,
+                    f"first two cards {first} make no Upcard Luck hand; Upcard Luck loses",
+                )
+            )
+        else:
+            odds = _ul_odds(rules)[cat]
+            net = bj.pay_odds(ul, odds, rules)
+            out.append(
+                bj.make_settlement(
+                    number,
+                    UPCARD_LUCK,
+                    ul,
+                    net,
+                    WIN,
+                    f"{UPCARD_LUCK_CATEGORY_NAMES[cat]} ({first}) with dealer {bj.TEXT[up]} up; "
+                    f"Upcard Luck pays {odds_text(odds)} (table {rules.upcard_luck_paytable})",
+                )
+            )
+    tf = w.get(TAXPAYERS_FORTUNE)
+    if tf is None:
+        return
+    tax = tax_due(seat, up, rules)
+    if tax > 0:
+        out.append(
+            bj.make_settlement(
+                number,
+                TAX,
+                tf,
+                -tax,
+                LOSE,
+                f"{cards_text(seat.first_two)} with dealer {bj.TEXT[up]} up is taxable; "
+                f"tax {money_text(tax)} collected",
+            )
+        )
+    else:
+        why = (
+            f"dealer upcard {bj.TEXT[up]} is not 2 to 7"
+            if not live_up
+            else f"{cards_text(seat.first_two)} owes no tax"
+        )
+        out.append(
+            bj.make_settlement(number, TAX, tf, ZERO, PUSH, f"{why}; player keeps the marker")
+        )
+        return
+    n = len(dealer.cards)
+    if seat.hands[0].natural and dealer.busted and n >= 5:
+        line = jackpot_line(seat.first_two, n)
+        amount = jackpot_amount(line, rules, context)
+        source = (
+            "progressive meter" if line in rules.progressive_lines else f"{rules.decks}-deck column"
+        )
+        out.append(
+            bj.make_settlement(
+                number,
+                JACKPOT,
+                ZERO,
+                amount,
+                WIN,
+                f"Taxpayer's Fortune jackpot: {JACKPOT_LINE_NAMES[line]} "
+                f"({cards_text(seat.first_two)} against {dealer.text}); pays "
+                f"{money_text(amount)} ({source})",
+                line=line,
+            )
+        )
+
+
+SPEC = bj.GameSpec(
+    key="upcard_luck_21",
+    wagers=WAGERS,
+    rule_findings=_rule_findings,
+    side_live=_side_live,
+    settle=_settle,
+    pay_wagers=(TAX, JACKPOT),
+)
+
+# --------------------------------------------------------------------------------------
+# The contract (tables.games.__init__)
+
+
+def parse_round(data, rules) -> bj.Round:
+    return bj.parse_round(data, rules, SPEC)
+
+
+def audit(rnd: bj.Round, rules, context: AuditContext | None = None) -> Audit:
+    return bj.audit(rnd, rules, SPEC, context)
+
+
+def round_to_dict(rnd: bj.Round) -> dict:
+    return bj.round_to_dict(rnd)
+
+
+def simulate_round(rng, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict:
+    from .simulate_blackjack import simulate
+
+    return simulate(SPEC.key, rng, rules, seats=seats, inject=inject)
