@@ -29,10 +29,18 @@ class Game:
     name: str
     module_name: str
     rules_class: type
+    simulator_name: str  # the module that simulates rounds and lists the errors it can inject
 
     @property
     def module(self) -> ModuleType:
         return importlib.import_module(f"{__name__}.{self.module_name}")
+
+    @property
+    def inject_kinds(self) -> tuple[str, ...]:
+        """The dealer errors the simulator can put into a round (tests, demo data)."""
+        simulator = importlib.import_module(f"{__name__}.{self.simulator_name}")
+        kinds = getattr(simulator, "INJECT_KINDS", None) or getattr(simulator, "INJECTIONS", ())
+        return tuple(sorted(kinds))
 
     def rules_from_dict(self, data: Mapping | None):
         return config_from_dict(self.rules_class, data)
@@ -56,11 +64,12 @@ BLACKJACK_TIE = "blackjack_tie"
 GAMES: dict[str, Game] = {
     g.key: g
     for g in (
-        Game(ANTE_UP_21, "Ante Up 21", "ante_up_21", rulesets.AnteUp21Rules),
-        Game(UPCARD_LUCK_21, "Upcard Luck 21", "upcard_luck_21", rulesets.UpcardLuck21Rules),
-        Game(POKER_OR_BUST, "Poker or Bust", "poker_or_bust", rulesets.PokerOrBustRules),
-        Game(HOLDEM_BLACKJACK, "Hold'em Blackjack", "holdem_blackjack", rulesets.HoldemBlackjackRules),
-        Game(BLACKJACK_TIE, "Blackjack Tie", "blackjack_tie", rulesets.BlackjackTieRules),
+        Game(ANTE_UP_21, "Ante Up 21", "ante_up_21", rulesets.AnteUp21Rules, "simulate_blackjack"),
+        Game(UPCARD_LUCK_21, "Upcard Luck 21", "upcard_luck_21", rulesets.UpcardLuck21Rules, "simulate_blackjack"),
+        Game(POKER_OR_BUST, "Poker or Bust", "poker_or_bust", rulesets.PokerOrBustRules, "poker_or_bust"),
+        Game(HOLDEM_BLACKJACK, "Hold'em Blackjack", "holdem_blackjack", rulesets.HoldemBlackjackRules,
+             "simulate_holdem_blackjack"),
+        Game(BLACKJACK_TIE, "Blackjack Tie", "blackjack_tie", rulesets.BlackjackTieRules, "simulate_blackjack"),
     )
 }
 GAME_CHOICES = [(g.key, g.name) for g in GAMES.values()]

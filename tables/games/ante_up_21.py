@@ -24,7 +24,7 @@ from decimal import Decimal
 
 from . import blackjack as bj
 from .base import LOSE, PUSH, RULE_VIOLATION, WIN, Audit, AuditContext, Errors, Finding, Settlement
-from .cards import HIGH_RANK, RANK, RANK_NAMES, RANK_PLURALS, SUIT
+from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT
 from .money import ZERO, money_text
 
 ANTE, BET, POKER_BONUS = "ante", "bet", "poker_bonus"

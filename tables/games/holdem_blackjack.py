@@ -219,24 +219,60 @@ SHOWDOWN, AWARD, RAKE = "showdown", "award", "rake"
 
 # Phases, in the order a hand goes through them.
 P_POST, P_HOLE, P_R1, P_UP, P_R2, P_COMPLETE, P_FINAL, P_SHOWDOWN, P_AWARD = range(9)
-PHASE_NAMES = ("posting", "the hole cards", "round 1", "the up cards", "round 2",
-               "hand completion", "the final round", "the showdown", "the awards")
+PHASE_NAMES = (
+    "posting",
+    "the hole cards",
+    "round 1",
+    "the up cards",
+    "round 2",
+    "hand completion",
+    "the final round",
+    "the showdown",
+    "the awards",
+)
 
 _SEAT, _AMOUNT, _CARD = "seat", "amount", "card"
 #: action -> the keys it carries besides "action"
 ACTIONS: dict[str, tuple[str, ...]] = {
-    ANTE: (_SEAT, _AMOUNT), SMALL_BLIND: (_SEAT, _AMOUNT), BIG_BLIND: (_SEAT, _AMOUNT),
-    HOLE: (_SEAT, _CARD), UP: (_SEAT, _CARD), HIT: (_SEAT, _CARD), STAND: (_SEAT,),
-    CHECK: (_SEAT,), FOLD: (_SEAT,),
-    BET: (_SEAT, _AMOUNT), CALL: (_SEAT, _AMOUNT), RAISE: (_SEAT, _AMOUNT), ALL_IN: (_SEAT, _AMOUNT),
-    SHOWDOWN: (), AWARD: (_SEAT, _AMOUNT), RAKE: (_AMOUNT,),
+    ANTE: (_SEAT, _AMOUNT),
+    SMALL_BLIND: (_SEAT, _AMOUNT),
+    BIG_BLIND: (_SEAT, _AMOUNT),
+    HOLE: (_SEAT, _CARD),
+    UP: (_SEAT, _CARD),
+    HIT: (_SEAT, _CARD),
+    STAND: (_SEAT,),
+    CHECK: (_SEAT,),
+    FOLD: (_SEAT,),
+    BET: (_SEAT, _AMOUNT),
+    CALL: (_SEAT, _AMOUNT),
+    RAISE: (_SEAT, _AMOUNT),
+    ALL_IN: (_SEAT, _AMOUNT),
+    SHOWDOWN: (),
+    AWARD: (_SEAT, _AMOUNT),
+    RAKE: (_AMOUNT,),
 }
 _KEYSETS = {a: frozenset(("action", *keys)) for a, keys in ACTIONS.items()}
-_PHASE_OF = {ANTE: P_POST, SMALL_BLIND: P_POST, BIG_BLIND: P_POST, HOLE: P_HOLE, UP: P_UP,
-             HIT: P_COMPLETE, STAND: P_COMPLETE, SHOWDOWN: P_SHOWDOWN, AWARD: P_AWARD, RAKE: P_AWARD}
+_PHASE_OF = {
+    ANTE: P_POST,
+    SMALL_BLIND: P_POST,
+    BIG_BLIND: P_POST,
+    HOLE: P_HOLE,
+    UP: P_UP,
+    HIT: P_COMPLETE,
+    STAND: P_COMPLETE,
+    SHOWDOWN: P_SHOWDOWN,
+    AWARD: P_AWARD,
+    RAKE: P_AWARD,
+}
 _BETTING = frozenset((CHECK, BET, CALL, RAISE, FOLD, ALL_IN))
-_VERBS = {CHECK: "checked", FOLD: "folded", CALL: "called", BET: "bet", RAISE: "raised",
-          ALL_IN: "went all in"}
+_VERBS = {
+    CHECK: "checked",
+    FOLD: "folded",
+    CALL: "called",
+    BET: "bet",
+    RAISE: "raised",
+    ALL_IN: "went all in",
+}
 _ROUND_NAMES = {1: "round 1", 2: "round 2", 3: "the final round"}
 
 _CARD_BY_TEXT = {t: i for i, t in enumerate(TEXT)}
@@ -247,13 +283,17 @@ RULE_ORDER_R1 = "Action starts with the player to the left of the big blind and 
 RULE_ORDER_LATER = "Action starts with the player to the left of the dealer button and continues clockwise around the table."
 RULE_MATCH = "Players may bet, check, call, raise, or fold in turn until all bets are matched."
 RULE_CAP = "There is a maximum of one bet and three raises in each round."
-RULE_COMPLETION = "Remaining players complete their hands, in turn, going clockwise around the table."
+RULE_COMPLETION = (
+    "Remaining players complete their hands, in turn, going clockwise around the table."
+)
 RULE_BUST = "If a player exceeds 21 they can only Stand (but they are still in the game)."
 RULE_MAX_CARDS = "A player may draw to a maximum of 7 cards."
 RULE_SMALL_BLIND = "The Small Blind is posted by the player to the immediate left of the dealer button and is usually equal to half the Big Blind."
 RULE_BIG_BLIND = "The Big Blind is posted by the player left of the Small Blind and is equal to the size of the minimum bet."
 RULE_ANTE = "Antes are posted by all players and are usually equal to half the Small Blind amount."
-RULE_BUTTON = "The dealer button is moved from player to player one position clockwise between each hand."
+RULE_BUTTON = (
+    "The dealer button is moved from player to player one position clockwise between each hand."
+)
 RULE_SHOWDOWN = "The player with the best blackjack hand wins the pot. Ties split the pot."
 RULE_RAKE = "House ruling: rake = the table's percent of all pots, rounded down to the cent, capped; none when the hand ends in round 1."
 RULE_AWARDS = "Everything put in the pot is pushed to the winners or taken as rake."
@@ -306,6 +346,7 @@ class Round:
 
 # --- stakes in cents, once per ruleset ---------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class _Stakes:
     bb: int
@@ -329,14 +370,23 @@ def _stakes(rules: HoldemBlackjackRules) -> _Stakes:
     sb = int(rules.small_blind * 100)
     ante = int(rules.ante * 100)
     return _Stakes(
-        bb=bb, sb=sb, ante=ante, r2=bb * rules.round2_multiple,
-        fmin=bb * rules.final_min_multiple, fmax=bb * rules.final_max_multiple,
-        max_bets=1 + rules.max_raises, max_cards=rules.max_cards, max_seats=rules.max_seats,
-        decks=rules.decks, percent=Fraction(rules.rake_percent), cap=to_cents(rules.rake_cap),
+        bb=bb,
+        sb=sb,
+        ante=ante,
+        r2=bb * rules.round2_multiple,
+        fmin=bb * rules.final_min_multiple,
+        fmax=bb * rules.final_max_multiple,
+        max_bets=1 + rules.max_raises,
+        max_cards=rules.max_cards,
+        max_seats=rules.max_seats,
+        decks=rules.decks,
+        percent=Fraction(rules.rake_percent),
+        cap=to_cents(rules.rake_cap),
     )
 
 
 # --- parsing: fields first ---------------------------------------------------------------
+
 
 def _cents(value: object, path: str, errors: Errors, *, allow_zero: bool = False) -> int | None:
     """An amount as int cents; the common strings are cached (they repeat in every hand)."""
@@ -357,7 +407,10 @@ def _cents(value: object, path: str, errors: Errors, *, allow_zero: bool = False
             return None
         cents = int(amount * 100)
     if cents < 0 or (cents == 0 and not allow_zero):
-        errors.add(path, f"must be {'at least' if allow_zero else 'more than'} 0, got {money_text_cents(cents)}")
+        errors.add(
+            path,
+            f"must be {'at least' if allow_zero else 'more than'} 0, got {money_text_cents(cents)}",
+        )
         return None
     return cents
 
@@ -398,7 +451,9 @@ def _parse_seats(raw: object, stakes: _Stakes, errors: Errors) -> tuple[HandSeat
         seat = item.get("seat")
         ok = True
         if type(seat) is not int:
-            errors.add(f"{path}.seat", "is missing" if seat is None else f"{seat!r} is not a seat number")
+            errors.add(
+                f"{path}.seat", "is missing" if seat is None else f"{seat!r} is not a seat number"
+            )
             ok = False
         elif not 1 <= seat <= stakes.max_seats:
             errors.add(f"{path}.seat", f"must be 1 to {stakes.max_seats}, got {seat}")
@@ -425,10 +480,14 @@ def _parse_seats(raw: object, stakes: _Stakes, errors: Errors) -> tuple[HandSeat
 
 _NEW_ACTION = tuple.__new__
 # action -> (its keys, has seat, has amount, has card); the keys as a set compare with dict.keys()
-_SPECS = {a: (_KEYSETS[a], _SEAT in keys, _AMOUNT in keys, _CARD in keys) for a, keys in ACTIONS.items()}
+_SPECS = {
+    a: (_KEYSETS[a], _SEAT in keys, _AMOUNT in keys, _CARD in keys) for a, keys in ACTIONS.items()
+}
 
 
-def _parse_actions(raw: object, seat_numbers: set[int], stakes: _Stakes, errors: Errors) -> tuple[Action, ...]:
+def _parse_actions(
+    raw: object, seat_numbers: set[int], stakes: _Stakes, errors: Errors
+) -> tuple[Action, ...]:
     if not isinstance(raw, list):
         errors.add("actions", "must be a list of actions")
         return ()
@@ -446,7 +505,10 @@ def _parse_actions(raw: object, seat_numbers: set[int], stakes: _Stakes, errors:
         kind = item.get("action")
         spec = specs.get(kind) if type(kind) is str else None
         if spec is None:
-            errors.add(f"actions[{k}].action", f"{kind!r} is not an action; expected one of {', '.join(ACTIONS)}")
+            errors.add(
+                f"actions[{k}].action",
+                f"{kind!r} is not an action; expected one of {', '.join(ACTIONS)}",
+            )
             continue
         keyset, has_seat, has_amount, has_card = spec
         if item.keys() != keyset and _bad_keys(item, kind, keyset, k, errors):
@@ -456,7 +518,7 @@ def _parse_actions(raw: object, seat_numbers: set[int], stakes: _Stakes, errors:
         ok = True
         if has_seat:
             seat = item["seat"]
-            if seat not in seat_numbers or type(seat) is not int:
+            if type(seat) is not int or seat not in seat_numbers:
                 errors.add(f"actions[{k}].seat", f"{seat!r} is not a seat in this hand")
                 ok = False
         if has_amount:
@@ -479,8 +541,10 @@ def _parse_actions(raw: object, seat_numbers: set[int], stakes: _Stakes, errors:
                 card = c
                 seen[c] += 1
                 if seen[c] > decks:
-                    errors.add(f"actions[{k}].card",
-                               f"{TEXT[c]} dealt {seen[c]} times but a {decks}-deck shoe holds {decks}")
+                    errors.add(
+                        f"actions[{k}].card",
+                        f"{TEXT[c]} dealt {seen[c]} times but a {decks}-deck shoe holds {decks}",
+                    )
                     ok = False
         if ok:
             append(_NEW_ACTION(Action, (kind, seat, cents, card)))
@@ -521,7 +585,9 @@ def parse_round(data: Mapping, rules: HoldemBlackjackRules | None = None) -> Rou
     if type(button) is not int:
         errors.add("button", "is missing" if button is None else f"{button!r} is not a seat number")
     elif numbers and button not in numbers and not errors:
-        errors.add("button", f"seat {button} is not in the hand; the button sits at an occupied seat")
+        errors.add(
+            "button", f"seat {button} is not in the hand; the button sits at an occupied seat"
+        )
     actions = _parse_actions(data.get("actions"), numbers, stakes, errors)
     errors.raise_if_any()
     rnd = Round(button, seats, actions)
@@ -557,9 +623,26 @@ _BET_PHASE = (-1, P_R1, P_R1, P_R2, P_R2, P_FINAL, P_FINAL, -2, -2)
 class _Replay:
     """What walking the log leaves for settlement. Lists are by ring position (see ``clock``)."""
 
-    __slots__ = ("st", "errors", "findings", "button", "clock", "index", "contrib", "folded", "fold_round",
-                 "cards", "up_dealt", "sb_seat", "bb_seat", "ended_round", "awards", "award_paths",
-                 "rake", "rake_path")
+    __slots__ = (
+        "st",
+        "errors",
+        "findings",
+        "button",
+        "clock",
+        "index",
+        "contrib",
+        "folded",
+        "fold_round",
+        "cards",
+        "up_dealt",
+        "sb_seat",
+        "bb_seat",
+        "ended_round",
+        "awards",
+        "award_paths",
+        "rake",
+        "rake_path",
+    )
 
     def seat_of(self, i: int) -> int:
         return self.clock[i]
@@ -570,14 +653,28 @@ def _size_rule(st: _Stakes, r: int) -> str:
         return "Betting is Fixed Limit. A bet/raise equals the Big Blind amount."
     if r == 2:
         return f"Betting is Fixed Limit. A bet/raise equals {st.r2 // st.bb}x the Big Blind amount."
-    return (f"Betting is Spread Limit. A bet/raise must be between {st.fmin // st.bb}x and "
-            f"{st.fmax // st.bb}x the Big Blind amount.")
+    return (
+        f"Betting is Spread Limit. A bet/raise must be between {st.fmin // st.bb}x and "
+        f"{st.fmax // st.bb}x the Big Blind amount."
+    )
 
 
-def _finding(findings: list[Finding], code: str, kind: str, message: str, where: int | str, rule: str,
-             expected: str | None, recorded: str | None, amount: int, seat: int | None) -> None:
+def _finding(
+    findings: list[Finding],
+    code: str,
+    kind: str,
+    message: str,
+    where: int | str,
+    rule: str,
+    expected: str | None,
+    recorded: str | None,
+    amount: int,
+    seat: int | None,
+) -> None:
     path = f"actions[{where}]" if isinstance(where, int) else where
-    findings.append(Finding(code, kind, message, path, rule, expected, recorded, to_decimal(amount), seat))
+    findings.append(
+        Finding(code, kind, message, path, rule, expected, recorded, to_decimal(amount), seat)
+    )
 
 
 def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over the log, phase by phase
@@ -586,7 +683,7 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
     findings: list[Finding] = []
     order = sorted(s.seat for s in rnd.seats)
     b = order.index(rnd.button)
-    clock = order[b + 1:] + order[:b + 1]  # left of the button first, the button last
+    clock = order[b + 1 :] + order[: b + 1]  # left of the button first, the button last
     n = len(clock)
     pos = {s: i for i, s in enumerate(clock)}
     index = [0] * n
@@ -671,21 +768,34 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
             return
         owes = bet - inr[j]
         facing = f"facing {chips_text(owes)} to call" if owes > 0 else "with no action yet"
-        _finding(findings, "BETTING_NOT_COMPLETE", PROCEDURE,
-                 f"Betting in {_ROUND_NAMES[r]} ended before seat {clock[j]} acted ({facing}).",
-                 k if k < last else "actions", RULE_MATCH, f"seat {clock[j]} to act", "next phase",
-                 max(owes, 0), clock[j])
+        _finding(
+            findings,
+            "BETTING_NOT_COMPLETE",
+            PROCEDURE,
+            f"Betting in {_ROUND_NAMES[r]} ended before seat {clock[j]} acted ({facing}).",
+            k if k < last else "actions",
+            RULE_MATCH,
+            f"seat {clock[j]} to act",
+            "next phase",
+            max(owes, 0),
+            clock[j],
+        )
 
     def advance(to: int, k: int) -> None:
         nonlocal phase, comp
         while phase < to:
             ph = phase
             if ph == P_POST:
-                _check_posts(st, findings, clock, index, stack, ante, blinds, sb_pos, bb_pos, rnd.button)
+                _check_posts(
+                    st, findings, clock, index, stack, ante, blinds, sb_pos, bb_pos, rnd.button
+                )
             elif ph == P_HOLE:
                 for j in range(n):
                     if not hole[j]:
-                        err(f"actions[{k}]", f"seat {clock[j]} was dealt no hole card before {PHASE_NAMES[ph + 1]}")
+                        err(
+                            f"actions[{k}]",
+                            f"seat {clock[j]} was dealt no hole card before {PHASE_NAMES[ph + 1]}",
+                        )
                 start_round(1)
             elif ph == P_R1:
                 close_round(1, k)
@@ -693,7 +803,10 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
                 if live > 1:
                     for j in range(n):
                         if state[j] != _FOLDED and not up[j]:
-                            err(f"actions[{k}]", f"seat {clock[j]} is in the hand but was dealt no up card")
+                            err(
+                                f"actions[{k}]",
+                                f"seat {clock[j]} is in the hand but was dealt no up card",
+                            )
                 start_round(2)
             elif ph == P_R2:
                 close_round(2, k)
@@ -707,8 +820,11 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
     def over(k: int, what: str) -> bool:
         if live <= 1:
             winner = next(clock[j] for j in range(n) if state[j] != _FOLDED)
-            err(f"actions[{k}]", f"{what}: the hand was over at actions[{ended_at}], "
-                                 f"when everyone but seat {winner} had folded")
+            err(
+                f"actions[{k}]",
+                f"{what}: the hand was over at actions[{ended_at}], "
+                f"when everyone but seat {winner} had folded",
+            )
             return True
         return False
 
@@ -718,8 +834,15 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
         if target < 0:  # ---- betting ------------------------------------------------------
             target = _BET_PHASE[phase]
             if target < 0:
-                err(f"actions[{k}]", f"a {kind.replace('_', ' ')} "
-                                     + ("before the hole cards were dealt" if target == -1 else f"after {PHASE_NAMES[phase]}"))
+                err(
+                    f"actions[{k}]",
+                    f"a {kind.replace('_', ' ')} "
+                    + (
+                        "before the hole cards were dealt"
+                        if target == -1
+                        else f"after {PHASE_NAMES[phase]}"
+                    ),
+                )
                 continue
             if target > phase:
                 advance(target, k)
@@ -729,12 +852,20 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
             s_j = state[j]
             if s_j:
                 if s_j == _FOLDED:
-                    err(f"actions[{k}]", f"seat {seat} acted after folding at actions[{fold_at[j]}]")
+                    err(
+                        f"actions[{k}]", f"seat {seat} acted after folding at actions[{fold_at[j]}]"
+                    )
                 else:
-                    err(f"actions[{k}]", f"seat {seat} has been all in since actions[{allin_at[j]}] and cannot act")
+                    err(
+                        f"actions[{k}]",
+                        f"seat {seat} has been all in since actions[{allin_at[j]}] and cannot act",
+                    )
                 continue
             if cents > left[j]:
-                err(f"actions[{k}].amount", f"seat {seat} puts in {chips_text(cents)} but has only {chips_text(left[j])} left")
+                err(
+                    f"actions[{k}].amount",
+                    f"seat {seat} puts in {chips_text(cents)} but has only {chips_text(left[j])} left",
+                )
                 continue
             nxt = next_actor()
             if nxt != j:
@@ -744,10 +875,19 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
             if kind == CHECK:
                 if inr[j] < bet:
                     owes = bet - inr[j]
-                    _finding(findings, "CHECK_FACING_BET", PROCEDURE,
-                             f"Seat {seat} checked facing a bet of {chips_text(bet)} in {_ROUND_NAMES[rno]} "
-                             f"({chips_text(owes)} to call).", k, RULE_MATCH,
-                             f"call {chips_text(min(owes, left[j]))} or fold", "check", owes, seat)
+                    _finding(
+                        findings,
+                        "CHECK_FACING_BET",
+                        PROCEDURE,
+                        f"Seat {seat} checked facing a bet of {chips_text(bet)} in {_ROUND_NAMES[rno]} "
+                        f"({chips_text(owes)} to call).",
+                        k,
+                        RULE_MATCH,
+                        f"call {chips_text(min(owes, left[j]))} or fold",
+                        "check",
+                        owes,
+                        seat,
+                    )
                 continue
             if kind == FOLD:
                 state[j] = _FOLDED
@@ -761,9 +901,18 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
                 continue
             owes = bet - inr[j]
             if kind == ALL_IN and cents != left[j]:
-                _finding(findings, "ALL_IN_WRONG_AMOUNT", PROCEDURE,
-                         f"Seat {seat} was recorded all in for {chips_text(cents)} with {chips_text(left[j])} in front of them.",
-                         k, RULE_MATCH, chips_text(left[j]), chips_text(cents), left[j] - cents, seat)
+                _finding(
+                    findings,
+                    "ALL_IN_WRONG_AMOUNT",
+                    PROCEDURE,
+                    f"Seat {seat} was recorded all in for {chips_text(cents)} with {chips_text(left[j])} in front of them.",
+                    k,
+                    RULE_MATCH,
+                    chips_text(left[j]),
+                    chips_text(cents),
+                    left[j] - cents,
+                    seat,
+                )
             left[j] -= cents
             contrib[j] += cents
             inr[j] += cents
@@ -779,10 +928,19 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
             total = inr[j]
             if total <= bet:  # a bet or raise that raises nothing; an all-in call for less
                 if kind != ALL_IN:
-                    _finding(findings, "BET_WRONG_SIZE", RULE_VIOLATION,
-                             f"Seat {seat} {_VERBS[kind]} to {chips_text(total)} in {_ROUND_NAMES[rno]}, "
-                             f"which does not raise the bet of {chips_text(bet)}.",
-                             k, _size_rule(st, rno), f"more than {chips_text(bet)}", chips_text(total), 0, seat)
+                    _finding(
+                        findings,
+                        "BET_WRONG_SIZE",
+                        RULE_VIOLATION,
+                        f"Seat {seat} {_VERBS[kind]} to {chips_text(total)} in {_ROUND_NAMES[rno]}, "
+                        f"which does not raise the bet of {chips_text(bet)}.",
+                        k,
+                        _size_rule(st, rno),
+                        f"more than {chips_text(bet)}",
+                        chips_text(total),
+                        0,
+                        seat,
+                    )
                 continue
             inc = total - bet
             full = True
@@ -805,7 +963,10 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
             bet = total
             continue
         if target < phase:
-            err(f"actions[{k}]", f"a {kind.replace('_', ' ')} cannot come after {PHASE_NAMES[phase]} began")
+            err(
+                f"actions[{k}]",
+                f"a {kind.replace('_', ' ')} cannot come after {PHASE_NAMES[phase]} began",
+            )
             continue
         if target > phase:
             advance(target, k)
@@ -819,7 +980,10 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
             if over(k, f"up card to seat {seat}"):
                 continue
             if state[j] == _FOLDED:
-                err(f"actions[{k}]", f"seat {seat} dealt an up card after folding at actions[{fold_at[j]}]")
+                err(
+                    f"actions[{k}]",
+                    f"seat {seat} dealt an up card after folding at actions[{fold_at[j]}]",
+                )
             elif not hole[j]:
                 err(f"actions[{k}]", f"seat {seat} gets an up card without a hole card")
             elif up[j]:
@@ -831,40 +995,84 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
             if over(k, f"{kind} by seat {seat}"):
                 continue
             if state[j] == _FOLDED:
-                err(f"actions[{k}]", f"seat {seat} {'drew a card' if kind == HIT else 'stood'} "
-                                     f"after folding at actions[{fold_at[j]}]")
+                err(
+                    f"actions[{k}]",
+                    f"seat {seat} {'drew a card' if kind == HIT else 'stood'} "
+                    f"after folding at actions[{fold_at[j]}]",
+                )
                 continue
             if not up[j]:
-                err(f"actions[{k}]", f"seat {seat} {'draws' if kind == HIT else 'stands'} before being dealt an up card")
+                err(
+                    f"actions[{k}]",
+                    f"seat {seat} {'draws' if kind == HIT else 'stands'} before being dealt an up card",
+                )
                 continue
             verb = f"drew {TEXT[card]}" if kind == HIT else "stood"
             turn = comp.get(j, 0)
             if turn < comp_ptr:
                 ahead = next(clock[q] for q, t in comp.items() if t == comp_ptr)
-                _finding(findings, "OUT_OF_TURN", PROCEDURE,
-                         f"Seat {seat} {verb} after seat {ahead} had begun completing; "
-                         "hands are completed clockwise from the button's left.",
-                         k, RULE_COMPLETION, f"seat {seat} before seat {ahead}", f"seat {seat} after seat {ahead}", 0, seat)
+                _finding(
+                    findings,
+                    "OUT_OF_TURN",
+                    PROCEDURE,
+                    f"Seat {seat} {verb} after seat {ahead} had begun completing; "
+                    "hands are completed clockwise from the button's left.",
+                    k,
+                    RULE_COMPLETION,
+                    f"seat {seat} before seat {ahead}",
+                    f"seat {seat} after seat {ahead}",
+                    0,
+                    seat,
+                )
             elif turn > comp_ptr:
                 comp_ptr = turn
             elif stood[j]:
-                _finding(findings, "OUT_OF_TURN", PROCEDURE, f"Seat {seat} {verb} after standing.", k,
-                         RULE_COMPLETION, "no action after stand", verb, 0, seat)
+                _finding(
+                    findings,
+                    "OUT_OF_TURN",
+                    PROCEDURE,
+                    f"Seat {seat} {verb} after standing.",
+                    k,
+                    RULE_COMPLETION,
+                    "no action after stand",
+                    verb,
+                    0,
+                    seat,
+                )
             if kind == STAND:
                 stood[j] = True
                 continue
             held = cards[j]
             if len(held) >= max_cards:
-                _finding(findings, "HIT_PAST_MAX_CARDS", RULE_VIOLATION,
-                         f"Seat {seat} drew {TEXT[card]} to a {len(held)}-card hand; a hand stops at {max_cards} cards. "
-                         "The card does not count.", k, RULE_MAX_CARDS, f"at most {max_cards} cards",
-                         f"{len(held) + 1} cards", 0, seat)
+                _finding(
+                    findings,
+                    "HIT_PAST_MAX_CARDS",
+                    RULE_VIOLATION,
+                    f"Seat {seat} drew {TEXT[card]} to a {len(held)}-card hand; a hand stops at {max_cards} cards. "
+                    "The card does not count.",
+                    k,
+                    RULE_MAX_CARDS,
+                    f"at most {max_cards} cards",
+                    f"{len(held) + 1} cards",
+                    0,
+                    seat,
+                )
                 continue
             key = hand_key(held, max_cards)
             if key < 0:
-                _finding(findings, "HIT_ON_BUST", RULE_VIOLATION,
-                         f"Seat {seat} drew {TEXT[card]} on a busted {-key}; a busted hand may only stand. "
-                         "The card does not count.", k, RULE_BUST, "stand", "hit", 0, seat)
+                _finding(
+                    findings,
+                    "HIT_ON_BUST",
+                    RULE_VIOLATION,
+                    f"Seat {seat} drew {TEXT[card]} on a busted {-key}; a busted hand may only stand. "
+                    "The card does not count.",
+                    k,
+                    RULE_BUST,
+                    "stand",
+                    "hit",
+                    0,
+                    seat,
+                )
                 continue
             held.append(card)
         elif kind == AWARD:
@@ -876,7 +1084,10 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
             rake_path = rake_path or f"actions[{k}]"
         elif kind != SHOWDOWN:  # ante and blinds
             if cents > left[j]:
-                err(f"actions[{k}].amount", f"seat {seat} posts {chips_text(cents)} but has only {chips_text(left[j])}")
+                err(
+                    f"actions[{k}].amount",
+                    f"seat {seat} posts {chips_text(cents)} but has only {chips_text(left[j])}",
+                )
                 continue
             if kind == ANTE:
                 ante[j] += cents
@@ -893,9 +1104,12 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
     if live > 1:
         missing = [clock[j] for j in range(n) if state[j] != _FOLDED and not up[j]]
         if missing:
-            err("actions", "the hand stops before it has a result: "
-                           f"seat{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
-                           "still in without an up card")
+            err(
+                "actions",
+                "the hand stops before it has a result: "
+                f"seat{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
+                "still in without an up card",
+            )
         elif phase < P_SHOWDOWN:
             advance(P_SHOWDOWN, last)
     elif phase < P_R1:
@@ -925,21 +1139,50 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
 
 # --- findings of the replay, out of the hot loop ---------------------------------------------
 
-def _check_posts(st: _Stakes, findings: list[Finding], clock: list[int], index: list[int], stack: list[int],
-                 ante: list[int], blinds: list[tuple[int, str, int, int, int]], sb_pos: int, bb_pos: int,
-                 button: int) -> None:
+
+def _check_posts(
+    st: _Stakes,
+    findings: list[Finding],
+    clock: list[int],
+    index: list[int],
+    stack: list[int],
+    ante: list[int],
+    blinds: list[tuple[int, str, int, int, int]],
+    sb_pos: int,
+    bb_pos: int,
+    button: int,
+) -> None:
     if st.ante or any(ante):
         for j, s in enumerate(clock):
             due = min(st.ante, stack[j])
             if ante[j] == due:
                 continue
             if ante[j] == 0:
-                _finding(findings, "ANTE_MISSING", RULE_VIOLATION, f"Seat {s} posted no ante; the ante is {chips_text(due)}.",
-                         f"seats[{index[j]}]", RULE_ANTE, chips_text(due), "0", due, s)
+                _finding(
+                    findings,
+                    "ANTE_MISSING",
+                    RULE_VIOLATION,
+                    f"Seat {s} posted no ante; the ante is {chips_text(due)}.",
+                    f"seats[{index[j]}]",
+                    RULE_ANTE,
+                    chips_text(due),
+                    "0",
+                    due,
+                    s,
+                )
             else:
-                _finding(findings, "ANTE_WRONG_AMOUNT", RULE_VIOLATION,
-                         f"Seat {s} anted {chips_text(ante[j])}; the ante is {chips_text(due)}.",
-                         f"seats[{index[j]}]", RULE_ANTE, chips_text(due), chips_text(ante[j]), abs(ante[j] - due), s)
+                _finding(
+                    findings,
+                    "ANTE_WRONG_AMOUNT",
+                    RULE_VIOLATION,
+                    f"Seat {s} anted {chips_text(ante[j])}; the ante is {chips_text(due)}.",
+                    f"seats[{index[j]}]",
+                    RULE_ANTE,
+                    chips_text(due),
+                    chips_text(ante[j]),
+                    abs(ante[j] - due),
+                    s,
+                )
     for kind, due_pos, size, rule, name in (
         (SMALL_BLIND, sb_pos, st.sb, RULE_SMALL_BLIND, "small blind"),
         (BIG_BLIND, bb_pos, st.bb, RULE_BIG_BLIND, "big blind"),
@@ -947,24 +1190,52 @@ def _check_posts(st: _Stakes, findings: list[Finding], clock: list[int], index: 
         due_seat = clock[due_pos]
         posts = [x for x in blinds if x[1] == kind]
         if not posts:
-            _finding(findings, "BLIND_MISSING", RULE_VIOLATION,
-                     f"No {name} was posted; seat {due_seat} owed {chips_text(size)}.",
-                     "actions", rule, f"seat {due_seat} posts {chips_text(size)}", None, 0, due_seat)
+            _finding(
+                findings,
+                "BLIND_MISSING",
+                RULE_VIOLATION,
+                f"No {name} was posted; seat {due_seat} owed {chips_text(size)}.",
+                "actions",
+                rule,
+                f"seat {due_seat} posts {chips_text(size)}",
+                None,
+                0,
+                due_seat,
+            )
         for k, _, j, posted, before in posts:
             seat = clock[j]
             if j != due_pos:
-                _finding(findings, "BLIND_WRONG_SEAT", RULE_VIOLATION,
-                         f"Seat {seat} posted the {name}; with the button at seat {button} it is seat {due_seat}'s.",
-                         k, rule, f"seat {due_seat}", f"seat {seat}", 0, seat)
+                _finding(
+                    findings,
+                    "BLIND_WRONG_SEAT",
+                    RULE_VIOLATION,
+                    f"Seat {seat} posted the {name}; with the button at seat {button} it is seat {due_seat}'s.",
+                    k,
+                    rule,
+                    f"seat {due_seat}",
+                    f"seat {seat}",
+                    0,
+                    seat,
+                )
             due = min(size, before)
             if posted != due:
-                _finding(findings, "BLIND_WRONG_AMOUNT", RULE_VIOLATION,
-                         f"Seat {seat} posted a {name} of {chips_text(posted)}; the {name} is {chips_text(size)}.",
-                         k, rule, chips_text(due), chips_text(posted), abs(posted - due), seat)
+                _finding(
+                    findings,
+                    "BLIND_WRONG_AMOUNT",
+                    RULE_VIOLATION,
+                    f"Seat {seat} posted a {name} of {chips_text(posted)}; the {name} is {chips_text(size)}.",
+                    k,
+                    rule,
+                    chips_text(due),
+                    chips_text(posted),
+                    abs(posted - due),
+                    seat,
+                )
 
 
-def _out_of_turn(findings: list[Finding], st: _Stakes, k: int, kind: str, seat: int, r: int, due: int,
-                 cents: int) -> None:
+def _out_of_turn(
+    findings: list[Finding], st: _Stakes, k: int, kind: str, seat: int, r: int, due: int, cents: int
+) -> None:
     verb = _VERBS[kind]
     if due < 0:
         msg = f"Seat {seat} {verb} after betting in {_ROUND_NAMES[r]} was complete."
@@ -972,47 +1243,110 @@ def _out_of_turn(findings: list[Finding], st: _Stakes, k: int, kind: str, seat: 
     else:
         msg = f"Seat {seat} {verb} out of turn in {_ROUND_NAMES[r]}; seat {due} was next to act."
         exp = f"seat {due}"
-    _finding(findings, "OUT_OF_TURN", PROCEDURE, msg, k, RULE_ORDER_R1 if r == 1 else RULE_ORDER_LATER,
-             exp, f"seat {seat}", cents, seat)
+    _finding(
+        findings,
+        "OUT_OF_TURN",
+        PROCEDURE,
+        msg,
+        k,
+        RULE_ORDER_R1 if r == 1 else RULE_ORDER_LATER,
+        exp,
+        f"seat {seat}",
+        cents,
+        seat,
+    )
 
 
 def _wrong_call(findings: list[Finding], k: int, seat: int, r: int, cents: int, due: int) -> None:
-    msg = (f"Seat {seat} called {chips_text(cents)} in {_ROUND_NAMES[r]} with nothing to call." if due == 0 else
-           f"Seat {seat} called {chips_text(cents)} in {_ROUND_NAMES[r]}, where the call was {chips_text(due)}.")
-    _finding(findings, "CALL_WRONG_AMOUNT", PROCEDURE, msg, k, RULE_MATCH, chips_text(due), chips_text(cents),
-             abs(cents - due), seat)
+    msg = (
+        f"Seat {seat} called {chips_text(cents)} in {_ROUND_NAMES[r]} with nothing to call."
+        if due == 0
+        else f"Seat {seat} called {chips_text(cents)} in {_ROUND_NAMES[r]}, where the call was {chips_text(due)}."
+    )
+    _finding(
+        findings,
+        "CALL_WRONG_AMOUNT",
+        PROCEDURE,
+        msg,
+        k,
+        RULE_MATCH,
+        chips_text(due),
+        chips_text(cents),
+        abs(cents - due),
+        seat,
+    )
 
 
-def _raise_cap(findings: list[Finding], st: _Stakes, k: int, seat: int, r: int, bet: int, total: int, owes: int,
-               had: int) -> None:
+def _raise_cap(
+    findings: list[Finding],
+    st: _Stakes,
+    k: int,
+    seat: int,
+    r: int,
+    bet: int,
+    total: int,
+    owes: int,
+    had: int,
+) -> None:
     word = "bet" if bet == 0 else "raised to"
-    _finding(findings, "RAISE_CAP_EXCEEDED", RULE_VIOLATION,
-             f"Seat {seat} {word} {chips_text(total)} in {_ROUND_NAMES[r]}, a bet or raise past the cap "
-             f"(one bet and {st.max_bets - 1} raises).",
-             k, RULE_CAP, f"call {chips_text(min(max(owes, 0), had))} or fold", f"{word} {chips_text(total)}",
-             total - bet, seat)
+    _finding(
+        findings,
+        "RAISE_CAP_EXCEEDED",
+        RULE_VIOLATION,
+        f"Seat {seat} {word} {chips_text(total)} in {_ROUND_NAMES[r]}, a bet or raise past the cap "
+        f"(one bet and {st.max_bets - 1} raises).",
+        k,
+        RULE_CAP,
+        f"call {chips_text(min(max(owes, 0), had))} or fold",
+        f"{word} {chips_text(total)}",
+        total - bet,
+        seat,
+    )
 
 
-def _wrong_size(findings: list[Finding], st: _Stakes, k: int, seat: int, r: int, bet: int, total: int,
-                size: int) -> None:
+def _wrong_size(
+    findings: list[Finding], st: _Stakes, k: int, seat: int, r: int, bet: int, total: int, size: int
+) -> None:
     word = "bet" if bet == 0 else "raised to"
     what = "a bet" if bet == 0 else "a raise"
-    _finding(findings, "BET_WRONG_SIZE", RULE_VIOLATION,
-             f"Seat {seat} {word} {chips_text(total)} in {_ROUND_NAMES[r]}, where {what} is {chips_text(size)}.",
-             k, _size_rule(st, r), f"{word} {chips_text(bet + size)}", f"{word} {chips_text(total)}",
-             abs(total - bet - size), seat)
+    _finding(
+        findings,
+        "BET_WRONG_SIZE",
+        RULE_VIOLATION,
+        f"Seat {seat} {word} {chips_text(total)} in {_ROUND_NAMES[r]}, where {what} is {chips_text(size)}.",
+        k,
+        _size_rule(st, r),
+        f"{word} {chips_text(bet + size)}",
+        f"{word} {chips_text(total)}",
+        abs(total - bet - size),
+        seat,
+    )
 
 
-def _out_of_spread(findings: list[Finding], st: _Stakes, k: int, seat: int, bet: int, total: int) -> None:
+def _out_of_spread(
+    findings: list[Finding], st: _Stakes, k: int, seat: int, bet: int, total: int
+) -> None:
     inc = total - bet
     spread = f"{chips_text(st.fmin)} to {chips_text(st.fmax)}"
     if bet == 0:
         msg = f"Seat {seat} bet {chips_text(inc)} in the final round, where a bet or raise is {spread}."
     else:
-        msg = (f"Seat {seat} raised by {chips_text(inc)} (to {chips_text(total)}) in the final round, "
-               f"where a bet or raise is {spread}.")
-    _finding(findings, "FINAL_BET_OUT_OF_SPREAD", RULE_VIOLATION, msg, k, _size_rule(st, 3), spread,
-             chips_text(inc), inc - st.fmax if inc > st.fmax else st.fmin - inc, seat)
+        msg = (
+            f"Seat {seat} raised by {chips_text(inc)} (to {chips_text(total)}) in the final round, "
+            f"where a bet or raise is {spread}."
+        )
+    _finding(
+        findings,
+        "FINAL_BET_OUT_OF_SPREAD",
+        RULE_VIOLATION,
+        msg,
+        k,
+        _size_rule(st, 3),
+        spread,
+        chips_text(inc),
+        inc - st.fmax if inc > st.fmax else st.fmin - inc,
+        seat,
+    )
 
 
 # --- audit ------------------------------------------------------------------------------------
@@ -1043,18 +1377,36 @@ def _button_finding(rnd: Round, previous: Mapping) -> Finding | None:
     """The button must sit at the next occupied seat clockwise from last hand's button."""
     prev = previous.get("button") if isinstance(previous, Mapping) else None
     if type(prev) is not int:
-        raise InvalidInput([FieldError("context.previous_hand.button", "the previous hand has no button seat")])
+        raise InvalidInput(
+            [FieldError("context.previous_hand.button", "the previous hand has no button seat")]
+        )
     order = sorted(s.seat for s in rnd.seats)
     due = next((s for s in order if s > prev), order[0])
     if rnd.button == due:
         return None
-    return Finding("BUTTON_WRONG_SEAT", PROCEDURE,
-                   f"Button at seat {rnd.button}; from seat {prev} last hand it should have moved one seat to seat {due}.",
-                   "button", RULE_BUTTON, f"seat {due}", f"seat {rnd.button}", _dec(0), rnd.button)
+    return Finding(
+        "BUTTON_WRONG_SEAT",
+        PROCEDURE,
+        f"Button at seat {rnd.button}; from seat {prev} last hand it should have moved one seat to seat {due}.",
+        "button",
+        RULE_BUTTON,
+        f"seat {due}",
+        f"seat {rnd.button}",
+        _dec(0),
+        rnd.button,
+    )
 
 
-def _explain(seat: int, folded: bool, fold_round: int, put_in: int, result: PotSettlement,
-             hands: dict[int, str], keys: dict[int, int], walk: bool) -> str:
+def _explain(
+    seat: int,
+    folded: bool,
+    fold_round: int,
+    put_in: int,
+    result: PotSettlement,
+    hands: dict[int, str],
+    keys: dict[int, int],
+    walk: bool,
+) -> str:
     """A floor supervisor's account of what a seat wins or loses, pot by pot."""
     parts: list[str] = []
     if folded:
@@ -1065,21 +1417,32 @@ def _explain(seat: int, folded: bool, fold_round: int, put_in: int, result: PotS
         name = pot.name
         rake = f" after {chips_text(pot.rake)} rake" if pot.rake else ""
         if walk:
-            parts.append(f"everyone else folded: wins the {name} of {chips_text(pot.amount)}{rake} without a showdown")
+            parts.append(
+                f"everyone else folded: wins the {name} of {chips_text(pot.amount)}{rake} without a showdown"
+            )
         elif len(pot.eligible) == 1:
             parts.append(f"alone in the {name}: wins {chips_text(pot.amount)}{rake}")
         elif seat in pot.winners:
             i = pot.winners.index(seat)
             if len(pot.winners) == 1:
-                beaten = ", ".join(f"{s} ({key_text(keys[s])})" for s in sorted(pot.eligible) if s != seat)
-                parts.append(f"{hands[seat]} wins the {name} of {chips_text(pot.amount)}{rake} "
-                             f"over seat{'s' if len(pot.eligible) > 2 else ''} {beaten}")
+                beaten = ", ".join(
+                    f"{s} ({key_text(keys[s])})" for s in sorted(pot.eligible) if s != seat
+                )
+                parts.append(
+                    f"{hands[seat]} wins the {name} of {chips_text(pot.amount)}{rake} "
+                    f"over seat{'s' if len(pot.eligible) > 2 else ''} {beaten}"
+                )
             else:
                 others = ", ".join(str(s) for s in pot.winners if s != seat)
-                odd = (" (with the odd chips, first clockwise from the button)"
-                       if i == 0 and pot.shares[0] != pot.shares[-1] else "")
-                parts.append(f"{hands[seat]} ties seat{'s' if len(pot.winners) > 2 else ''} {others} "
-                             f"for the {name} of {chips_text(pot.amount)}{rake}: gets {chips_text(pot.shares[i])}{odd}")
+                odd = (
+                    " (with the odd chips, first clockwise from the button)"
+                    if i == 0 and pot.shares[0] != pot.shares[-1]
+                    else ""
+                )
+                parts.append(
+                    f"{hands[seat]} ties seat{'s' if len(pot.winners) > 2 else ''} {others} "
+                    f"for the {name} of {chips_text(pot.amount)}{rake}: gets {chips_text(pot.shares[i])}{odd}"
+                )
         else:
             w = pot.winners[0]
             parts.append(f"{hands[seat]} loses the {name} to seat {w}'s {hands[w]}")
@@ -1100,7 +1463,9 @@ def _rake_reason(st: _Stakes, rake: int, contested: int, up_dealt: bool) -> str:
     return "no rake due"
 
 
-def audit(rnd: Round, rules: HoldemBlackjackRules | None = None, context: AuditContext | None = None) -> Audit:
+def audit(
+    rnd: Round, rules: HoldemBlackjackRules | None = None, context: AuditContext | None = None
+) -> Audit:
     """Settle the hand and judge every operation: each seat's due chips, the rake, the findings."""
     rules = rules if rules is not None else HoldemBlackjackRules()
     rp = _replay_for(rnd, rules)
@@ -1130,41 +1495,76 @@ def audit(rnd: Round, rules: HoldemBlackjackRules | None = None, context: AuditC
         seat = clock[j]
         put_in = contrib_list[j]
         net = received.get(seat, 0) - put_in
-        settlements.append(Settlement(
-            seat, "pot", _dec(put_in), _dec(net), WIN if net > 0 else LOSE if net < 0 else PUSH,
-            _explain(seat, folded[j], rp.fold_round[j], put_in, result, hands, keys, walk)))
+        settlements.append(
+            Settlement(
+                seat,
+                "pot",
+                _dec(put_in),
+                _dec(net),
+                WIN if net > 0 else LOSE if net < 0 else PUSH,
+                _explain(seat, folded[j], rp.fold_round[j], put_in, result, hands, keys, walk),
+            )
+        )
     contested = sum(pot.amount for pot in result.pots)
     rake_why = _rake_reason(st, result.rake, contested, rp.up_dealt)
-    settlements.append(Settlement(0, "rake", _dec(contested), _dec(result.rake),
-                                  WIN if result.rake else PUSH, rake_why))
+    settlements.append(
+        Settlement(
+            0, "rake", _dec(contested), _dec(result.rake), WIN if result.rake else PUSH, rake_why
+        )
+    )
 
     if rp.awards or rp.rake is not None:
         awards = rp.awards
         if any(awards.get(s, 0) != received.get(s, 0) for s in clock):
             recorded = [
-                RecordedPay(clock[j], "pot", _dec(awards.get(clock[j], 0) - contrib_list[j]), None,
-                            rp.award_paths.get(clock[j], f"seats[{rp.index[j]}]"))
+                RecordedPay(
+                    clock[j],
+                    "pot",
+                    _dec(awards.get(clock[j], 0) - contrib_list[j]),
+                    None,
+                    rp.award_paths.get(clock[j], f"seats[{rp.index[j]}]"),
+                )
                 for j in by_seat
             ]
             findings.extend(compare_recorded(settlements, recorded))
         taken = rp.rake or 0
         if taken != result.rake:
             over = taken > result.rake
-            findings.append(Finding(
-                "RAKE_ABOVE_EXPECTED" if over else "RAKE_BELOW_EXPECTED", UNDERPAY if over else OVERPAY,
-                f"Dealer raked {chips_text(taken)}; due {chips_text(result.rake)} ({rake_why}).",
-                rp.rake_path or "actions", RULE_RAKE, money_text_cents(result.rake), money_text_cents(taken),
-                _dec(abs(taken - result.rake)), None))
+            findings.append(
+                Finding(
+                    "RAKE_ABOVE_EXPECTED" if over else "RAKE_BELOW_EXPECTED",
+                    UNDERPAY if over else OVERPAY,
+                    f"Dealer raked {chips_text(taken)}; due {chips_text(result.rake)} ({rake_why}).",
+                    rp.rake_path or "actions",
+                    RULE_RAKE,
+                    money_text_cents(result.rake),
+                    money_text_cents(taken),
+                    _dec(abs(taken - result.rake)),
+                    None,
+                )
+            )
         pushed = sum(awards.values())
         total_in = sum(contrib_list)
         if pushed + taken != total_in:
             diff = pushed + taken - total_in
-            findings.append(Finding(
-                "AWARDS_DO_NOT_BALANCE", PROCEDURE,
-                f"Dealer pushed {chips_text(pushed)} and raked {chips_text(taken)} from {chips_text(total_in)} put in: "
-                + (f"{chips_text(diff)} more than was in the pot." if diff > 0 else f"{chips_text(-diff)} unaccounted for."),
-                "actions", RULE_AWARDS, money_text_cents(total_in), money_text_cents(pushed + taken),
-                _dec(abs(diff)), None))
+            findings.append(
+                Finding(
+                    "AWARDS_DO_NOT_BALANCE",
+                    PROCEDURE,
+                    f"Dealer pushed {chips_text(pushed)} and raked {chips_text(taken)} from {chips_text(total_in)} put in: "
+                    + (
+                        f"{chips_text(diff)} more than was in the pot."
+                        if diff > 0
+                        else f"{chips_text(-diff)} unaccounted for."
+                    ),
+                    "actions",
+                    RULE_AWARDS,
+                    money_text_cents(total_in),
+                    money_text_cents(pushed + taken),
+                    _dec(abs(diff)),
+                    None,
+                )
+            )
 
     summary = {
         "button": rnd.button,
@@ -1175,9 +1575,14 @@ def audit(rnd: Round, rules: HoldemBlackjackRules | None = None, context: AuditC
         "hands": {str(s): hands[s] for s in sorted(hands)},
         "charlies": sorted(s for s, k in keys.items() if k == CHARLIE_KEY) if not walk else [],
         "pots": [
-            {"name": pot.name, "amount": money_text_cents(pot.amount), "eligible": sorted(pot.eligible),
-             "winners": list(pot.winners), "shares": [money_text_cents(x) for x in pot.shares],
-             "rake": money_text_cents(pot.rake)}
+            {
+                "name": pot.name,
+                "amount": money_text_cents(pot.amount),
+                "eligible": sorted(pot.eligible),
+                "winners": list(pot.winners),
+                "shares": [money_text_cents(x) for x in pot.shares],
+                "rake": money_text_cents(pot.rake),
+            }
             for pot in result.pots
         ],
         "returned": {str(s): money_text_cents(c) for s, c in sorted(result.returned.items())},
@@ -1186,9 +1591,16 @@ def audit(rnd: Round, rules: HoldemBlackjackRules | None = None, context: AuditC
     return Audit(tuple(settlements), tuple(findings), summary)
 
 
-def simulate_round(rng, rules: HoldemBlackjackRules | None = None, *, seats: int = 6,
-                   inject: frozenset[str] = frozenset()) -> dict:
+def simulate_round(
+    rng,
+    rules: HoldemBlackjackRules | None = None,
+    *,
+    seats: int = 6,
+    inject: frozenset[str] = frozenset(),
+) -> dict:
     """A realistic hand in JSON form (see :mod:`tables.games.simulate_holdem_blackjack`)."""
     from .simulate_holdem_blackjack import simulate_hand
 
-    return simulate_hand(rng, rules if rules is not None else HoldemBlackjackRules(), seats=seats, inject=inject)
+    return simulate_hand(
+        rng, rules if rules is not None else HoldemBlackjackRules(), seats=seats, inject=inject
+    )

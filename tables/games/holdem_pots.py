@@ -134,8 +134,9 @@ class PotSettlement:
     rake: int
 
 
-def layer_pots(clock: Sequence[int], contrib: Mapping[int, int], live: Iterable[int]
-               ) -> tuple[list[tuple[int, tuple[int, ...]]], dict[int, int]]:
+def layer_pots(
+    clock: Sequence[int], contrib: Mapping[int, int], live: Iterable[int]
+) -> tuple[list[tuple[int, tuple[int, ...]]], dict[int, int]]:
     """Main and side pots from contributions: ``([(amount, eligible seats), ...], returned)``.
 
     ``clock`` lists the seats clockwise from the button's left (button last), so each
@@ -190,8 +191,15 @@ def rake_due(contested: int, percent: Fraction, cap: int) -> int:
     return rake
 
 
-def settle_pots(clock: Sequence[int], contrib: Mapping[int, int], keys: Mapping[int, int],
-                *, percent: Fraction = Fraction(0), cap: int = 0, rakeable: bool = True) -> PotSettlement:
+def settle_pots(
+    clock: Sequence[int],
+    contrib: Mapping[int, int],
+    keys: Mapping[int, int],
+    *,
+    percent: Fraction = Fraction(0),
+    cap: int = 0,
+    rakeable: bool = True,
+) -> PotSettlement:
     """Divide the chips: ``keys`` holds the showdown key of every live (not folded) seat.
 
     With one live seat that seat takes every pot (a walk or everyone folded).

@@ -73,6 +73,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from itertools import chain
+from operator import eq
 from typing import NamedTuple
 
 from . import three_card_poker as tcp
@@ -323,6 +325,23 @@ def _cached_amount(value: object, cache: dict[str, Decimal], positive: bool) -> 
     return amount
 
 
+_PAIR_CACHE: dict[tuple, tuple[str, Decimal]] = {}
+
+
+def _recorded_pair(key: tuple) -> tuple[str, Decimal] | None:
+    """``("ante", "10.00")`` -> ``("ante", Decimal("10.00"))``, remembered; None if unusual."""
+    wager, net = key
+    if (wager != ANTE and wager != ODDS) or type(net) is not str:
+        return None
+    amount = _cached_amount(net, _NET_CACHE, False)
+    if amount is None:
+        return None
+    pair = (wager, amount)
+    if len(_PAIR_CACHE) < 8192:
+        _PAIR_CACHE[key] = pair
+    return pair
+
+
 def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
     """The common case, a well-formed seat, parsed with no error bookkeeping.
 
@@ -357,13 +376,11 @@ def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
             for item in paid_raw:
                 if type(item) is not dict or len(item) != 2:
                     return None
-                wager, n = item["wager"], item["net"]
-                if wager != ANTE and wager != ODDS:
+                key = (item["wager"], item["net"])
+                pair = _PAIR_CACHE.get(key) or _recorded_pair(key)
+                if pair is None:
                     return None
-                net = _NET_CACHE[n] if n in _NET_CACHE else _cached_amount(n, _NET_CACHE, False)
-                if net is None:
-                    return None
-                out.append((wager, net))
+                out.append(pair)
             if len(out) == 2 and out[0][0] == out[1][0]:
                 return None
             paid = tuple(out)
@@ -379,14 +396,12 @@ def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
 
 def _check_shoe(dealer: tuple[int, ...], seats: list[SeatHand], decks: int, errors: Errors) -> None:
     """More copies of a card than the shoe holds: name each copy past the last real one."""
-    counts = [0] * 52
-    for c in dealer:
-        counts[c] += 1
-    for s in seats:
-        for c in s.cards:
-            counts[c] += 1
-    if max(counts) <= decks:
+    every = sorted(dealer + tuple(chain.from_iterable(s.cards for s in seats)))
+    if not any(map(eq, every, every[decks:])):  # sorted: decks + 1 equal cards sit decks apart
         return
+    counts = [0] * 52
+    for c in every:
+        counts[c] += 1
     seen = [0] * 52
     located = [("dealer.cards", dealer)] + [(f"seats[{s.index}].cards", s.cards) for s in seats]
     for path, cards in located:
@@ -496,21 +511,24 @@ def dealer_stop(cards: Sequence[int]) -> int:
 def reference_player_draws(total: int, value: int) -> bool:
     """The reference player strategy used by the simulator and the game math.
 
-    Drawing while at 21 or less can never bust (the largest card is 10) and can only
-    improve the best three of the cards, so the player always draws there. From 22 the
-    player stands on a straight or better, and otherwise draws while at 22 or less
-    (the threshold that minimised the combined Ante + Odds house edge in
-    :mod:`.poker_or_bust_math` among simple total-and-hand rules).
+    Drawing at 21 or less can never bust (the largest card is 10) and can only improve
+    the best three of the cards, so the player always draws there. From 22 the player
+    stands on a pair of Jacks or better (anything the Odds pays) and otherwise draws
+    while at 25 or less. Among simple rules (draw to 21..30; stand on nothing, a pair of
+    Jacks, a flush, a straight, three of a kind) this one gave the house the least on
+    the combined Ante + Odds with the default pay table (:mod:`.poker_or_bust_math`), so
+    the hold quoted from it is the conservative one.
     """
     if total <= 21:
         return True
-    if value >= _STRAIGHT_OR_BETTER:
+    if value >= _STAND_FROM_22:
         return False
     return total <= REFERENCE_DRAW_TO
 
 
-REFERENCE_DRAW_TO = 22
-_STRAIGHT_OR_BETTER = tcp.STRAIGHT << 12
+REFERENCE_DRAW_TO = 25
+REFERENCE_STAND_ON = "pair_jacks"
+_STAND_FROM_22 = (tcp.PAIR << 12) | (11 << 8)  # a pair of Jacks or anything better
 
 
 # --- settlement ---------------------------------------------------------------------------
@@ -597,7 +615,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     findings: list[Finding] = []
     wrong_pays: list[RecordedPay] = []
     standing: list[tuple[SeatHand, int]] = []  # seats still in, with their poker value
-    seats = sorted(rnd.seats, key=_seat_number) if len(rnd.seats) > 1 else rnd.seats
+    seats = sorted(rnd.seats)  # by seat number: tuples compare their first field, unique here
     best_value = tcp.best_value
     described = _DESCRIBED
 

@@ -46,7 +46,9 @@ INJECTIONS: dict[str, str] = {
 class _Sim:
     """One hand being dealt. Amounts in cents; seats as table numbers."""
 
-    def __init__(self, rng: random.Random, rules: HoldemBlackjackRules, seats: int, inject: Iterable[str]):
+    def __init__(
+        self, rng: random.Random, rules: HoldemBlackjackRules, seats: int, inject: Iterable[str]
+    ):
         from .holdem_blackjack import _stakes  # the ruleset in cents, computed once
 
         unknown = set(inject) - set(INJECTIONS)
@@ -60,12 +62,14 @@ class _Sim:
         numbers = sorted(rng.sample(range(1, st.max_seats + 1), seats))
         self.button = rng.choice(numbers)
         b = numbers.index(self.button)
-        self.clock = numbers[b + 1:] + numbers[:b + 1]
+        self.clock = numbers[b + 1 :] + numbers[: b + 1]
         bb = st.bb
         self.stack = {}
         for s in numbers:
             deep = rng.random() < 0.8
-            self.stack[s] = bb * (rng.randint(30, 150) if deep else rng.randint(2, 20)) + rng.choice((0, 0, st.ante))
+            self.stack[s] = bb * (
+                rng.randint(30, 150) if deep else rng.randint(2, 20)
+            ) + rng.choice((0, 0, st.ante))
         self.left = dict(self.stack)
         self.contrib = dict.fromkeys(numbers, 0)
         self.in_round = dict.fromkeys(numbers, 0)
@@ -157,10 +161,14 @@ class _Sim:
         if len(self.live()) > 1:
             self.log.append({"action": "showdown"})
         self.award()
-        return {"button": self.button,
-                "seats": [{"seat": s, "player": f"P-{s:03d}", "stack": money_text_cents(self.stack[s])}
-                          for s in sorted(self.stack)],
-                "actions": self.log}
+        return {
+            "button": self.button,
+            "seats": [
+                {"seat": s, "player": f"P-{s:03d}", "stack": money_text_cents(self.stack[s])}
+                for s in sorted(self.stack)
+            ],
+            "actions": self.log,
+        }
 
     def betting(self, r: int, start: int) -> None:
         st = self.st
@@ -287,7 +295,9 @@ class _Sim:
                     cards.append(c)
             legal[s] = hand_key(cards, st.max_cards)
         rakeable = any(e["action"] == "up" for e in self.log)
-        result = settle_pots(self.clock, self.contrib, legal, percent=st.percent, cap=st.cap, rakeable=rakeable)
+        result = settle_pots(
+            self.clock, self.contrib, legal, percent=st.percent, cap=st.cap, rakeable=rakeable
+        )
         received = dict(result.received)
         winners = [s for s in self.clock if received.get(s)]
         if self.take("overpay"):
@@ -296,14 +306,21 @@ class _Sim:
             received[winners[0]] -= min(st.bb, received[winners[0]] - 1)
         for s in self.clock:
             if received.get(s):
-                self.log.append({"action": "award", "seat": s, "amount": money_text_cents(received[s])})
+                self.log.append(
+                    {"action": "award", "seat": s, "amount": money_text_cents(received[s])}
+                )
         rake = result.rake + (st.bb if self.take("rake") else 0)
         if rake or st.percent:
             self.log.append({"action": "rake", "amount": money_text_cents(rake)})
 
 
-def simulate_hand(rng: random.Random, rules: HoldemBlackjackRules, *, seats: int = 6,
-                  inject: Iterable[str] = frozenset()) -> dict:
+def simulate_hand(
+    rng: random.Random,
+    rules: HoldemBlackjackRules,
+    *,
+    seats: int = 6,
+    inject: Iterable[str] = frozenset(),
+) -> dict:
     """One hand in JSON form (see :mod:`tables.games.holdem_blackjack`). Errors in ``inject``
     are made at the first chance the hand offers; a hand may offer none (nobody reaches
     the final round, nobody busts), so callers check which findings they got."""

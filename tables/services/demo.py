@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
@@ -94,3 +95,52 @@ def demo_floor_load() -> list[DemoLogin]:
                 author=author, reason=DEMO_REASON,
             )
     return logins
+
+
+def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, seed: int = 2026) -> int:
+    """A day of simulated play at every open-able demo table, some rounds with dealer errors.
+
+    Rounds go through :func:`round_record`, so they are audited exactly like live ones.
+    Tables that already have rounds are left alone (``make run`` may load the demo again).
+    Returns the number of rounds recorded.
+    """
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.models import Round
+    from tables.services.rounds import round_record
+    from tables.services.sessions import table_session_current, table_session_dealer_change, table_session_open
+
+    rng = random.Random(seed)
+    pit_boss = get_user_model().objects.get(username="pitboss")
+    dealers = list(Dealer.objects.filter(casino__name="Demo Casino", active=True).order_by("employee_number"))
+    start = timezone.now() - timedelta(hours=8)
+    recorded = 0
+    for index, table in enumerate(Table.objects.filter(pit__casino__name="Demo Casino").order_by("label")):
+        if Round.objects.filter(table=table).exists():
+            continue
+        game = GAMES[table.game]
+        rules = table.ruleset.current_version.rules()
+        kinds = game.inject_kinds
+        session = table_session_current(table) or table_session_open(
+            table=table, dealer=dealers[index % len(dealers)], author=pit_boss, at=start)
+        for number in range(rounds_per_table):
+            at = start + timedelta(seconds=75 * number + rng.randint(0, 30))
+            if number and number % 20 == 0:  # dealers rotate on breaks
+                table_session_dealer_change(session=session, dealer=dealers[(index + number // 20) % len(dealers)],
+                                            author=pit_boss, at=at)
+            inject = frozenset({rng.choice(kinds)}) if rng.random() < error_rate else frozenset()
+            seats = rng.randint(2, min(table.seats, rules.max_seats if hasattr(rules, "max_seats") else 7))
+            data = _simulate(game, rng, rules, seats, inject)
+            round_record(table=table, data=data, author=pit_boss, at=at)
+            recorded += 1
+    return recorded
+
+
+def _simulate(game, rng, rules, seats: int, inject: frozenset) -> dict:
+    """A simulated round; an error the simulator cannot place in this deal is dropped, not forced."""
+    try:
+        return game.module.simulate_round(rng, rules, seats=seats, inject=inject)
+    except (RuntimeError, ValueError):
+        return game.module.simulate_round(rng, rules, seats=seats)
