@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "casino",
     "tables",
     "audit",
+    "audit.reports",
+    "audit.jackpots",
 ]
 
 MIDDLEWARE = [
@@ -180,6 +182,14 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["casino.permissions.RolePermission"],
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "casino.openapi.add_error_responses",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "RoundStatusEnum": "tables.models.Round.STATUSES",
+        "FindingStatusEnum": "audit.models.Finding.STATUSES",
+    },
 }
 
 # --- Celery ------------------------------------------------------------------------------
@@ -197,7 +207,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # UTC interval; each casino's gaming day is computed from its own zone and start hour.
+    "reports-close-gaming-days": {"task": "reports.close_gaming_days", "schedule": 15 * 60.0},
+}
 
 LOGGING = {
     "version": 1,

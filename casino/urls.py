@@ -18,4 +18,11 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("tables.api.urls")),
     path("", include("tables.urls")),
+    path("", include("audit.reports.urls")),
+    path("", include("audit.jackpots.urls")),
+    path("", include("tables.pages.urls")),
+    path("", include("audit.pages.urls")),
 ]
+
+handler404 = "casino.views.not_found"
+handler500 = "casino.views.server_error"

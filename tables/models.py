@@ -200,6 +200,7 @@ class Round(models.Model):
     revision is current and whether the round was voided."""
 
     ACTIVE, VOIDED = "active", "voided"
+    STATUSES = [(ACTIVE, "active"), (VOIDED, "voided")]
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="rounds")
@@ -211,7 +212,7 @@ class Round(models.Model):
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(db_index=True)
     revision = models.PositiveIntegerField(default=1, help_text="The current revision's number.")
-    status = models.CharField(max_length=10, choices=[(ACTIVE, "active"), (VOIDED, "voided")], default=ACTIVE)
+    status = models.CharField(max_length=10, choices=STATUSES, default=ACTIVE)
     void_reason = models.CharField(max_length=500, blank=True)
     voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                   related_name="+")

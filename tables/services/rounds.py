@@ -14,6 +14,11 @@ from django.db.models import Max
 from django.utils import timezone
 from simple_history.utils import bulk_update_with_history
 
+from audit.jackpots.services import (
+    jackpot_context_for_round,
+    jackpot_round_posted,
+    jackpot_round_voided,
+)
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
 from tables.games import ENGINE_VERSION, GAMES
@@ -45,6 +50,9 @@ def _prefixed(exc: InvalidInput, prefix: str = "round") -> InvalidInput:
 
 def round_audit(*, game: str, data: dict, version: RulesetVersion, context: AuditContext | None = None):
     """Parse and audit a round without storing anything: (canonical data, audit)."""
+    if not isinstance(data, dict):
+        raise ValidationError({"round": [f"must be a JSON object (the round of {GAMES[game].name}), "
+                                         f"not {type(data).__name__}"]})
     if data.get("game") not in (None, game):
         raise ValidationError({"round": [f'this table deals {GAMES[game].name}, not "{data.get("game")}"']})
     module = GAMES[game].module
@@ -110,6 +118,7 @@ def round_record(*, table: Table, data: dict, author, dealer: Dealer | None = No
         raise ValidationError({"table": [f"Table {table.label} is closed; open it before recording rounds"]})
     dealer = _resolve_dealer(session, dealer)
     version = table.ruleset.current_version
+    context = jackpot_context_for_round(table=table, version=version, context=context)
     canonical, result = round_audit(game=table.game, data=data, version=version, context=context)
     sequence = (Round.objects.filter(table=table).aggregate(m=Max("sequence"))["m"] or 0) + 1
     rnd = Round(table=table, session=session, sequence=sequence, game=table.game, gaming_day=session.gaming_day,
@@ -119,6 +128,7 @@ def round_record(*, table: Table, data: dict, author, dealer: Dealer | None = No
     rnd.save()
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at)
+    jackpot_round_posted(round=rnd, revision=revision, audit=result, author=author, at=at)
     return AuditedRound(rnd, revision, result)
 
 
@@ -153,6 +163,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
         raise StaleRevision(rnd.revision, revision)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} was voided; it cannot be corrected"]})
+    context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context)
     _supersede_findings(rnd, author=author, reason=f"superseded by a correction: {reason}")
     new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
@@ -161,6 +172,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     rnd.open_findings = len(result.findings)
     rnd._history_user, rnd._change_reason = author, f"corrected: {reason}"
     rnd.save(update_fields=["revision", "open_findings"])
+    jackpot_round_posted(round=rnd, revision=new_revision, audit=result, author=author, at=at)
     return AuditedRound(rnd, new_revision, result)
 
 
@@ -177,4 +189,5 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     rnd._history_user, rnd._change_reason = author, f"voided: {reason}"
     rnd.save(update_fields=["status", "void_reason", "voided_by", "voided_at", "open_findings"])
     _supersede_findings(rnd, author=author, reason=f"round voided: {reason}")
+    jackpot_round_voided(round=rnd, author=author, reason=reason, at=rnd.voided_at)
     return rnd

@@ -282,3 +282,11 @@ def test_concurrent_corrections_one_wins_the_other_gets_409(pitboss):
         t.join()
     assert sorted(results) == [200, 409]
     assert RoundRevision.objects.filter(round=rnd).count() == 2
+
+
+@pytest.mark.parametrize("bad", [0, "round", [], None])
+def test_round_that_is_not_an_object_is_refused(pitboss, bad):
+    table = open_table("ante_up_21", pitboss)
+    response = post_round(api_as(pitboss), table, bad)
+    assert response.status_code == 400
+    assert "round" in response.json()
