@@ -104,7 +104,19 @@ class RulesetVersion(models.Model):
         return f"{self.ruleset.name} v{self.number}"
 
     def rules(self):
-        return GAMES[self.game].rules_from_dict(self.config)
+        """The engine's ruleset. A version never changes, so it is parsed once per process."""
+        key = (self.pk, self.created_at)  # created_at too: a test database may reuse a pk
+        rules = _VERSION_RULES.get(key) if self.pk else None
+        if rules is None:
+            rules = GAMES[self.game].rules_from_dict(self.config)
+            if self.pk:
+                if len(_VERSION_RULES) > 1000:
+                    _VERSION_RULES.clear()
+                _VERSION_RULES[key] = rules
+        return rules
+
+
+_VERSION_RULES: dict[tuple, object] = {}
 
 
 class Table(models.Model):

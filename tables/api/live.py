@@ -170,10 +170,15 @@ class RoundDetailSerializer(RoundListSerializer):
         return self._current(obj).audit.get("summary", {})
 
     def get_wagers(self, obj) -> list[dict]:
-        return WagerSerializer(self._current(obj).wagers.all(), many=True).data
+        revision = self._current(obj)
+        rows = getattr(revision, "wager_rows", None)  # just written: no need to read them back
+        return WagerSerializer(rows if rows is not None else revision.wagers.all(), many=True).data
 
     def get_findings(self, obj) -> list[dict]:
-        return FindingSerializer(self._current(obj).findings.select_related("revision"), many=True).data
+        revision = self._current(obj)
+        rows = getattr(revision, "finding_rows", None)
+        return FindingSerializer(rows if rows is not None else revision.findings.select_related("revision"),
+                                 many=True).data
 
 
 class RoundCreateSerializer(serializers.Serializer):
@@ -215,8 +220,10 @@ def _check_own_round(user, rnd: Round) -> None:
         raise PermissionDenied(f"Round {rnd} was recorded by someone else; ask them or a gaming manager")
 
 
-def _detail(rnd: Round) -> dict:
-    rnd = Round.objects.select_related("table", "dealer", "ruleset_version").get(pk=rnd.pk)
+def _detail(audited) -> dict:
+    """The response for a round just written, from the objects in hand (no read-back)."""
+    rnd = audited.round
+    rnd._current_revision = audited.revision
     return RoundDetailSerializer(rnd).data
 
 
@@ -251,7 +258,7 @@ class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                                        author=request.user)
             except ValidationError as exc:
                 raise _drf_error(exc) from None
-            return status.HTTP_201_CREATED, _detail(audited.round), audited.round
+            return status.HTTP_201_CREATED, _detail(audited), audited.round
 
         try:
             stored = idempotent_call(user=request.user, key=request.headers.get("Idempotency-Key"),
@@ -279,7 +286,7 @@ class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             return Response({"detail": str(exc), "current_revision": exc.current}, status=status.HTTP_409_CONFLICT)
         except ValidationError as exc:
             raise _drf_error(exc) from None
-        return Response(_detail(audited.round))
+        return Response(_detail(audited))
 
     @extend_schema(request=RoundVoidSerializer, responses={200: RoundDetailSerializer})
     @action(detail=True, methods=["post"])
@@ -292,7 +299,8 @@ class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             rnd = round_void(round=rnd, reason=payload.validated_data["reason"], author=request.user)
         except ValidationError as exc:
             raise _drf_error(exc) from None
-        return Response(_detail(rnd))
+        return Response(RoundDetailSerializer(Round.objects.select_related(
+            "table", "dealer", "ruleset_version").get(pk=rnd.pk)).data)
 
     @extend_schema(responses=RoundRevisionSerializer(many=True))
     @action(detail=True, methods=["get"])

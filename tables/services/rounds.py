@@ -78,13 +78,13 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
     module = GAMES[rnd.game].module
     recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
     players = _players(canonical)
-    Wager.objects.bulk_create([
+    revision.wager_rows = Wager.objects.bulk_create([
         Wager(revision=revision, round=rnd, seat=s.seat, player=players.get(s.seat, ""), wager=s.wager, hand=s.hand,
               line=s.line or "", stake=s.stake, expected_net=s.net, recorded_net=recorded.get(s.key),
               outcome=s.outcome, explanation=s.explanation)
         for s in result.settlements
     ])
-    Finding.objects.bulk_create([
+    revision.finding_rows = Finding.objects.bulk_create([
         Finding(round=rnd, revision=revision, kind=f.kind, code=f.code, message=f.message, path=f.path, rule=f.rule,
                 expected=f.expected, recorded=f.recorded, amount=f.amount, seat=f.seat,
                 player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)

@@ -1,0 +1,228 @@
+"""Ingest benchmark: simulated rounds POSTed over HTTP to gunicorn on PostgreSQL.
+
+What it does, on a scratch database it creates (``casino_bench_ingest``):
+
+1. migrates, loads the demo floor and opens its five tables (one per game);
+2. simulates the rounds to send (not timed), 1 to 7 seats each, all five games;
+3. starts gunicorn (2 workers x 4 threads) and, from a separate load process,
+   ``--clients`` concurrent keep-alive clients POST the rounds with Idempotency-Keys
+   for ``--seconds`` seconds (after a warm-up), recording each request's latency;
+4. copies out every row the run wrote (rounds, revisions, wagers, findings, history,
+   idempotency keys) and times loading the same rows with plain psycopg ``COPY`` into
+   empty copies of those tables, to report the ratio.
+
+Targets (issue #5): at least 200 rounds/s sustained, p99 at most 150 ms. The machine is
+shared with the load generator (2 cores), which is stated in the output.
+
+    .venv/bin/python tests/benchmarks/bench_ingest.py [--seconds 30] [--clients 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+DB_NAME = "casino_bench_ingest"
+ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+DB_URL = ADMIN_URL.rsplit("/", 1)[0] + f"/{DB_NAME}"
+TARGET_RATE, TARGET_P99_MS = 200.0, 150.0
+COPIED_TABLES = ("tables_round", "tables_historicalround", "tables_roundrevision", "tables_wager",
+                 "audit_finding", "tables_idempotencykey")
+
+SETUP = """
+from rest_framework.authtoken.models import Token
+from django.contrib.auth import get_user_model
+from tables.models import Dealer, Table
+from tables.services.demo import demo_floor_load
+from tables.services.sessions import table_session_current, table_session_open
+demo_floor_load()
+boss = get_user_model().objects.get(username="pitboss")
+dealers = list(Dealer.objects.order_by("pk"))
+tables = {}
+for i, table in enumerate(Table.objects.order_by("label")):
+    if table_session_current(table) is None:
+        table_session_open(table=table, dealer=dealers[i % len(dealers)], author=boss)
+    tables[table.game] = table.pk
+print("BENCH", Token.objects.get_or_create(user=boss)[0].key, __import__("json").dumps(tables))
+"""
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL",)}
+    env.update(DATABASE_URL=DB_URL, DEBUG="false", DJANGO_ENV="development", LOG_LEVEL="WARNING")
+    return env
+
+
+def _psql(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def prepare() -> tuple[str, dict[str, int]]:
+    _psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+    _psql(f"CREATE DATABASE {DB_NAME}")
+    run = dict(cwd=ROOT, env=_env(), check=True, capture_output=True, text=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], **run)
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], **run).stdout
+    line = next(line for line in out.splitlines() if line.startswith("BENCH "))
+    _, token, tables = line.split(" ", 2)
+    return token, json.loads(tables)
+
+
+def simulate(tables: dict[str, int], count: int, seed: int) -> list[bytes]:
+    from tables.games import GAMES
+
+    rng = random.Random(seed)
+    games = sorted(tables)
+    bodies = []
+    for i in range(count):
+        game = GAMES[games[i % len(games)]]
+        rules = game.default_rules()
+        seats = rng.randint(1, 7) if game.key != "holdem_blackjack" else rng.randint(2, 6)
+        data = game.module.simulate_round(rng, rules, seats=seats)
+        bodies.append(json.dumps({"table": tables[game.key], "round": data}).encode())
+    return bodies
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _client(port: int, token: str, bodies: list[bytes], start: float, warmup: float, stop: float, out) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    latencies, errors, i = [], 0, 0
+    while True:
+        now = time.monotonic()
+        if now >= stop:
+            break
+        body = bodies[i % len(bodies)]
+        i += 1
+        headers = {"Content-Type": "application/json", "Authorization": f"Token {token}",
+                   "Idempotency-Key": str(uuid.uuid4())}
+        t0 = time.perf_counter()
+        conn.request("POST", "/api/v1/rounds/", body=body, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        elapsed = time.perf_counter() - t0
+        if response.status != 201:
+            errors += 1
+        elif time.monotonic() >= start + warmup:
+            latencies.append(elapsed)
+    out.put((latencies, errors))
+
+
+def load(port: int, token: str, bodies: list[bytes], clients: int, seconds: float, warmup: float) -> dict:
+    """The separate load process: ``clients`` processes, one keep-alive connection each."""
+    queue: multiprocessing.Queue = multiprocessing.Queue()
+    start = time.monotonic()
+    stop = start + warmup + seconds
+    share = [bodies[i::clients] for i in range(clients)]
+    procs = [multiprocessing.Process(target=_client, args=(port, token, share[i], start, warmup, stop, queue))
+             for i in range(clients)]
+    for p in procs:
+        p.start()
+    results = [queue.get() for _ in procs]
+    for p in procs:
+        p.join()
+    latencies = sorted(x for r, _ in results for x in r)
+    errors = sum(e for _, e in results)
+    if not latencies:
+        return {"rate": 0.0, "errors": errors, "count": 0}
+    pct = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
+    return {"count": len(latencies), "errors": errors, "rate": len(latencies) / seconds,
+            "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99), "mean_ms": statistics.mean(latencies) * 1000}
+
+
+def copy_ratio() -> dict:
+    """Time loading the rows the run wrote with plain COPY into empty copies of the tables."""
+    import psycopg
+
+    rows, copy_seconds = 0, 0.0
+    with psycopg.connect(DB_URL, autocommit=True) as conn:
+        for table in COPIED_TABLES:
+            buffer = bytearray()
+            with conn.cursor().copy(f"COPY {table} TO STDOUT") as copy:
+                for chunk in copy:
+                    buffer += chunk
+            count = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            rows += count
+            conn.execute(f"DROP TABLE IF EXISTS bench_copy_{table}")
+            conn.execute(f"CREATE TABLE bench_copy_{table} (LIKE {table} INCLUDING ALL)")
+            t0 = time.perf_counter()
+            with conn.transaction(), conn.cursor().copy(f"COPY bench_copy_{table} FROM STDIN") as copy:
+                copy.write(bytes(buffer))
+            copy_seconds += time.perf_counter() - t0
+            conn.execute(f"DROP TABLE bench_copy_{table}")
+    return {"rows": rows, "copy_seconds": copy_seconds}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=3000, help="distinct simulated rounds to cycle through")
+    args = parser.parse_args(argv)
+    try:
+        token, tables = prepare()
+    except Exception as exc:  # noqa: BLE001 - a benchmark that cannot start says why
+        print(f"ingest: cannot prepare the PostgreSQL benchmark database ({exc}); is PostgreSQL running?")
+        return 1
+    bodies = simulate(tables, args.rounds, seed=5)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "-b", f"127.0.0.1:{port}",
+         "-w", str(args.workers), "-k", "gthread", "--threads", str(args.threads), "--log-level", "warning"],
+        cwd=ROOT, env=_env())
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        result = load(port, token, bodies, args.clients, args.seconds, args.warmup)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    copy = copy_ratio()
+    total_seconds = args.seconds + args.warmup
+    print(f"ingest: gunicorn {args.workers}x{args.threads} threads on PostgreSQL, {args.clients} clients, "
+          f"{os.cpu_count()} cores shared with the load generator")
+    if not result["count"]:
+        print(f"ingest: no successful request ({result['errors']} errors)")
+        return 1
+    print(f"ingest: {result['count']} rounds in {args.seconds:.0f} s = {result['rate']:.0f} rounds/s "
+          f"(target {TARGET_RATE:.0f}); latency p50 {result['p50_ms']:.0f} ms, p95 {result['p95_ms']:.0f} ms, "
+          f"p99 {result['p99_ms']:.0f} ms (target {TARGET_P99_MS:.0f}); {result['errors']} errors")
+    http_rows_per_s = copy["rows"] / total_seconds
+    copy_rows_per_s = copy["rows"] / copy["copy_seconds"] if copy["copy_seconds"] else float("inf")
+    print(f"ingest: the run wrote {copy['rows']} rows ({http_rows_per_s:,.0f} rows/s over HTTP incl. warm-up); "
+          f"plain COPY loads them in {copy['copy_seconds']:.2f} s ({copy_rows_per_s:,.0f} rows/s): "
+          f"HTTP ingest is {copy_rows_per_s / http_rows_per_s:,.0f}x slower than COPY")
+    ok = result["rate"] >= TARGET_RATE and result["p99_ms"] <= TARGET_P99_MS and not result["errors"]
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
