@@ -37,10 +37,12 @@ test: lint pytest
 bench: install
 	$(PY) -m tests.benchmarks
 
-# Re-pin after editing pyproject.toml dependencies.
+# Re-pin after editing pyproject.toml dependencies: requirements.lock (with the dev and
+# test tools) for development and CI, requirements-prod.lock for production installs.
 lock: install
-	$(PY) -m pip install --quiet uv && $(VENV)/bin/uv pip compile pyproject.toml --extra dev \
-		--python-version 3.11 --generate-hashes -o requirements.lock
+	$(PY) -m pip install --quiet uv
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -o requirements.lock
+	$(VENV)/bin/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes -o requirements-prod.lock
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
