@@ -1,0 +1,64 @@
+"""Forms of the surveillance desk: the queue's filters and a review decision."""
+
+from __future__ import annotations
+
+from django import forms
+
+from audit.models import Finding
+from tables.games.base import FINDING_KINDS
+from tables.models import Dealer, Pit, Table
+
+STATUS_CHOICES = [
+    (Finding.OPEN, "Open"),
+    (Finding.ESCALATED, "Escalated"),
+    ("reviewed", "Confirmed or dismissed"),
+    ("all", "All"),
+]
+ORDER_CHOICES = [("newest", "Newest first"), ("largest", "Largest first")]
+
+
+class QueueFilterForm(forms.Form):
+    pit = forms.ModelChoiceField(queryset=Pit.objects.all(), required=False, empty_label="All pits")
+    table = forms.ModelChoiceField(
+        queryset=Table.objects.select_related("pit"), required=False, empty_label="All tables"
+    )
+    dealer = forms.ModelChoiceField(
+        queryset=Dealer.objects.all(), required=False, empty_label="All dealers"
+    )
+    gaming_day = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    kind = forms.ChoiceField(
+        choices=[("", "All kinds")] + [(k, k.replace("_", " ")) for k in FINDING_KINDS],
+        required=False,
+    )
+    min_amount = forms.DecimalField(
+        required=False, min_value=0, decimal_places=2, label="Amount from"
+    )
+    max_amount = forms.DecimalField(
+        required=False, min_value=0, decimal_places=2, label="Amount to"
+    )
+    status = forms.ChoiceField(choices=STATUS_CHOICES, required=False, initial=Finding.OPEN)
+    order = forms.ChoiceField(choices=ORDER_CHOICES, required=False, initial="newest")
+
+    def clean(self):
+        data = super().clean()
+        low, high = data.get("min_amount"), data.get("max_amount")
+        if low is not None and high is not None and high < low:
+            self.add_error("max_amount", "must not be below 'Amount from'")
+        return data
+
+
+class ReviewForm(forms.Form):
+    decision = forms.ChoiceField(
+        choices=[
+            ("confirm", "Confirm: dealer error"),
+            ("dismiss", "Dismiss: recording mistake (asks the recorder for a correction)"),
+            ("escalate", "Escalate"),
+        ]
+    )
+    note = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class PeriodForm(forms.Form):
+    since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    min_count = forms.IntegerField(required=False, min_value=2, initial=2, label="At least")

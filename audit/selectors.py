@@ -1,0 +1,345 @@
+"""Reads for the surveillance desk: the findings queue, dealer statistics, overpay patterns.
+
+Everything here aggregates in SQL (``Count``, ``Sum``, ``Exists`` and ``GROUP BY`` through
+``values().annotate()``), never by looping over rows in Python, so the pages stay fast on a
+year of rounds.
+
+What counts as a dealer error (a house decision; README "Tablet and surveillance desk"):
+a finding of the round's *current* revision that surveillance has not dismissed as a
+recording mistake — open, confirmed or escalated. Superseded findings (their revision was
+corrected) and dismissed ones are not the dealer's. Voided rounds count for nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+
+from audit.models import Finding
+from tables.models import Dealer, Round
+
+#: Finding statuses that count against the dealer (see the module docstring).
+COUNTED_STATUSES = (Finding.OPEN, Finding.CONFIRMED, Finding.ESCALATED)
+ZERO = Decimal("0.00")
+_MONEY = DecimalField(max_digits=16, decimal_places=2)
+
+
+def _cents(value) -> Decimal:
+    """SQLite's SUM of a decimal column drops the scale ("5"): money always shows cents."""
+    return Decimal(value or 0).quantize(Decimal("0.01"))
+
+
+def _money_rows(rows: list[dict], *keys: str) -> list[dict]:
+    for row in rows:
+        for key in keys:
+            row[key] = _cents(row[key])
+    return rows
+
+
+def _money_sum(expression: str, **filter_q) -> Coalesce:
+    return Coalesce(
+        Sum(expression, filter=Q(**filter_q) if filter_q else None),
+        Value(ZERO),
+        output_field=_MONEY,
+    )
+
+
+# --- the queue -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueueFilters:
+    pit: int | None = None
+    table: int | None = None
+    dealer: int | None = None
+    gaming_day: date | None = None
+    kind: str | None = None
+    min_amount: Decimal | None = None
+    max_amount: Decimal | None = None
+    status: str = Finding.OPEN  # "open", "escalated", "reviewed" or "all"
+    order: str = "newest"  # or "largest"
+
+
+def finding_queue(filters: QueueFilters) -> QuerySet[Finding]:
+    """Findings of active rounds matching ``filters``, newest or largest first."""
+    qs = Finding.objects.select_related("round__table__pit", "round__dealer", "revision").filter(
+        round__status=Round.ACTIVE
+    )
+    if filters.status == "reviewed":
+        qs = qs.filter(status__in=(Finding.CONFIRMED, Finding.DISMISSED))
+    elif filters.status != "all":
+        qs = qs.filter(status=filters.status)
+    if filters.pit:
+        qs = qs.filter(round__table__pit_id=filters.pit)
+    if filters.table:
+        qs = qs.filter(round__table_id=filters.table)
+    if filters.dealer:
+        qs = qs.filter(round__dealer_id=filters.dealer)
+    if filters.gaming_day:
+        qs = qs.filter(round__gaming_day=filters.gaming_day)
+    if filters.kind:
+        qs = qs.filter(kind=filters.kind)
+    if filters.min_amount is not None:
+        qs = qs.filter(amount__gte=filters.min_amount)
+    if filters.max_amount is not None:
+        qs = qs.filter(amount__lte=filters.max_amount)
+    if filters.order == "largest":
+        return qs.order_by("-amount", "-created_at", "id")
+    return qs.order_by("-created_at", "-id")
+
+
+def finding_queue_totals(queryset: QuerySet[Finding]) -> dict:
+    """Counts and money at stake of a queue, overall and per kind (two aggregate queries)."""
+    overall = queryset.order_by().aggregate(count=Count("id"), amount=_money_sum("amount"))
+    by_kind = list(
+        queryset.order_by()
+        .values("kind")
+        .annotate(count=Count("id"), amount=_money_sum("amount"))
+        .order_by("kind")
+    )
+    return {
+        "count": overall["count"],
+        "amount": _cents(overall["amount"]),
+        "by_kind": _money_rows(by_kind, "amount"),
+    }
+
+
+# --- dealers ---------------------------------------------------------------------------------
+
+
+def _counted_findings(**extra) -> QuerySet[Finding]:
+    return Finding.objects.filter(
+        round=OuterRef("pk"),
+        revision__number=OuterRef("revision"),
+        status__in=COUNTED_STATUSES,
+        **extra,
+    )
+
+
+def _round_stats(rounds: QuerySet[Round]) -> QuerySet:
+    """Rounds annotated with whether they hold a dealer error (one EXISTS per row, in SQL)."""
+    return rounds.filter(status=Round.ACTIVE).annotate(has_error=Exists(_counted_findings()))
+
+
+def _finding_money(findings: QuerySet[Finding]) -> QuerySet[Finding]:
+    return findings.filter(
+        status__in=COUNTED_STATUSES,
+        round__status=Round.ACTIVE,
+        revision__number=F("round__revision"),
+    )
+
+
+def _rates(row: dict) -> dict:
+    rounds = row.get("rounds") or 0
+    row["error_rate"] = (
+        (Decimal(row.get("error_rounds") or 0) * 100 / rounds).quantize(Decimal("0.1"))
+        if rounds
+        else None
+    )
+    for key in ("overpaid", "underpaid"):
+        amount = row[key] = _cents(row.get(key))
+        row[f"{key}_per_100"] = (
+            (amount * 100 / rounds).quantize(Decimal("0.01")) if rounds else None
+        )
+    return row
+
+
+def dealer_table(*, since: date | None = None, until: date | None = None) -> list[dict]:
+    """Every dealer with rounds in the period: rounds, rounds with an error, money over/underpaid.
+
+    Two grouped queries (rounds per dealer, finding money per dealer) merged by dealer id.
+    """
+    rounds = Round.objects.all()
+    findings = Finding.objects.all()
+    if since:
+        rounds, findings = (
+            rounds.filter(gaming_day__gte=since),
+            findings.filter(round__gaming_day__gte=since),
+        )
+    if until:
+        rounds, findings = (
+            rounds.filter(gaming_day__lte=until),
+            findings.filter(round__gaming_day__lte=until),
+        )
+    per_round = (
+        _round_stats(rounds)
+        .values("dealer")
+        .annotate(rounds=Count("id"), error_rounds=Count("id", filter=Q(has_error=True)))
+        .order_by()
+    )
+    money = {
+        row["round__dealer"]: row
+        for row in _finding_money(findings)
+        .values("round__dealer")
+        .annotate(
+            overpaid=_money_sum("amount", kind="overpay"),
+            underpaid=_money_sum("amount", kind="underpay"),
+            findings=Count("id"),
+        )
+        .order_by()
+    }
+    dealers = Dealer.objects.in_bulk([row["dealer"] for row in per_round])
+    table = []
+    for row in per_round:
+        m = money.get(row["dealer"], {})
+        table.append(
+            _rates(
+                {
+                    "dealer": dealers[row["dealer"]],
+                    "rounds": row["rounds"],
+                    "error_rounds": row["error_rounds"],
+                    "overpaid": m.get("overpaid", ZERO),
+                    "underpaid": m.get("underpaid", ZERO),
+                    "findings": m.get("findings", 0),
+                }
+            )
+        )
+    table.sort(key=lambda r: (-(r["error_rate"] or 0), r["dealer"].name))
+    return table
+
+
+def floor_average(*, since: date | None = None, until: date | None = None) -> dict:
+    """The same figures for the whole floor (every dealer together), for comparison."""
+    rounds = Round.objects.all()
+    findings = Finding.objects.all()
+    if since:
+        rounds, findings = (
+            rounds.filter(gaming_day__gte=since),
+            findings.filter(round__gaming_day__gte=since),
+        )
+    if until:
+        rounds, findings = (
+            rounds.filter(gaming_day__lte=until),
+            findings.filter(round__gaming_day__lte=until),
+        )
+    row = _round_stats(rounds).aggregate(
+        rounds=Count("id"),
+        error_rounds=Count("id", filter=Q(has_error=True)),
+        dealers=Count("dealer", distinct=True),
+    )
+    row.update(
+        _finding_money(findings).aggregate(
+            overpaid=_money_sum("amount", kind="overpay"),
+            underpaid=_money_sum("amount", kind="underpay"),
+            findings=Count("id"),
+        )
+    )
+    return _rates(row)
+
+
+def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | None = None) -> dict:
+    """One dealer's rounds, error rate and money over- and underpaid in the period."""
+    rounds = Round.objects.filter(dealer=dealer)
+    findings = Finding.objects.filter(round__dealer=dealer)
+    if since:
+        rounds, findings = (
+            rounds.filter(gaming_day__gte=since),
+            findings.filter(round__gaming_day__gte=since),
+        )
+    if until:
+        rounds, findings = (
+            rounds.filter(gaming_day__lte=until),
+            findings.filter(round__gaming_day__lte=until),
+        )
+    row = _round_stats(rounds).aggregate(
+        rounds=Count("id"), error_rounds=Count("id", filter=Q(has_error=True))
+    )
+    row.update(
+        _finding_money(findings).aggregate(
+            overpaid=_money_sum("amount", kind="overpay"),
+            underpaid=_money_sum("amount", kind="underpay"),
+            findings=Count("id"),
+        )
+    )
+    row["by_code"] = _money_rows(
+        list(
+            _finding_money(findings)
+            .values("code", "kind")
+            .annotate(count=Count("id"), amount=_money_sum("amount"))
+            .order_by("-count", "code")
+        ),
+        "amount",
+    )
+    return _rates(row)
+
+
+# --- overpay patterns ------------------------------------------------------------------------
+
+
+def _overpays(since: date | None, until: date | None, dealer: int | None) -> QuerySet[Finding]:
+    qs = _finding_money(Finding.objects.filter(kind="overpay"))
+    if since:
+        qs = qs.filter(round__gaming_day__gte=since)
+    if until:
+        qs = qs.filter(round__gaming_day__lte=until)
+    if dealer:
+        qs = qs.filter(round__dealer_id=dealer)
+    return qs
+
+
+def overpay_patterns(
+    *,
+    since: date | None = None,
+    until: date | None = None,
+    min_count: int = 2,
+    dealer: int | None = None,
+) -> dict[str, list[dict]]:
+    """Dealer -> same player identifier, and dealer -> same seat of a table, overpaid again and again.
+
+    Each pair with at least ``min_count`` overpay findings, most frequent first, with the
+    number of findings, of distinct rounds and the money overpaid. Grouped in SQL.
+    """
+    base = _overpays(since, until, dealer)
+    common = {
+        "count": Count("id"),
+        "rounds": Count("round", distinct=True),
+        "amount": _money_sum("amount"),
+    }
+    by_player = list(
+        base.exclude(player="")
+        .values("round__dealer", "round__dealer__name", "round__dealer__employee_number", "player")
+        .annotate(**common)
+        .filter(count__gte=min_count)
+        .order_by("-count", "-amount", "player")
+    )
+    by_seat = list(
+        base.filter(seat__gt=0)
+        .values(
+            "round__dealer",
+            "round__dealer__name",
+            "round__dealer__employee_number",
+            "round__table",
+            "round__table__label",
+            "seat",
+        )
+        .annotate(**common)
+        .filter(count__gte=min_count)
+        .order_by("-count", "-amount", "round__table__label", "seat")
+    )
+    return {
+        "by_player": _money_rows(by_player, "amount"),
+        "by_seat": _money_rows(by_seat, "amount"),
+    }
+
+
+# --- corrections asked for -------------------------------------------------------------------
+
+
+def corrections_requested(*, recorded_by=None, table=None) -> QuerySet[Finding]:
+    """Findings dismissed as a recording mistake whose round has not been corrected since.
+
+    Dismissing a finding is surveillance's way of asking the recorder for a correction; the
+    request stands while the dismissed finding still belongs to the round's current revision.
+    """
+    qs = Finding.objects.select_related("round__table", "reviewed_by").filter(
+        status=Finding.DISMISSED, round__status=Round.ACTIVE, revision__number=F("round__revision")
+    )
+    if recorded_by is not None:
+        qs = qs.filter(round__recorded_by=recorded_by)
+    if table is not None:
+        qs = qs.filter(round__table=table)
+    return qs.order_by("-reviewed_at")

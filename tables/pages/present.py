@@ -1,0 +1,141 @@
+"""Presentation for the tablet and the desk: cards with suit symbols, wagers in plain words,
+what changed between two revisions. Display only: no rule is decided here."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from tables.games import HOLDEM_BLACKJACK, POKER_OR_BUST
+from tables.games.paytables import JACKPOT_LINE_NAMES
+
+SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
+RANK_TEXT = {"T": "10"}
+
+WAGER_NAMES = {
+    "21": "21 bet",
+    "ante": "Ante",
+    "bet": "Bet",
+    "poker_bonus": "Poker Bonus",
+    "insurance": "Insurance",
+    "upcard_luck": "Upcard Luck",
+    "taxpayers_fortune": "Taxpayer's Fortune",
+    "taxpayers_fortune_tax": "Taxpayer's Fortune tax",
+    "taxpayers_fortune_jackpot": "Taxpayer's Fortune jackpot",
+    "odds": "Odds",
+    "pot": "Pot",
+    "rake": "House rake",
+    "tie_LS": "Tie LS (17-19)",
+    "tie_RS": "Tie RS (20, 21, BJ)",
+    "tie_blackjack": "Tie blackjack",
+    **{f"tie_{n}": f"Tie {n}" for n in ("17", "18", "19", "20", "21")},
+}
+
+KIND_WORDS = {
+    "overpay": "Overpaid",
+    "underpay": "Underpaid",
+    "procedure": "Dealing procedure",
+    "rule_violation": "Against the table's rules",
+}
+
+
+def card_view(text: str) -> dict:
+    text = str(text)
+    rank, suit = text[:-1], text[-1:]
+    symbol, red = SUITS.get(suit, (suit, False))
+    return {"text": text, "rank": RANK_TEXT.get(rank, rank), "suit": symbol, "red": red}
+
+
+def cards_view(cards) -> list[dict]:
+    return [card_view(c) for c in cards or ()]
+
+
+def wager_label(wager: str, hand: int | None = None, line: str | None = None) -> str:
+    label = WAGER_NAMES.get(wager, wager.replace("_", " "))
+    if hand is not None and wager == "21":
+        label += f" (hand {hand + 1})"
+    if line:
+        label += f" — {JACKPOT_LINE_NAMES.get(line, line)}"
+    return label
+
+
+def net_words(net) -> str:
+    """A settlement's net as a floor supervisor says it: "pays 15.00", "takes 10.00", "push"."""
+    if net is None:
+        return "—"
+    try:
+        value = Decimal(str(net))
+    except InvalidOperation:
+        return str(net)
+    if value > 0:
+        return f"pays {value:,.2f}"
+    if value < 0:
+        return f"takes {-value:,.2f}"
+    return "push"
+
+
+def round_view(game: str, data: dict) -> dict:
+    """The round's cards as dealt, shaped for the templates (one family per layout)."""
+    if game == HOLDEM_BLACKJACK:
+        actions = []
+        for a in data.get("actions", []):
+            item = dict(a)
+            if "card" in a:
+                item["card_view"] = card_view(a["card"])
+            actions.append(item)
+        return {
+            "family": "holdem",
+            "button": data.get("button"),
+            "seats": data.get("seats", []),
+            "actions": actions,
+        }
+    seats = []
+    for s in data.get("seats", []):
+        seat = {
+            "seat": s.get("seat"),
+            "player": s.get("player") or "",
+            "even_money": s.get("even_money", False),
+            "wagers": [(wager_label(k), v) for k, v in (s.get("wagers") or {}).items()],
+        }
+        if game == POKER_OR_BUST:
+            seat["hands"] = [{"cards": cards_view(s.get("cards")), "actions": []}]
+        else:
+            seat["hands"] = [
+                {"cards": cards_view(h.get("cards")), "actions": h.get("actions", [])}
+                for h in s.get("hands", [])
+            ]
+        seats.append(seat)
+    return {
+        "family": "cards",
+        "dealer": cards_view((data.get("dealer") or {}).get("cards")),
+        "seats": seats,
+    }
+
+
+def _flatten(value, path: str, out: dict) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{path}.{key}" if path else str(key), out)
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        for i, item in enumerate(value):
+            label = item.get("seat") if "seat" in item and path == "seats" else None
+            _flatten(item, f"{path}[{'seat ' + str(label) if label is not None else i}]", out)
+    elif isinstance(value, list):
+        out[path] = " ".join(str(v) for v in value)
+    else:
+        out[path] = "" if value is None else str(value)
+
+
+def data_diff(before: dict | None, after: dict) -> list[dict]:
+    """What a revision changed: ``[{"path", "before", "after"}]`` over the flattened round JSON."""
+    old: dict[str, str] = {}
+    new: dict[str, str] = {}
+    if before is not None:
+        _flatten(before, "", old)
+    _flatten(after, "", new)
+    changes = []
+    for path in sorted(set(old) | set(new)):
+        if old.get(path) != new.get(path):
+            changes.append(
+                {"path": path, "before": old.get(path, "—"), "after": new.get(path, "—")}
+            )
+    return changes

@@ -1,0 +1,123 @@
+"""The tablet's floor: the pit's live view, a table's page, open/close and dealer change."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from audit.selectors import corrections_requested
+from casino.permissions import role_required
+from casino.roles import PIT_BOSS
+from tables.models import Table
+from tables.pages.forms import DealerForm
+from tables.pages.selectors import pit_live_view, table_rounds_today
+from tables.services.sessions import (
+    dealer_on_duty,
+    table_session_close,
+    table_session_current,
+    table_session_dealer_change,
+    table_session_open,
+)
+
+
+def _errors(request, exc: ValidationError) -> None:
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            messages.error(request, f"{field}: {' '.join(errors)}")
+    else:
+        messages.error(request, " ".join(exc.messages))
+
+
+@role_required(PIT_BOSS)
+def floor(request):
+    return render(
+        request,
+        "tablet/floor.html",
+        {
+            "pits": pit_live_view(),
+            "asked": corrections_requested(recorded_by=request.user)[:20],
+        },
+    )
+
+
+def _table(pk: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("pit__casino", "ruleset"), pk=pk)
+
+
+@role_required(PIT_BOSS)
+def table_page(request, pk: int):
+    table = _table(pk)
+    session = table_session_current(table)
+    day, rounds = table_rounds_today(table)
+    return render(
+        request,
+        "tablet/table.html",
+        {
+            "table": table,
+            "session": session,
+            "dealer": dealer_on_duty(session) if session else None,
+            "form": DealerForm(table=table),
+            "day": day,
+            "rounds": rounds[:50],
+            "asked": corrections_requested(table=table),
+        },
+    )
+
+
+@require_POST
+@role_required(PIT_BOSS)
+def table_open(request, pk: int):
+    table = _table(pk)
+    form = DealerForm(request.POST, table=table)
+    if form.is_valid():
+        try:
+            table_session_open(table=table, dealer=form.cleaned_data["dealer"], author=request.user)
+            messages.success(
+                request, f"Table {table.label} is open with {form.cleaned_data['dealer'].name}."
+            )
+        except ValidationError as exc:
+            _errors(request, exc)
+    else:
+        messages.error(request, "dealer: choose the dealer who opens the table")
+    return redirect("tablet-table", pk=table.pk)
+
+
+@require_POST
+@role_required(PIT_BOSS)
+def table_close(request, pk: int):
+    table = _table(pk)
+    session = table_session_current(table)
+    if session is None:
+        messages.error(request, f"Table {table.label} is already closed.")
+    else:
+        try:
+            table_session_close(session=session, author=request.user)
+            messages.success(request, f"Table {table.label} is closed.")
+        except ValidationError as exc:
+            _errors(request, exc)
+    return redirect("tablet-table", pk=table.pk)
+
+
+@require_POST
+@role_required(PIT_BOSS)
+def table_dealer(request, pk: int):
+    table = _table(pk)
+    session = table_session_current(table)
+    form = DealerForm(request.POST, table=table)
+    if session is None:
+        messages.error(request, f"Table {table.label} is closed; open it first.")
+    elif form.is_valid():
+        try:
+            table_session_dealer_change(
+                session=session, dealer=form.cleaned_data["dealer"], author=request.user
+            )
+            messages.success(
+                request, f"{form.cleaned_data['dealer'].name} is now dealing {table.label}."
+            )
+        except ValidationError as exc:
+            _errors(request, exc)
+    else:
+        messages.error(request, "dealer: choose the new dealer")
+    return redirect("tablet-table", pk=table.pk)
