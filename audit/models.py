@@ -27,8 +27,9 @@ class Finding(models.Model):
     message = models.TextField()
     path = models.CharField(max_length=200, blank=True)
     rule = models.TextField(blank=True)
-    expected = models.CharField(max_length=200, blank=True, null=True)
-    recorded = models.CharField(max_length=200, blank=True, null=True)
+    # NULL, not "", when the finding has no such value (a procedure finding has no recorded pay).
+    expected = models.CharField(max_length=200, blank=True, null=True)  # noqa: DJ001
+    recorded = models.CharField(max_length=200, blank=True, null=True)  # noqa: DJ001
     amount = models.DecimalField(max_digits=14, decimal_places=2, help_text="Money at stake.")
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     player = models.CharField(max_length=40, blank=True)

@@ -206,6 +206,9 @@ class DealerAssignment(models.Model):
                                     name="dealerassignment_one_on_duty"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.dealer} at {self.session} from {self.started_at:%H:%M}"
+
 
 class Round(models.Model):
     """One round at a table. Its content lives in append-only revisions; this row says which
@@ -283,6 +286,9 @@ class Wager(models.Model):
         ordering = ["revision", "seat", "wager", "hand"]
         indexes = [models.Index(fields=["round", "revision"])]
 
+    def __str__(self) -> str:
+        return f"{self.round} seat {self.seat} {self.wager}"
+
 
 class IdempotencyKey(models.Model):
     """A client's Idempotency-Key: the same key and body replays the first response."""
@@ -297,3 +303,6 @@ class IdempotencyKey(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotencykey_unique_per_user")]
+
+    def __str__(self) -> str:
+        return self.key

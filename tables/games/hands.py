@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import BJ_POINTS, TEN_VALUE, RANK, ACE
+from .cards import ACE, BJ_POINTS, RANK, TEN_VALUE
 
 
 def blackjack_total(cards: Sequence[int]) -> tuple[int, bool]:

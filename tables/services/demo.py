@@ -110,7 +110,11 @@ def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, se
 
     from tables.models import Round
     from tables.services.rounds import round_record
-    from tables.services.sessions import table_session_current, table_session_dealer_change, table_session_open
+    from tables.services.sessions import (
+        table_session_current,
+        table_session_dealer_change,
+        table_session_open,
+    )
 
     rng = random.Random(seed)
     pit_boss = get_user_model().objects.get(username="pitboss")

@@ -77,7 +77,7 @@ def _psql(sql: str) -> None:
 def prepare() -> tuple[str, dict[str, int]]:
     _psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
     _psql(f"CREATE DATABASE {DB_NAME}")
-    run = dict(cwd=ROOT, env=_env(), check=True, capture_output=True, text=True)
+    run = {"cwd": ROOT, "env": _env(), "check": True, "capture_output": True, "text": True}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], **run)
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], **run).stdout
     line = next(line for line in out.splitlines() if line.startswith("BENCH "))

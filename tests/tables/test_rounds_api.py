@@ -251,9 +251,9 @@ def test_audit_tables_refuse_update_and_delete_outside_the_services(pitboss):
         f"UPDATE audit_finding SET status = 'dismissed' WHERE round_id = {rnd.pk}",
         f"DELETE FROM tables_historicalround WHERE id = {rnd.pk}",
     ):
-        with pytest.raises(DatabaseError, match="append-only|only change through"), transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(statement)
+        with pytest.raises(DatabaseError, match="append-only|only change through"), transaction.atomic(), \
+                connection.cursor() as cursor:
+            cursor.execute(statement)
 
 
 @pytest.mark.postgres
