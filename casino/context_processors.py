@@ -17,6 +17,12 @@ from .roles import (
 #: (label, url name, roles that see it). Later features append their pages here.
 NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Floor", "floor", ALL_ROLES),
+    ("Jackpots", "jackpots-board", ALL_ROLES),
+    ("Jackpot liability", "jackpots-report", (FINANCE, GAMING_MANAGER)),
+    ("Adjustments", "jackpots-adjustments", (FINANCE, GAMING_MANAGER)),
+    ("Tablet", "tablet-floor", (PIT_BOSS,)),
+    ("Surveillance desk", "desk-queue", (SURVEILLANCE, GAMING_MANAGER)),
+    ("Reports", "reports", (FINANCE, GAMING_MANAGER, SURVEILLANCE)),
     ("API docs", "api-docs", (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)),
     ("Admin", "admin:index", (GAMING_MANAGER,)),
 ]

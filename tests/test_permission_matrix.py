@@ -48,6 +48,77 @@ MATRIX.update({
     "finding-detail": [("get", (SURVEILLANCE, GAMING_MANAGER, FINANCE), "api")],
     "finding-review": [("post", (SURVEILLANCE,), "api")],
 })
+# The pit boss's tablet and the surveillance desk (pages; JSON endpoints answer like pages).
+MATRIX.update({
+    "tablet-floor": [("get", (PIT_BOSS,), "page")],
+    "tablet-table": [("get", (PIT_BOSS,), "page")],
+    "tablet-table-open": [("post", (PIT_BOSS,), "page")],
+    "tablet-table-close": [("post", (PIT_BOSS,), "page")],
+    "tablet-table-dealer": [("post", (PIT_BOSS,), "page")],
+    "tablet-round-new": [("get", (PIT_BOSS,), "page")],
+    "tablet-round-preview": [("post", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "tablet-round-save": [("post", (PIT_BOSS,), "page")],
+    "tablet-holdem-next": [("post", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "tablet-round": [("get", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "tablet-round-correct": [("get", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "desk-queue": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
+    "desk-round": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
+    "desk-finding-review": [("post", (SURVEILLANCE,), "page")],
+    "desk-dealers": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
+    "desk-dealer": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
+    "desk-patterns": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
+})
+# Jackpots (issue #7): meters for everyone, money for finance and gaming managers.
+_JACKPOT_READERS = (FINANCE, GAMING_MANAGER)
+MATRIX.update({
+    "jackpot-bank-list": [("get", EVERY_ROLE, "api"), ("post", WRITERS, "api")],
+    "jackpot-bank-detail": [("get", EVERY_ROLE, "api")],
+    "jackpot-bank-configs": [("get", EVERY_ROLE, "api")],
+    "jackpot-bank-configure": [("post", WRITERS, "api")],
+    "jackpot-bank-tables": [("post", WRITERS, "api")],
+    "jackpot-bank-ledger": [("get", _JACKPOT_READERS, "api")],
+    "jackpot-bank-recompute": [("get", (FINANCE, GAMING_MANAGER, SURVEILLANCE), "api")],
+    "jackpot-meter-list": [("get", EVERY_ROLE, "api")],
+    "jackpot-award-list": [("get", EVERY_ROLE, "api")],
+    "jackpot-award-detail": [("get", EVERY_ROLE, "api")],
+    "jackpot-award-pay": [("post", (PIT_BOSS, GAMING_MANAGER), "api")],
+    "jackpot-adjustment-list": [("get", _JACKPOT_READERS, "api"), ("post", _JACKPOT_READERS, "api")],
+    "jackpot-adjustment-detail": [("get", _JACKPOT_READERS, "api")],
+    "jackpot-adjustment-decide": [("post", WRITERS, "api")],
+    "jackpot-liability-list": [("get", _JACKPOT_READERS, "api")],
+    "jackpot-liability-csv": [("get", _JACKPOT_READERS, "api")],
+    "jackpots-board": [("get", EVERY_ROLE, "page")],
+    "jackpots-award-pay": [("get", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "jackpots-ledger": [("get", _JACKPOT_READERS, "page")],
+    "jackpots-report": [("get", _JACKPOT_READERS, "page")],
+    "jackpots-report-csv": [("get", _JACKPOT_READERS, "page")],
+    "jackpots-adjustments": [("get", _JACKPOT_READERS, "page"), ("post", _JACKPOT_READERS, "page")],
+    "jackpots-adjustment-decide": [("post", WRITERS, "page")],
+})
+# Daily reconciliation (issue #8): finance and gaming managers run and download; surveillance reads.
+_REPORT_READERS, _REPORT_RUNNERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE), (FINANCE, GAMING_MANAGER)
+MATRIX.update({
+    "dailyreport-list": [("get", _REPORT_READERS, "api"), ("post", _REPORT_RUNNERS, "api")],
+    "dailyreport-detail": [("get", _REPORT_READERS, "api")],
+    "dailyreport-rerun": [("post", _REPORT_RUNNERS, "api")],
+    "dailyreport-download": [("get", _REPORT_RUNNERS, "api")],
+    "reports": [("get", _REPORT_READERS, "page"), ("post", _REPORT_RUNNERS, "page")],
+    "reports-day": [("get", _REPORT_READERS, "page")],
+    "reports-progress": [("get", _REPORT_READERS, "page")],
+    "reports-file": [("get", _REPORT_RUNNERS, "page")],
+    "reports-period": [("get", _REPORT_RUNNERS, "page")],
+})
+#: Page URL name -> the `floor` object its pk names.
+PAGE_OBJECTS = {
+    "jackpots-award-pay": "jackpot-award", "jackpots-adjustment-decide": "jackpot-adjustment",
+    "tablet-table": "table", "tablet-table-open": "table", "tablet-table-close": "table",
+    "tablet-table-dealer": "table", "tablet-round-new": "table", "tablet-round-preview": "table",
+    "tablet-round-save": "table", "tablet-holdem-next": "table", "tablet-round": "round",
+    "tablet-round-correct": "own_round", "desk-round": "round", "desk-finding-review": "finding",
+    "desk-dealer": "dealer",
+    **dict.fromkeys(("dailyreport-detail", "dailyreport-rerun", "dailyreport-download", "reports-day",
+                     "reports-progress", "reports-file"), "dailyreport"),
+}
 
 ALL_USERS = (None, *ALL_ROLES, "norole", "superuser")
 
@@ -68,6 +139,8 @@ def _url_names(resolver=None, prefix="") -> set[str]:
 def floor(db):
     from tables.services.rounds import round_record
     from tables.services.sessions import table_session_open
+    from tests.jackpots.matrix_objects import jackpot_matrix_objects
+    from tests.reports.matrix_objects import report_matrix_objects
     from tests.tables.rounds_data import ROUNDS
 
     table = TableFactory()
@@ -75,18 +148,23 @@ def floor(db):
     recorder = user_with_role("pit_boss", username="recorder")
     session = table_session_open(table=table, dealer=dealer, author=recorder)
     audited = round_record(table=table, data=ROUNDS["ante_up_21"]["underpay"][0], author=recorder)
+    # A round of the role matrix's own pit boss: pit bosses correct only their own entries.
+    own = round_record(table=table, data=ROUNDS["ante_up_21"]["correct"][0], author=user_with_role("pit_boss"))
     return {"table": table, "dealer": dealer, "tablesession": session, "round": audited.round,
-            "finding": audited.round.findings.first()}
+            "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
+            **report_matrix_objects(table.pit.casino)}
 
 
 def _kwargs(name: str, floor) -> dict:
+    if name in PAGE_OBJECTS:
+        return {"pk": floor[PAGE_OBJECTS[name]].pk}
     basename, _, suffix = name.rpartition("-")
     if suffix in ("list", "root", "schema", "docs") or not basename:
         return {}
     table = floor["table"]
     objects = {"casino": table.pit.casino, "pit": table.pit, "table": table, "dealer": floor["dealer"],
                "ruleset": table.ruleset, "tablesession": floor["tablesession"], "round": floor["round"],
-               "finding": floor["finding"]}
+               "finding": floor["finding"], **{k: v for k, v in floor.items() if k.startswith("jackpot-")}}
     return {"pk": objects[basename].pk} if basename in objects else {}
 
 

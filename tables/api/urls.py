@@ -1,6 +1,8 @@
 from rest_framework.routers import DefaultRouter
 
 from audit.api import FindingViewSet
+from audit.jackpots import api as jackpots
+from audit.reports.api import DailyReportViewSet
 from tables.api import live, views
 
 router = DefaultRouter()
@@ -12,5 +14,11 @@ router.register("rulesets", views.RulesetViewSet)
 router.register("sessions", live.TableSessionViewSet)
 router.register("rounds", live.RoundViewSet)
 router.register("findings", FindingViewSet)
+router.register("jackpot-banks", jackpots.JackpotBankViewSet, basename="jackpot-bank")
+router.register("jackpot-meters", jackpots.JackpotMeterViewSet, basename="jackpot-meter")
+router.register("jackpot-awards", jackpots.JackpotAwardViewSet, basename="jackpot-award")
+router.register("jackpot-adjustments", jackpots.JackpotAdjustmentViewSet, basename="jackpot-adjustment")
+router.register("jackpot-liability", jackpots.JackpotLiabilityViewSet, basename="jackpot-liability")
+router.register("reports", DailyReportViewSet, basename="dailyreport")
 
 urlpatterns = router.urls

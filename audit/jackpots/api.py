@@ -1,0 +1,470 @@
+"""Jackpots over the API: banks and their lines, meters, awards, adjustments, the ledger,
+the liability report (JSON and CSV) and the recomputation check. Views parse and call a
+service or selector; a service's ValidationError becomes a 400 with the field named."""
+
+from __future__ import annotations
+
+import csv
+from datetime import date
+
+from django.http import HttpResponse
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from audit.jackpots import services
+from audit.jackpots.models import (
+    LINE_CHOICES,
+    JackpotAdjustment,
+    JackpotAward,
+    JackpotBank,
+    JackpotLineConfig,
+)
+from audit.jackpots.reconcile import jackpot_recompute
+from audit.jackpots.selectors import (
+    LiabilityReport,
+    bank_state,
+    ledger_transactions,
+    liability_report,
+)
+from casino.gaming_day import gaming_day_of
+from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
+from tables.models import Casino, Table
+
+READERS = (FINANCE, GAMING_MANAGER)
+
+
+def _day(request, name: str, default: date | None = None) -> date | None:
+    raw = request.query_params.get(name)
+    if not raw:
+        return default
+    value = parse_date(raw)
+    if value is None:
+        raise serializers.ValidationError({name: [f'"{raw}" is not a date (YYYY-MM-DD)']})
+    return value
+
+
+def _today() -> date:
+    """The current gaming day of the (first) casino, never the server clock's date."""
+    casino = Casino.objects.order_by("pk").first()
+    if casino is None:
+        return timezone.now().date()
+    return gaming_day_of(timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
+
+
+def _at(request):
+    raw = request.query_params.get("at")
+    if not raw:
+        return None
+    value = parse_datetime(raw)
+    if value is None or value.tzinfo is None:
+        raise serializers.ValidationError(
+            {"at": [f'"{raw}" is not an ISO time with a zone (2025-03-14T18:00:00Z)']}
+        )
+    return value
+
+
+class LineConfigSerializer(serializers.ModelSerializer):
+    created_by = serializers.StringRelatedField()
+
+    class Meta:
+        model = JackpotLineConfig
+        fields = [
+            "id",
+            "line",
+            "number",
+            "progressive",
+            "reset",
+            "increment_rate",
+            "hidden_rate",
+            "cap",
+            "status",
+            "reason",
+            "created_by",
+            "created_at",
+            "activated_at",
+            "activated_by_round",
+        ]
+
+
+class BankSerializer(serializers.ModelSerializer):
+    tables = serializers.SerializerMethodField()
+
+    class Meta:
+        model = JackpotBank
+        fields = ["id", "casino", "name", "defer_changes_until_hit", "tables", "created_at"]
+
+    def get_tables(self, bank) -> list[int]:
+        return list(bank.members.values_list("table_id", flat=True))
+
+
+class BankCreateSerializer(serializers.Serializer):
+    casino = serializers.PrimaryKeyRelatedField(queryset=Casino.objects.all())
+    name = serializers.CharField(max_length=120)
+    defer_changes_until_hit = serializers.BooleanField(default=True)
+    tables = serializers.PrimaryKeyRelatedField(
+        queryset=Table.objects.all(), many=True, required=False
+    )
+    reason = serializers.CharField(max_length=500)
+
+
+class LineConfigureSerializer(serializers.Serializer):
+    line = serializers.ChoiceField(choices=LINE_CHOICES)
+    progressive = serializers.BooleanField()
+    reset = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, default="0")
+    increment_rate = serializers.DecimalField(
+        max_digits=7, decimal_places=6, required=False, default="0"
+    )
+    hidden_rate = serializers.DecimalField(
+        max_digits=7, decimal_places=6, required=False, default="0"
+    )
+    cap = serializers.DecimalField(
+        max_digits=14, decimal_places=2, required=False, allow_null=True, default=None
+    )
+    reason = serializers.CharField(max_length=500)
+
+
+class TableAddSerializer(serializers.Serializer):
+    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    reason = serializers.CharField(max_length=500)
+
+
+def _state_json(state) -> dict:
+    return {
+        "bank": state.bank.pk,
+        "name": state.bank.name,
+        "tables": state.tables,
+        "at": state.at.isoformat() if state.at else None,
+        "lines": [
+            {
+                "line": ln.line,
+                "name": ln.name,
+                "progressive": ln.progressive,
+                "meter": str(ln.meter),
+                "reserve": str(ln.reserve),
+                "liability": str(ln.liability),
+                "reset": str(ln.config.reset) if ln.config else None,
+                "increment_rate": str(ln.config.increment_rate) if ln.config else None,
+                "cap": str(ln.config.cap) if ln.config and ln.config.cap is not None else None,
+                "pending_config": ln.pending.number if ln.pending else None,
+                "last_hit": {
+                    "amount": str(ln.last_hit.amount),
+                    "won_at": ln.last_hit.won_at.isoformat(),
+                    "table": ln.last_hit.table.label,
+                    "seat": ln.last_hit.seat,
+                }
+                if ln.last_hit
+                else None,
+            }
+            for ln in state.lines
+        ],
+        "awards_payable": str(state.payable),
+        "total_liability": str(state.total_liability),
+        "contribution_base": str(state.contribution_base),
+    }
+
+
+class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Banks of linked Upcard Luck tables. Configuration: gaming managers, with a reason."""
+
+    queryset = JackpotBank.objects.select_related("casino")
+    serializer_class = BankSerializer
+    write_roles = (GAMING_MANAGER,)
+
+    @property
+    def read_roles(self):
+        return {"ledger": READERS, "recompute": (FINANCE, GAMING_MANAGER, SURVEILLANCE)}.get(
+            self.action, ALL_ROLES
+        )
+
+    @extend_schema(request=BankCreateSerializer, responses=BankSerializer)
+    def create(self, request):
+        payload = BankCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        bank = services.jackpot_bank_create(author=request.user, **payload.validated_data)
+        return Response(BankSerializer(bank).data, status=201)
+
+    @extend_schema(request=LineConfigureSerializer, responses=LineConfigSerializer)
+    @action(detail=True, methods=["post"])
+    def configure(self, request, pk=None):
+        """A new version of one line: active now, or pending until the line's next hit."""
+        payload = LineConfigureSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        config = services.jackpot_line_configure(
+            bank=self.get_object(), author=request.user, **payload.validated_data
+        )
+        return Response(LineConfigSerializer(config).data, status=201)
+
+    @extend_schema(request=TableAddSerializer, responses=BankSerializer)
+    @action(detail=True, methods=["post"])
+    def tables(self, request, pk=None):
+        payload = TableAddSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        bank = self.get_object()
+        services.jackpot_bank_table_add(bank=bank, author=request.user, **payload.validated_data)
+        return Response(BankSerializer(bank).data)
+
+    @extend_schema(responses=LineConfigSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def configs(self, request, pk=None):
+        return Response(LineConfigSerializer(self.get_object().line_configs.all(), many=True).data)
+
+    @extend_schema(parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)])
+    @action(detail=True, methods=["get"], url_path="ledger")
+    def ledger(self, request, pk=None):
+        """Every transaction and its legs (debit positive); finance and gaming managers."""
+        txns = ledger_transactions(
+            bank=self.get_object(), day_from=_day(request, "from"), day_to=_day(request, "to")
+        )
+        return Response(
+            [
+                {
+                    "id": t.pk,
+                    "kind": t.kind,
+                    "created_at": t.created_at.isoformat(),
+                    "gaming_day": t.gaming_day.isoformat(),
+                    "memo": t.memo,
+                    "line": t.line,
+                    "round": t.round_id,
+                    "reverses": t.reverses_id,
+                    "contribution_base": str(t.contribution_base),
+                    "created_by": str(t.created_by),
+                    "legs": [
+                        {
+                            "account": leg.account.kind,
+                            "line": leg.account.line,
+                            "amount": str(leg.amount),
+                        }
+                        for leg in t.legs.all()
+                    ],
+                }
+                for t in txns
+            ]
+        )
+
+    @action(detail=True, methods=["get"])
+    def recompute(self, request, pk=None):
+        """Recompute every meter from the recorded rounds and report any difference."""
+        result = jackpot_recompute(self.get_object())
+        return Response(
+            {
+                "ok": result.ok,
+                "rounds": result.rounds,
+                "differences": result.differences,
+                "award_mismatches": result.award_mismatches,
+            }
+        )
+
+
+class JackpotMeterViewSet(viewsets.ViewSet):
+    """The meter board: every bank's meters, reserves and liability, now or ``?at=`` a past time."""
+
+    read_roles = ALL_ROLES
+
+    @extend_schema(parameters=[OpenApiParameter("at", str)], responses=None)
+    def list(self, request):
+        at = _at(request)
+        return Response(
+            [
+                _state_json(bank_state(bank, at=at))
+                for bank in JackpotBank.objects.select_related("casino").order_by("name")
+            ]
+        )
+
+
+class AwardSerializer(serializers.ModelSerializer):
+    table = serializers.StringRelatedField()
+    paid_by = serializers.StringRelatedField()
+    odds_multiple = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True)
+
+    class Meta:
+        model = JackpotAward
+        fields = [
+            "id",
+            "bank",
+            "round",
+            "table",
+            "seat",
+            "player",
+            "line",
+            "progressive",
+            "amount",
+            "wager",
+            "odds_multiple",
+            "won_at",
+            "gaming_day",
+            "status",
+            "w2g_required",
+            "w2g_reference",
+            "winner_name",
+            "winner_id_reference",
+            "federal_withholding",
+            "paid_by",
+            "paid_at",
+        ]
+
+
+class PaySerializer(serializers.Serializer):
+    w2g_reference = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, default=""
+    )
+    winner_name = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default=""
+    )
+    winner_id_reference = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default=""
+    )
+    federal_withholding = serializers.DecimalField(
+        max_digits=14, decimal_places=2, required=False, default="0"
+    )
+
+
+class JackpotAwardViewSet(viewsets.ReadOnlyModelViewSet):
+    """Jackpots won. An attendant (pit boss or gaming manager) pays a pending one."""
+
+    queryset = JackpotAward.objects.select_related("table", "paid_by")
+    serializer_class = AwardSerializer
+    read_roles = ALL_ROLES
+    write_roles = (PIT_BOSS, GAMING_MANAGER)
+    filterset_fields = ["status", "bank", "line", "gaming_day", "w2g_required"]
+
+    @extend_schema(request=PaySerializer, responses=AwardSerializer)
+    @action(detail=True, methods=["post"])
+    def pay(self, request, pk=None):
+        payload = PaySerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        award = services.jackpot_award_pay(
+            award=self.get_object(), author=request.user, **payload.validated_data
+        )
+        return Response(AwardSerializer(award).data)
+
+
+class AdjustmentSerializer(serializers.ModelSerializer):
+    requested_by = serializers.StringRelatedField(read_only=True)
+    decided_by = serializers.StringRelatedField(read_only=True)
+
+    class Meta:
+        model = JackpotAdjustment
+        fields = [
+            "id",
+            "bank",
+            "line",
+            "target",
+            "amount",
+            "reason",
+            "note",
+            "requested_by",
+            "requested_at",
+            "status",
+            "decided_by",
+            "decided_at",
+            "decision_note",
+            "transaction",
+        ]
+        read_only_fields = [
+            "requested_by",
+            "requested_at",
+            "status",
+            "decided_by",
+            "decided_at",
+            "decision_note",
+            "transaction",
+        ]
+
+
+class DecideSerializer(serializers.Serializer):
+    approve = serializers.BooleanField()
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class JackpotAdjustmentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Requests to change a meter or reserve (finance or gaming manager); a second gaming
+    manager approves (posts) or rejects."""
+
+    queryset = JackpotAdjustment.objects.select_related("requested_by", "decided_by")
+    serializer_class = AdjustmentSerializer
+    read_roles = READERS
+    write_roles = READERS
+    action_roles = {"decide": (GAMING_MANAGER,)}
+    filterset_fields = ["status", "bank", "line", "reason"]
+
+    def create(self, request):
+        payload = AdjustmentSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        adjustment = services.jackpot_adjustment_request(
+            bank=data["bank"],
+            line=data["line"],
+            target=data.get("target", "meter"),
+            amount=data["amount"],
+            reason=data["reason"],
+            note=data["note"],
+            author=request.user,
+        )
+        return Response(AdjustmentSerializer(adjustment).data, status=201)
+
+    @extend_schema(request=DecideSerializer, responses=AdjustmentSerializer)
+    @action(detail=True, methods=["post"])
+    def decide(self, request, pk=None):
+        payload = DecideSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        adjustment = services.jackpot_adjustment_decide(
+            adjustment=self.get_object(), author=request.user, **payload.validated_data
+        )
+        return Response(AdjustmentSerializer(adjustment).data)
+
+
+def report_csv(report: LiabilityReport, filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow([f"Jackpot liability report, gaming days {report.day_from} to {report.day_to}"])
+    writer.writerow(report.CSV_COLUMNS)
+    for row in report.rows:
+        d = row.as_dict()
+        writer.writerow([d[c] for c in report.CSV_COLUMNS])
+    writer.writerow([])
+    keys = list(report.banks[0]) if report.banks else []
+    writer.writerow(keys)
+    for summary in report.banks:
+        writer.writerow([str(summary[k]) for k in keys])
+    return response
+
+
+class JackpotLiabilityViewSet(viewsets.ViewSet):
+    """The liability report for gaming days ``from`` to ``to`` (default: the given or
+    latest day), JSON or CSV; finance and gaming managers."""
+
+    read_roles = READERS
+
+    def _report(self, request) -> LiabilityReport:
+        day_to = _day(request, "to") or _day(request, "from") or _today()
+        day_from = _day(request, "from") or day_to
+        if day_from > day_to:
+            raise serializers.ValidationError({"from": ["must not be after to"]})
+        return liability_report(day_from=day_from, day_to=day_to)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)], responses=None
+    )
+    def list(self, request):
+        report = self._report(request)
+        return Response(
+            {
+                "from": report.day_from.isoformat(),
+                "to": report.day_to.isoformat(),
+                "rows": [r.as_dict() for r in report.rows],
+                "banks": [{k: str(v) for k, v in s.items()} for s in report.banks],
+            }
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)], responses=None
+    )
+    @action(detail=False, methods=["get"], url_path="csv", url_name="csv")
+    def csv_download(self, request):
+        report = self._report(request)
+        return report_csv(report, f"jackpot-liability-{report.day_from}-{report.day_to}.csv")

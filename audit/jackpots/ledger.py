@@ -1,0 +1,159 @@
+"""Double-entry posting and balances.
+
+Legs are debit-positive (cash and expenses grow with debits; liabilities and revenue with
+credits, so their balance is minus the sum of their legs). :func:`ledger_post` refuses an
+unbalanced posting before it reaches the database; on PostgreSQL a deferred constraint
+trigger checks it again at COMMIT (migration 0002).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import ROUND_DOWN, Decimal
+
+from django.db.models import Sum
+from django.utils import timezone
+
+from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerLeg, LedgerTransaction
+from casino.gaming_day import gaming_day_of
+from tables.games.paytables import JACKPOT_LINES
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+BANK_KINDS = (
+    LedgerAccount.PAYABLE,
+    LedgerAccount.CASH,
+    LedgerAccount.TAX_REVENUE,
+    LedgerAccount.HOUSE_FUNDING,
+    LedgerAccount.RELEASED,
+)
+LINE_KINDS = (LedgerAccount.METER, LedgerAccount.RESERVE)
+
+
+class LedgerUnbalanced(Exception):  # noqa: N818 - a programming error, never user input
+    pass
+
+
+def cents(amount: Decimal) -> Decimal:
+    """Shares of a tax are cut down to the cent; the fraction stays with the house."""
+    return Decimal(amount).quantize(CENT, rounding=ROUND_DOWN)
+
+
+def bank_accounts_ensure(bank: JackpotBank) -> None:
+    wanted = [(kind, "") for kind in BANK_KINDS] + [
+        (kind, line) for line in JACKPOT_LINES for kind in LINE_KINDS
+    ]
+    have = set(LedgerAccount.objects.filter(bank=bank).values_list("kind", "line"))
+    LedgerAccount.objects.bulk_create(
+        [LedgerAccount(bank=bank, kind=k, line=ln) for k, ln in wanted if (k, ln) not in have]
+    )
+
+
+class Book:
+    """A bank's accounts and their balances inside one posting transaction.
+
+    Load it after the bank's meters are locked; every posting through it updates the
+    in-memory balances, so later legs of the same service call see earlier ones.
+    """
+
+    def __init__(self, bank: JackpotBank):
+        self.bank = bank
+        self.accounts = {(a.kind, a.line): a for a in LedgerAccount.objects.filter(bank=bank)}
+        self.balance: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
+        raw = balances_by_account(bank)
+        for key, account in self.accounts.items():
+            self.balance[key] = raw.get(account.pk, ZERO)
+
+    def account(self, kind: str, line: str = "") -> LedgerAccount:
+        return self.accounts[(kind, line)]
+
+    def post(
+        self,
+        *,
+        kind: str,
+        legs: list[tuple[tuple[str, str], Decimal]],
+        memo: str,
+        author,
+        at,
+        line: str = "",
+        round=None,
+        revision=None,
+        contribution_base=ZERO,  # noqa: A002
+        reverses: LedgerTransaction | None = None,
+    ) -> LedgerTransaction | None:
+        """Post ``legs`` ((kind, line) -> debit-positive amount). Zero legs are dropped; a
+        posting with nothing left is not written. Returns the transaction."""
+        merged: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
+        for key, amount in legs:
+            amount = Decimal(amount)
+            if amount != amount.quantize(CENT):
+                raise LedgerUnbalanced(f"{kind}: leg {key} of {amount} is not whole cents")
+            merged[key] += amount
+        merged = {k: v for k, v in merged.items() if v != 0}
+        if sum(merged.values(), ZERO) != 0:
+            raise LedgerUnbalanced(
+                f"{kind}: legs sum to {sum(merged.values(), ZERO)}, not zero: {merged}"
+            )
+        if not merged:
+            return None
+        at = at or timezone.now()
+        casino = self.bank.casino
+        txn = LedgerTransaction.objects.create(
+            bank=self.bank,
+            kind=kind,
+            created_at=at,
+            gaming_day=gaming_day_of(at, casino.time_zone, casino.gaming_day_start_hour),
+            memo=memo[:300],
+            line=line,
+            created_by=author,
+            round=round,
+            revision=revision,
+            reverses=reverses,
+            contribution_base=contribution_base,
+        )
+        LedgerLeg.objects.bulk_create(
+            [
+                LedgerLeg(transaction=txn, account=self.accounts[k], amount=v)
+                for k, v in merged.items()
+            ]
+        )
+        for k, v in merged.items():
+            self.balance[k] += -v if k[0] in LedgerAccount.CREDIT_NORMAL else v
+        return txn
+
+    def reverse(self, txn: LedgerTransaction, *, author, at, memo: str) -> LedgerTransaction | None:
+        """A new transaction of the same kind with every leg negated."""
+        by_pk = {a.pk: key for key, a in self.accounts.items()}
+        legs = [(by_pk[leg.account_id], -leg.amount) for leg in txn.legs.all()]
+        return self.post(
+            kind=txn.kind,
+            legs=legs,
+            memo=f"reversal of #{txn.pk}: {memo}",
+            author=author,
+            at=at,
+            line=txn.line,
+            round=txn.round,
+            revision=txn.revision,
+            reverses=txn,
+            contribution_base=-txn.contribution_base,
+        )
+
+
+def balances_by_account(
+    bank: JackpotBank, *, at=None, before_day=None, upto_day=None
+) -> dict[int, Decimal]:
+    """Natural-sign balance of each account id: as of ``at`` (inclusive), or over the
+    transactions of gaming days before ``before_day`` / up to ``upto_day`` (inclusive)."""
+    legs = LedgerLeg.objects.filter(account__bank=bank)
+    if at is not None:
+        legs = legs.filter(transaction__created_at__lte=at)
+    if before_day is not None:
+        legs = legs.filter(transaction__gaming_day__lt=before_day)
+    if upto_day is not None:
+        legs = legs.filter(transaction__gaming_day__lte=upto_day)
+    kinds = dict(LedgerAccount.objects.filter(bank=bank).values_list("pk", "kind"))
+    out = {}
+    for row in legs.values("account").annotate(total=Sum("amount")):
+        sign = -1 if kinds[row["account"]] in LedgerAccount.CREDIT_NORMAL else 1
+        out[row["account"]] = (row["total"] * sign).quantize(CENT)
+    return out

@@ -1,0 +1,266 @@
+"""Reads: the meter board, balances as of any moment, the ledger and the liability report.
+
+Every figure is a sum of ledger legs; nothing here reads a stored running total.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from audit.jackpots.ledger import CENT, ZERO, balances_by_account
+from audit.jackpots.models import (
+    JackpotAward,
+    JackpotBank,
+    JackpotLineConfig,
+    LedgerAccount,
+    LedgerLeg,
+    LedgerTransaction,
+)
+from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
+
+MOVEMENTS = ("contribution", "seed", "reset", "hit", "payment", "adjustment")
+M, R, PAYABLE = LedgerAccount.METER, LedgerAccount.RESERVE, LedgerAccount.PAYABLE
+
+
+@dataclass
+class LineState:
+    line: str
+    name: str
+    progressive: bool
+    config: JackpotLineConfig | None
+    pending: JackpotLineConfig | None
+    meter: Decimal
+    reserve: Decimal
+    last_hit: JackpotAward | None = None
+
+    @property
+    def liability(self) -> Decimal:
+        return self.meter + self.reserve
+
+
+@dataclass
+class BankState:
+    bank: JackpotBank
+    at: object
+    lines: list[LineState]
+    payable: Decimal
+    contribution_base: Decimal
+    tables: list[str] = field(default_factory=list)
+
+    @property
+    def total_liability(self) -> Decimal:
+        return sum((ln.liability for ln in self.lines), ZERO) + self.payable
+
+
+def bank_state(bank: JackpotBank, *, at=None) -> BankState:
+    """Meters, reserves, payable and the contribution base of ``bank`` now or as of ``at``."""
+    balances = balances_by_account(bank, at=at)
+    accounts = {(a.kind, a.line): a.pk for a in LedgerAccount.objects.filter(bank=bank)}
+    configs = JackpotLineConfig.objects.filter(bank=bank)
+    if at is not None:
+        configs = configs.filter(created_at__lte=at)
+    active, pending = {}, {}
+    for config in configs.order_by("number"):
+        activated = config.activated_at is not None and (at is None or config.activated_at <= at)
+        if activated:
+            active[config.line] = config
+        elif config.status == JackpotLineConfig.PENDING or (
+            at is not None and config.activated_at is not None
+        ):
+            pending[config.line] = config
+    awards = (
+        JackpotAward.objects.filter(bank=bank)
+        .exclude(status=JackpotAward.REVERSED)
+        .select_related("table")
+    )
+    if at is not None:
+        awards = awards.filter(won_at__lte=at)
+    last = {}
+    for award in awards.order_by("won_at", "pk"):
+        last[award.line] = award
+    lines = []
+    for line in JACKPOT_LINES:
+        config = active.get(line)
+        lines.append(
+            LineState(
+                line=line,
+                name=JACKPOT_LINE_NAMES[line],
+                progressive=bool(config and config.progressive),
+                config=config,
+                pending=pending.get(line) if pending.get(line) is not active.get(line) else None,
+                meter=balances.get(accounts[(M, line)], ZERO),
+                reserve=balances.get(accounts[(R, line)], ZERO),
+                last_hit=last.get(line),
+            )
+        )
+    base = LedgerTransaction.objects.filter(bank=bank, kind=LedgerTransaction.TAX)
+    if at is not None:
+        base = base.filter(created_at__lte=at)
+    return BankState(
+        bank=bank,
+        at=at,
+        lines=lines,
+        payable=balances.get(accounts[(PAYABLE, "")], ZERO),
+        contribution_base=Decimal(base.aggregate(s=Sum("contribution_base"))["s"] or ZERO).quantize(
+            CENT
+        ),
+        tables=list(bank.members.select_related("table").values_list("table__label", flat=True)),
+    )
+
+
+def meter_board(*, casino=None, at=None) -> list[BankState]:
+    banks = JackpotBank.objects.select_related("casino").order_by("casino__name", "name")
+    if casino is not None:
+        banks = banks.filter(casino=casino)
+    return [bank_state(bank, at=at) for bank in banks]
+
+
+def ledger_transactions(
+    *, bank: JackpotBank, day_from: date | None = None, day_to: date | None = None
+):
+    qs = (
+        LedgerTransaction.objects.filter(bank=bank)
+        .select_related("created_by", "round__table", "reverses")
+        .prefetch_related("legs__account")
+        .order_by("created_at", "pk")
+    )
+    if day_from is not None:
+        qs = qs.filter(gaming_day__gte=day_from)
+    if day_to is not None:
+        qs = qs.filter(gaming_day__lte=day_to)
+    return qs
+
+
+@dataclass
+class ReportRow:
+    bank: str
+    line: str  # a jackpot line, "payable" or "total"
+    opening: Decimal = ZERO
+    movements: dict[str, Decimal] = field(default_factory=lambda: dict.fromkeys(MOVEMENTS, ZERO))
+    closing: Decimal = ZERO
+
+    def as_dict(self) -> dict:
+        return {
+            "bank": self.bank,
+            "line": self.line,
+            "opening": str(self.opening),
+            **{k: str(v) for k, v in self.movements.items()},
+            "closing": str(self.closing),
+        }
+
+
+@dataclass
+class LiabilityReport:
+    day_from: date
+    day_to: date
+    rows: list[ReportRow]
+    banks: list[dict]
+
+    CSV_COLUMNS = ("bank", "line", "opening", *MOVEMENTS, "closing")
+
+
+def _movements(bank: JackpotBank, day_from: date, day_to: date) -> dict[tuple[int, str], Decimal]:
+    rows = (
+        LedgerLeg.objects.filter(
+            account__bank=bank,
+            transaction__gaming_day__gte=day_from,
+            transaction__gaming_day__lte=day_to,
+        )
+        .values("account", "transaction__kind")
+        .annotate(total=Sum("amount"))
+    )
+    return {
+        (r["account"], r["transaction__kind"]): Decimal(r["total"]).quantize(CENT) for r in rows
+    }
+
+
+def _period(moved: dict, account: LedgerAccount, *kinds: str, sign: int = 1) -> Decimal:
+    return sum((moved.get((account.pk, k), ZERO) for k in kinds), ZERO) * sign
+
+
+def liability_report(*, day_from: date, day_to: date, banks=None) -> LiabilityReport:
+    """Opening liability, its movements by kind and the closing liability per line (meter +
+    hidden reserve) and for awards payable, per bank, over gaming days [day_from, day_to].
+
+    Liabilities are credit-normal, so a movement is minus the sum of the period's legs.
+    Closing = opening + every movement, and it equals the ledger balance at the end of
+    ``day_to`` (both are sums of the same legs; the tests check it independently too).
+    """
+    if banks is None:
+        banks = JackpotBank.objects.select_related("casino").order_by("casino__name", "name")
+    rows: list[ReportRow] = []
+    summaries = []
+    for bank in banks:
+        accounts = {(a.kind, a.line): a for a in LedgerAccount.objects.filter(bank=bank)}
+        opening = balances_by_account(bank, before_day=day_from)
+        closing = balances_by_account(bank, upto_day=day_to)
+        moved = _movements(bank, day_from, day_to)
+        total = ReportRow(bank.name, "total")
+        groups = [(line, [accounts[(M, line)], accounts[(R, line)]]) for line in JACKPOT_LINES]
+        groups.append(("payable", [accounts[(PAYABLE, "")]]))
+        for label, group in groups:
+            row = ReportRow(bank.name, label)
+            for account in group:
+                row.opening += opening.get(account.pk, ZERO)
+                row.closing += closing.get(account.pk, ZERO)
+                for kind in MOVEMENTS:
+                    row.movements[kind] -= moved.get((account.pk, kind), ZERO)
+            if (
+                label != "payable"
+                and row.opening == row.closing == 0
+                and not any(row.movements.values())
+            ):
+                continue
+            rows.append(row)
+            total.opening += row.opening
+            total.closing += row.closing
+            for kind in MOVEMENTS:
+                total.movements[kind] += row.movements[kind]
+        rows.append(total)
+
+        house = accounts[(LedgerAccount.HOUSE_FUNDING, "")]
+        released = accounts[(LedgerAccount.RELEASED, "")]
+        base = (
+            LedgerTransaction.objects.filter(
+                bank=bank,
+                kind=LedgerTransaction.TAX,
+                gaming_day__gte=day_from,
+                gaming_day__lte=day_to,
+            ).aggregate(s=Sum("contribution_base"))["s"]
+            or ZERO
+        )
+        base = Decimal(base).quantize(CENT)
+        summaries.append(
+            {
+                "bank": bank.name,
+                "opening_liability": total.opening,
+                "contribution_base": base,
+                "contributions": total.movements["contribution"],
+                "house_funding": _period(moved, house, "seed", "reset", "hit"),
+                "payments": -total.movements["payment"],
+                "approved_reductions": _period(moved, released, "adjustment", sign=-1) + 0,
+                "approved_increases": _period(moved, house, "adjustment"),
+                "closing_liability": total.closing,
+            }
+        )
+    return LiabilityReport(day_from=day_from, day_to=day_to, rows=rows, banks=summaries)
+
+
+def pending_awards(*, bank: JackpotBank | None = None):
+    qs = JackpotAward.objects.filter(status=JackpotAward.PENDING).select_related(
+        "table", "bank", "round"
+    )
+    return qs.filter(bank=bank) if bank is not None else qs
+
+
+def line_balances_by_kind(bank: JackpotBank) -> dict[tuple[str, str], Decimal]:
+    accounts = {a.pk: (a.kind, a.line) for a in LedgerAccount.objects.filter(bank=bank)}
+    out: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
+    for pk, value in balances_by_account(bank).items():
+        out[accounts[pk]] = value
+    return out

@@ -1,0 +1,223 @@
+"""Jackpot pages: the meter board, award payment, the ledger, the liability report and
+adjustments. Pages parse, call a service or selector, and render."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+from audit.jackpots import services
+from audit.jackpots.api import report_csv
+from audit.jackpots.models import JackpotAdjustment, JackpotAward, JackpotBank
+from audit.jackpots.reconcile import jackpot_recompute
+from audit.jackpots.selectors import (
+    MOVEMENTS,
+    ledger_transactions,
+    liability_report,
+    meter_board,
+    pending_awards,
+)
+from casino.gaming_day import gaming_day_of
+from casino.permissions import role_required
+from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
+from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
+
+READERS = (FINANCE, GAMING_MANAGER)
+ATTENDANTS = (PIT_BOSS, GAMING_MANAGER)
+
+
+def _errors(exc: ValidationError) -> dict[str, list[str]]:
+    return exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
+
+
+def _days(request) -> tuple[date, date, dict]:
+    errors = {}
+    values = {}
+    for name in ("from", "to"):
+        raw = request.GET.get(name, "")
+        values[name] = parse_date(raw) if raw else None
+        if raw and values[name] is None:
+            errors[name] = [f'"{raw}" is not a date (YYYY-MM-DD)']
+    bank = JackpotBank.objects.select_related("casino").first()
+    today = (
+        gaming_day_of(timezone.now(), bank.casino.time_zone, bank.casino.gaming_day_start_hour)
+        if bank
+        else timezone.now().date()
+    )
+    day_to = values["to"] or values["from"] or today
+    day_from = values["from"] or day_to
+    if day_from > day_to:
+        errors["from"] = ["must not be after to"]
+        day_from = day_to
+    return day_from, day_to, errors
+
+
+@role_required(*ALL_ROLES)
+def board(request):
+    raw = request.GET.get("at", "")
+    at = parse_datetime(raw) if raw else None
+    error = (
+        f'"{raw}" is not a time (2025-03-14T18:00:00+00:00)'
+        if raw and (at is None or at.tzinfo is None)
+        else ""
+    )
+    if error:
+        at = None
+    return render(
+        request,
+        "jackpots/board.html",
+        {
+            "banks": meter_board(at=at),
+            "at": at,
+            "at_error": error,
+            "awards": pending_awards().order_by("won_at"),
+            "can_pay": has_role(request.user, *ATTENDANTS),
+            "can_read_ledger": has_role(request.user, *READERS),
+        },
+    )
+
+
+@role_required(*ATTENDANTS)
+def award_pay(request, pk: int):
+    award = get_object_or_404(JackpotAward.objects.select_related("table", "bank"), pk=pk)
+    errors: dict = {}
+    if request.method == "POST":
+        try:
+            services.jackpot_award_pay(
+                award=award,
+                author=request.user,
+                w2g_reference=request.POST.get("w2g_reference", ""),
+                winner_name=request.POST.get("winner_name", ""),
+                winner_id_reference=request.POST.get("winner_id_reference", ""),
+                federal_withholding=request.POST.get("federal_withholding") or "0",
+            )
+        except ValidationError as exc:
+            errors = _errors(exc)
+        else:
+            messages.success(
+                request, f"Paid: {award.line} {award.amount} at {award.table} seat {award.seat}."
+            )
+            return redirect("jackpots-board")
+    return render(
+        request, "jackpots/award_pay.html", {"award": award, "errors": errors, "form": request.POST}
+    )
+
+
+@role_required(*READERS)
+def ledger(request):
+    day_from, day_to, errors = _days(request)
+    banks = JackpotBank.objects.order_by("name")
+    bank = (
+        banks.filter(pk=request.GET.get("bank")).first()
+        if request.GET.get("bank", "").isdigit()
+        else None
+    )
+    bank = bank or banks.first()
+    txns = ledger_transactions(bank=bank, day_from=day_from, day_to=day_to) if bank else []
+    return render(
+        request,
+        "jackpots/ledger.html",
+        {
+            "banks": banks,
+            "bank": bank,
+            "transactions": txns,
+            "day_from": day_from,
+            "day_to": day_to,
+            "errors": errors,
+        },
+    )
+
+
+@role_required(*READERS)
+def report(request):
+    day_from, day_to, errors = _days(request)
+    result = liability_report(day_from=day_from, day_to=day_to)
+    checks = [jackpot_recompute(bank) for bank in JackpotBank.objects.order_by("name")]
+    return render(
+        request,
+        "jackpots/report.html",
+        {
+            "report": result,
+            "movements": MOVEMENTS,
+            "checks": checks,
+            "day_from": day_from,
+            "day_to": day_to,
+            "errors": errors,
+        },
+    )
+
+
+@role_required(*READERS)
+def report_download(request):
+    day_from, day_to, _errors_ = _days(request)
+    return report_csv(
+        liability_report(day_from=day_from, day_to=day_to),
+        f"jackpot-liability-{day_from}-{day_to}.csv",
+    )
+
+
+@role_required(*READERS)
+def adjustments(request):
+    errors: dict = {}
+    if request.method == "POST":
+        bank = JackpotBank.objects.filter(pk=request.POST.get("bank") or 0).first()
+        try:
+            if bank is None:
+                raise ValidationError({"bank": ["Choose a bank"]})
+            services.jackpot_adjustment_request(
+                bank=bank,
+                line=request.POST.get("line", ""),
+                target=request.POST.get("target", "meter"),
+                amount=request.POST.get("amount", ""),
+                reason=request.POST.get("reason", ""),
+                note=request.POST.get("note", ""),
+                author=request.user,
+            )
+        except ValidationError as exc:
+            errors = _errors(exc)
+        else:
+            messages.success(
+                request, "Adjustment requested; a second gaming manager must approve it."
+            )
+            return redirect("jackpots-adjustments")
+    return render(
+        request,
+        "jackpots/adjustments.html",
+        {
+            "adjustments": JackpotAdjustment.objects.select_related(
+                "bank", "requested_by", "decided_by"
+            )[:200],
+            "banks": JackpotBank.objects.order_by("name"),
+            "lines": [(ln, JACKPOT_LINE_NAMES[ln]) for ln in JACKPOT_LINES],
+            "reasons": JackpotAdjustment.REASONS,
+            "targets": JackpotAdjustment.TARGETS,
+            "errors": errors,
+            "form": request.POST,
+            "can_decide": has_role(request.user, GAMING_MANAGER),
+        },
+    )
+
+
+@role_required(GAMING_MANAGER)
+def adjustment_decide(request, pk: int):
+    adjustment = get_object_or_404(JackpotAdjustment, pk=pk)
+    if request.method == "POST":
+        try:
+            services.jackpot_adjustment_decide(
+                adjustment=adjustment,
+                author=request.user,
+                approve=request.POST.get("decision") == "approve",
+                note=request.POST.get("note", ""),
+            )
+        except ValidationError as exc:
+            for field, problems in _errors(exc).items():
+                for problem in problems:
+                    messages.error(request, f"{field}: {problem}")
+        else:
+            messages.success(request, f"Adjustment #{adjustment.pk} decided.")
+    return redirect("jackpots-adjustments")
