@@ -85,7 +85,7 @@ POKER_OR_BUST_CATEGORIES = (
 )
 # Priced with tables/games/poker_or_bust_math.py: the earlier 50/40/20/10/3/2/1 table gave the
 # player about a 40% edge on the Odds (a player who draws to 25-27 makes a flush, straight or
-# high pair on over a third of hands). This one leaves the house about 3.2% of the combined
+# high pair on over a third of hands). This one leaves the house about 3% (3.06% +- 0.10%) of the combined
 # Ante + Odds action against the best simple drawing strategy found.
 POKER_OR_BUST_ODDS_PAYTABLE = {
     "royal_flush": 20, "suited_three_of_a_kind": 10, "straight_flush": 5,

@@ -111,19 +111,28 @@ DEALER_STANDS_FROM = 23  # the dealer draws at 22 or less
 ODDS_MIN_PAIR = 11
 PAIR_KEY = "pair_jacks_or_better"
 
-RULE_WAGERS = ("The game begins by the player placing two mandatory Ante and Odds wagers of "
-               "equal amounts.")
-RULE_PLAYER_BUST = ("If the player's point total goes over 31, the player has busted and both the "
-                    "Ante and Odds wagers are lost.")
-RULE_DEALER_DRAW = ("After all players have acted, the dealer will expose the down card and deliver "
-                    "one additional card to his/her hand. If the total of the dealer's three cards is "
-                    "22 or less, the dealer must take additional cards until his/her hand value "
-                    "exceeds 22. If the dealer's hand value totals 23 to 31, the dealer must stand "
-                    "and take no additional cards.")
-RULE_DEALER_BUST = ("If the dealer's hand goes over 31, the dealer busts (RULINGS.md: the bust "
-                    "stands; no further card is dealt).")
-RULE_ALL_BUST = ("The dealer draws only if some player stands (RULINGS.md): when every player "
-                 "has busted, the dealer takes no card.")
+RULE_WAGERS = (
+    "The game begins by the player placing two mandatory Ante and Odds wagers of equal amounts."
+)
+RULE_PLAYER_BUST = (
+    "If the player's point total goes over 31, the player has busted and both the "
+    "Ante and Odds wagers are lost."
+)
+RULE_DEALER_DRAW = (
+    "After all players have acted, the dealer will expose the down card and deliver "
+    "one additional card to his/her hand. If the total of the dealer's three cards is "
+    "22 or less, the dealer must take additional cards until his/her hand value "
+    "exceeds 22. If the dealer's hand value totals 23 to 31, the dealer must stand "
+    "and take no additional cards."
+)
+RULE_DEALER_BUST = (
+    "If the dealer's hand goes over 31, the dealer busts (RULINGS.md: the bust "
+    "stands; no further card is dealt)."
+)
+RULE_ALL_BUST = (
+    "The dealer draws only if some player stands (RULINGS.md): when every player "
+    "has busted, the dealer takes no card."
+)
 
 
 # --- the round ----------------------------------------------------------------------------
@@ -196,7 +205,7 @@ def _money(value: object, path: str, errors: Errors, *, positive: bool) -> Decim
 
 def _cards(value: object, path: str, errors: Errors, at_least: int, who: str) -> tuple[int, ...]:
     if not isinstance(value, list):
-        errors.add(path, "must be a list of cards such as [\"AS\", \"TD\"]")
+        errors.add(path, 'must be a list of cards such as ["AS", "TD"]')
         return ()
     out: list[int] = []
     get = _CARD_BY_TEXT.get
@@ -223,20 +232,22 @@ def _unknown_keys(data: Mapping, allowed: frozenset, path: str, errors: Errors) 
 
 def _parse_paid(value: object, path: str, errors: Errors) -> tuple[tuple[str, Decimal], ...]:
     if not isinstance(value, list):
-        errors.add(path, "must be a list of {\"wager\": ..., \"net\": ...} objects")
+        errors.add(path, 'must be a list of {"wager": ..., "net": ...} objects')
         return ()
     out: list[tuple[str, Decimal]] = []
     seen: set[str] = set()
     for j, item in enumerate(value):
         p = f"{path}[{j}]"
         if not isinstance(item, Mapping):
-            errors.add(p, "must be an object with \"wager\" and \"net\"")
+            errors.add(p, 'must be an object with "wager" and "net"')
             continue
         if len(item) > 2 or "wager" not in item or "net" not in item:
             _unknown_keys(item, _PAID_KEYS, p, errors)
         wager = item.get("wager")
         if wager not in WAGERS:
-            errors.add(f"{p}.wager", f"{wager!r} is not a Poker or Bust wager; expected \"ante\" or \"odds\"")
+            errors.add(
+                f"{p}.wager", f'{wager!r} is not a Poker or Bust wager; expected "ante" or "odds"'
+            )
             wager = None
         elif wager in seen:
             errors.add(f"{p}.wager", f"the {WAGER_NAMES[wager]} pay is recorded twice")
@@ -245,7 +256,7 @@ def _parse_paid(value: object, path: str, errors: Errors) -> tuple[tuple[str, De
             seen.add(wager)
         hand = item.get("hand")
         if hand is not None and (type(hand) is not int or hand != 0):
-            errors.add(f"{p}.hand", "Poker or Bust has one hand per seat: leave \"hand\" out (or 0)")
+            errors.add(f"{p}.hand", 'Poker or Bust has one hand per seat: leave "hand" out (or 0)')
         if "net" not in item:
             errors.add(f"{p}.net", "is missing")
             continue
@@ -280,11 +291,13 @@ def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> S
     wagers = data.get("wagers")
     ante = odds = None
     if not isinstance(wagers, Mapping):
-        errors.add(f"{path}.wagers", "must be an object such as {\"ante\": \"10.00\", \"odds\": \"10.00\"}")
+        errors.add(f"{path}.wagers", 'must be an object such as {"ante": "10.00", "odds": "10.00"}')
     else:
         for key in wagers:
             if key not in WAGERS:
-                errors.add(f"{path}.wagers.{key}", "unknown wager; Poker or Bust has \"ante\" and \"odds\"")
+                errors.add(
+                    f"{path}.wagers.{key}", 'unknown wager; Poker or Bust has "ante" and "odds"'
+                )
         if ANTE in wagers:
             ante = _money(wagers[ANTE], f"{path}.wagers.ante", errors, positive=True)
         if ODDS in wagers:
@@ -360,8 +373,12 @@ def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
         if type(wagers) is not dict or len(wagers) != 2:
             return None
         a, o = wagers[ANTE], wagers[ODDS]
-        ante = _POSITIVE_CACHE[a] if a in _POSITIVE_CACHE else _cached_amount(a, _POSITIVE_CACHE, True)
-        odds = _POSITIVE_CACHE[o] if o in _POSITIVE_CACHE else _cached_amount(o, _POSITIVE_CACHE, True)
+        ante = (
+            _POSITIVE_CACHE[a] if a in _POSITIVE_CACHE else _cached_amount(a, _POSITIVE_CACHE, True)
+        )
+        odds = (
+            _POSITIVE_CACHE[o] if o in _POSITIVE_CACHE else _cached_amount(o, _POSITIVE_CACHE, True)
+        )
         if ante is None or odds is None or type(raw) is not list or len(raw) < PLAYER_CARDS:
             return None
         cards = tuple(map(_CARD, raw))
@@ -418,21 +435,23 @@ def parse_round(data: Mapping, rules: PokerOrBustRules) -> Round:
     """JSON form -> :class:`Round`; raises InvalidInput naming every impossible field."""
     errors = Errors()
     if type(data) is not dict and not isinstance(data, Mapping):
-        errors.add("", "a round must be an object with \"dealer\" and \"seats\"")
+        errors.add("", 'a round must be an object with "dealer" and "seats"')
         errors.raise_if_any()
     if len(data) != 2 or not data.keys() <= _ROUND_KEYS:
         _unknown_keys(data, _ROUND_KEYS, "", errors)
     dealer = data.get("dealer")
     dealer_cards: tuple[int, ...] = ()
     if type(dealer) is not dict and not isinstance(dealer, Mapping):
-        errors.add("dealer", "must be an object such as {\"cards\": [\"KS\", \"7H\", \"5D\", \"9C\"]}")
+        errors.add("dealer", 'must be an object such as {"cards": ["KS", "7H", "5D", "9C"]}')
     else:
         if len(dealer) != 1:
             _unknown_keys(dealer, _DEALER_KEYS, "dealer", errors)
         if "cards" not in dealer:
             errors.add("dealer.cards", "is missing")
         else:
-            dealer_cards = _cards(dealer["cards"], "dealer.cards", errors, DEALER_DEAL, "the dealer")
+            dealer_cards = _cards(
+                dealer["cards"], "dealer.cards", errors, DEALER_DEAL, "the dealer"
+            )
     raw_seats = data.get("seats")
     seats: list[SeatHand] = []
     if type(raw_seats) is not list:
@@ -573,13 +592,24 @@ def _ante_net(stake: Decimal, player_value: int, dealer_value: int, dealer_bust:
 
 
 _new = object.__new__
-_SET_SEAT, _SET_WAGER, _SET_STAKE, _SET_NET, _SET_OUTCOME, _SET_EXPLANATION, _SET_HAND, _SET_LINE = (
+(
+    _SET_SEAT,
+    _SET_WAGER,
+    _SET_STAKE,
+    _SET_NET,
+    _SET_OUTCOME,
+    _SET_EXPLANATION,
+    _SET_HAND,
+    _SET_LINE,
+) = (
     getattr(Settlement, name).__set__
     for name in ("seat", "wager", "stake", "net", "outcome", "explanation", "hand", "line")
 )
 
 
-def _settlement(seat: int, wager: str, stake: Decimal, net: Decimal, outcome: str, why: str) -> Settlement:
+def _settlement(
+    seat: int, wager: str, stake: Decimal, net: Decimal, outcome: str, why: str
+) -> Settlement:
     """``Settlement(seat, wager, stake, net, outcome, why)``, built through its slots.
 
     The frozen dataclass's ``__init__`` costs more than a whole seat's settlement logic;
@@ -631,8 +661,10 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
             busted = bust_at(cards)
             if busted + 1 < len(cards):
                 findings.append(_cards_after_bust(s, busted))
-            why = (f"busted with {sum(map(_POINTS, cards[: busted + 1]))} "
-                   f"({cards_text(cards[: busted + 1])}); Ante and Odds lose")
+            why = (
+                f"busted with {sum(map(_POINTS, cards[: busted + 1]))} "
+                f"({cards_text(cards[: busted + 1])}); Ante and Odds lose"
+            )
             ante_net = odds_net = None
             if ante is not None:
                 ante_net = -ante
@@ -648,20 +680,35 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
             if ante is not None:
                 if d_value < 0:
                     d_value = _dealer_value(dealer)
-                    d_text = (f"dealer busts with {d_total} ({cards_text(dealer)}); Ante wins 1 to 1"
-                              if d_bust else _dealer_hand_text(dealer, d_value))
+                    d_text = (
+                        f"dealer busts with {d_total} ({cards_text(dealer)}); Ante wins 1 to 1"
+                        if d_bust
+                        else _dealer_hand_text(dealer, d_value)
+                    )
                 if d_bust:
                     ante_net = ante
                     add(_settlement(seat, ANTE, ante, ante, WIN, d_text))
                 elif value > d_value:
                     ante_net = ante
-                    add(_settlement(seat, ANTE, ante, ante, WIN, f"{hand} beats {d_text}; Ante wins 1 to 1"))
+                    add(
+                        _settlement(
+                            seat, ANTE, ante, ante, WIN, f"{hand} beats {d_text}; Ante wins 1 to 1"
+                        )
+                    )
                 elif value < d_value:
                     ante_net = -ante
-                    add(_settlement(seat, ANTE, ante, ante_net, LOSE, f"{d_text} beats {hand}; Ante loses"))
+                    add(
+                        _settlement(
+                            seat, ANTE, ante, ante_net, LOSE, f"{d_text} beats {hand}; Ante loses"
+                        )
+                    )
                 else:
                     ante_net = ZERO
-                    add(_settlement(seat, ANTE, ante, ZERO, PUSH, f"{hand} ties {d_text}; Ante pushes"))
+                    add(
+                        _settlement(
+                            seat, ANTE, ante, ZERO, PUSH, f"{hand} ties {d_text}; Ante pushes"
+                        )
+                    )
             if odds is not None:
                 cat = value >> 12
                 if cat >= tcp.FLUSH:
@@ -673,18 +720,31 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
                     cat = -1
                 if pay is None:
                     odds_net = -odds
-                    why = (f"{hand} is below a pair of Jacks; Odds loses" if cat < 0
-                           else f"{hand} is not on the Odds pay table; Odds loses")
+                    why = (
+                        f"{hand} is below a pair of Jacks; Odds loses"
+                        if cat < 0
+                        else f"{hand} is not on the Odds pay table; Odds loses"
+                    )
                     add(_settlement(seat, ODDS, odds, odds_net, LOSE, why))
                 else:
                     odds_net = _odds_pay(odds, pay, rules)
-                    add(_settlement(seat, ODDS, odds, odds_net, WIN if odds_net > 0 else PUSH,
-                                    f"{hand}; Odds pays {_odds_words(pay)}"))
+                    add(
+                        _settlement(
+                            seat,
+                            ODDS,
+                            odds,
+                            odds_net,
+                            WIN if odds_net > 0 else PUSH,
+                            f"{hand}; Odds pays {_odds_words(pay)}",
+                        )
+                    )
         if paid and paid != ((ANTE, ante_net), (ODDS, odds_net)):
             for j, (wager, net) in enumerate(paid):
                 expected = ante_net if wager == ANTE else odds_net
                 if net != (ZERO if expected is None else expected):
-                    wrong_pays.append(RecordedPay(seat, wager, net, None, f"seats[{index}].paid[{j}]"))
+                    wrong_pays.append(
+                        RecordedPay(seat, wager, net, None, f"seats[{index}].paid[{j}]")
+                    )
 
     dealer_ok = dealer_stop(dealer) == len(dealer) if standing else len(dealer) == DEALER_DEAL
     if not dealer_ok:
@@ -710,36 +770,55 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
 def _wager_missing(s: SeatHand) -> Finding:
     missing, placed = (ANTE, s.odds) if s.ante is None else (ODDS, s.ante)
     return Finding(
-        code="WAGER_MISSING", kind=RULE_VIOLATION,
-        message=(f"Seat {s.seat} played without an {WAGER_NAMES[missing]}: Ante and Odds are "
-                 f"both mandatory and equal."),
-        path=f"seats[{s.index}].wagers.{missing}", rule=RULE_WAGERS,
-        expected=money_text(placed), recorded=None, amount=placed, seat=s.seat,
+        code="WAGER_MISSING",
+        kind=RULE_VIOLATION,
+        message=(
+            f"Seat {s.seat} played without an {WAGER_NAMES[missing]}: Ante and Odds are "
+            f"both mandatory and equal."
+        ),
+        path=f"seats[{s.index}].wagers.{missing}",
+        rule=RULE_WAGERS,
+        expected=money_text(placed),
+        recorded=None,
+        amount=placed,
+        seat=s.seat,
     )
 
 
 def _unequal(s: SeatHand) -> Finding:
     return Finding(
-        code="ANTE_ODDS_UNEQUAL", kind=RULE_VIOLATION,
-        message=(f"Seat {s.seat} bet Ante {money_text(s.ante)} and Odds {money_text(s.odds)}: "
-                 f"the two wagers must be equal."),
-        path=f"seats[{s.index}].wagers.odds", rule=RULE_WAGERS,
-        expected=money_text(s.ante), recorded=money_text(s.odds),
-        amount=abs(s.ante - s.odds), seat=s.seat,
+        code="ANTE_ODDS_UNEQUAL",
+        kind=RULE_VIOLATION,
+        message=(
+            f"Seat {s.seat} bet Ante {money_text(s.ante)} and Odds {money_text(s.odds)}: "
+            f"the two wagers must be equal."
+        ),
+        path=f"seats[{s.index}].wagers.odds",
+        rule=RULE_WAGERS,
+        expected=money_text(s.ante),
+        recorded=money_text(s.odds),
+        amount=abs(s.ante - s.odds),
+        seat=s.seat,
     )
 
 
 def _cards_after_bust(s: SeatHand, busted: int) -> Finding:
     cards = s.cards
-    extra = cards[busted + 1:]
+    extra = cards[busted + 1 :]
     return Finding(
-        code="CARDS_AFTER_BUST", kind=PROCEDURE,
-        message=(f"Seat {s.seat} busted with {points(cards[:busted + 1])} "
-                 f"({cards_text(cards[:busted + 1])}) and was dealt {len(extra)} more "
-                 f"card{'s' if len(extra) > 1 else ''} ({cards_text(extra)}); the bust stands."),
-        path=f"seats[{s.index}].cards[{busted + 1}]", rule=RULE_PLAYER_BUST,
+        code="CARDS_AFTER_BUST",
+        kind=PROCEDURE,
+        message=(
+            f"Seat {s.seat} busted with {points(cards[: busted + 1])} "
+            f"({cards_text(cards[: busted + 1])}) and was dealt {len(extra)} more "
+            f"card{'s' if len(extra) > 1 else ''} ({cards_text(extra)}); the bust stands."
+        ),
+        path=f"seats[{s.index}].cards[{busted + 1}]",
+        rule=RULE_PLAYER_BUST,
         expected=f"no card after {TEXT[cards[busted]]}",
-        recorded=cards_text(extra), amount=ZERO, seat=s.seat,
+        recorded=cards_text(extra),
+        amount=ZERO,
+        seat=s.seat,
     )
 
 
@@ -751,10 +830,6 @@ def _odds_words(pay: Decimal) -> str:
     if text is None:
         text = _ODDS_WORDS[pay] = odds_text(pay)
     return text
-
-
-def _seat_number(s: SeatHand) -> int:
-    return s.seat
 
 
 def _dealer_value(dealer: Sequence[int]) -> int:
@@ -774,20 +849,29 @@ def _dealer_hand_text(dealer: Sequence[int], value: int) -> str:
     return f"dealer's {_describe(value)}"
 
 
-def _dealer_findings(dealer: tuple[int, ...], standing: list[tuple[SeatHand, int]],
-                     d_total: int) -> list[Finding]:
+def _dealer_findings(
+    dealer: tuple[int, ...], standing: list[tuple[SeatHand, int]], d_total: int
+) -> list[Finding]:
     """Departures from the dealer's drawing rule, with the money each one moved."""
     n = len(dealer)
     if not standing:
         if n > DEALER_DEAL:
-            return [Finding(
-                code="DEALER_DREW_ALL_BUST", kind=PROCEDURE,
-                message=(f"Every player busted, yet the dealer drew {n - DEALER_DEAL} card"
-                         f"{'s' if n - DEALER_DEAL > 1 else ''} ({cards_text(dealer[DEALER_DEAL:])}); "
-                         f"no wager depended on the dealer's hand."),
-                path=f"dealer.cards[{DEALER_DEAL}]", rule=RULE_ALL_BUST,
-                expected=f"{DEALER_DEAL} cards", recorded=f"{n} cards", amount=ZERO,
-            )]
+            return [
+                Finding(
+                    code="DEALER_DREW_ALL_BUST",
+                    kind=PROCEDURE,
+                    message=(
+                        f"Every player busted, yet the dealer drew {n - DEALER_DEAL} card"
+                        f"{'s' if n - DEALER_DEAL > 1 else ''} ({cards_text(dealer[DEALER_DEAL:])}); "
+                        f"no wager depended on the dealer's hand."
+                    ),
+                    path=f"dealer.cards[{DEALER_DEAL}]",
+                    rule=RULE_ALL_BUST,
+                    expected=f"{DEALER_DEAL} cards",
+                    recorded=f"{n} cards",
+                    amount=ZERO,
+                )
+            ]
         return []
     stop = dealer_stop(dealer)
     if stop == n:
@@ -798,24 +882,40 @@ def _dealer_findings(dealer: tuple[int, ...], standing: list[tuple[SeatHand, int
             what = f"Dealer took no third card ({cards_text(dealer)}, {d_total})"
         else:
             what = f"Dealer stood on {d_total} ({cards_text(dealer)})"
-        return [Finding(
-            code="DEALER_STOOD_SHORT", kind=PROCEDURE,
-            message=(f"{what} while players stood; the dealer must draw a third card and then "
-                     f"draw at 22 or less."),
-            path="dealer.cards", rule=RULE_DEALER_DRAW,
-            expected="draw", recorded=f"stood on {d_total}", amount=live,
-        )]
+        return [
+            Finding(
+                code="DEALER_STOOD_SHORT",
+                kind=PROCEDURE,
+                message=(
+                    f"{what} while players stood; the dealer must draw a third card and then "
+                    f"draw at 22 or less."
+                ),
+                path="dealer.cards",
+                rule=RULE_DEALER_DRAW,
+                expected="draw",
+                recorded=f"stood on {d_total}",
+                amount=live,
+            )
+        ]
     should = dealer[:stop]
     s_total = points(should)
     extra = dealer[stop:]
     if s_total > BUST_ABOVE:
-        return [Finding(
-            code="DEALER_DREW_AFTER_BUST", kind=PROCEDURE,
-            message=(f"Dealer busted with {s_total} ({cards_text(should)}) and drew "
-                     f"{cards_text(extra)} anyway; the bust stands."),
-            path=f"dealer.cards[{stop}]", rule=RULE_DEALER_BUST,
-            expected=f"stop at {s_total}", recorded=cards_text(extra), amount=ZERO,
-        )]
+        return [
+            Finding(
+                code="DEALER_DREW_AFTER_BUST",
+                kind=PROCEDURE,
+                message=(
+                    f"Dealer busted with {s_total} ({cards_text(should)}) and drew "
+                    f"{cards_text(extra)} anyway; the bust stands."
+                ),
+                path=f"dealer.cards[{stop}]",
+                rule=RULE_DEALER_BUST,
+                expected=f"stop at {s_total}",
+                recorded=cards_text(extra),
+                amount=ZERO,
+            )
+        ]
     # Drew on 23..31: how much the extra cards moved the Ante results.
     s_value = tcp.best_value(should)
     d_value = _dealer_value(dealer)
@@ -823,16 +923,25 @@ def _dealer_findings(dealer: tuple[int, ...], standing: list[tuple[SeatHand, int
     moved = ZERO
     for s, value in standing:
         if s.ante is not None:
-            moved += abs(_ante_net(s.ante, value, d_value, d_bust) - _ante_net(s.ante, value, s_value, False))
-    return [Finding(
-        code="DEALER_DREW_ON_STANDING_TOTAL", kind=PROCEDURE,
-        message=(f"Dealer drew {cards_text(extra)} on {s_total} ({cards_text(should)}); the dealer "
-                 f"must stand on 23 to 31. The hand was settled as dealt "
-                 f"({d_total}{', busted' if d_bust else ''})."),
-        path=f"dealer.cards[{stop}]", rule=RULE_DEALER_DRAW,
-        expected=f"stand on {s_total}", recorded=f"drew to {d_total}",
-        amount=moved.quantize(CENT),
-    )]
+            moved += abs(
+                _ante_net(s.ante, value, d_value, d_bust) - _ante_net(s.ante, value, s_value, False)
+            )
+    return [
+        Finding(
+            code="DEALER_DREW_ON_STANDING_TOTAL",
+            kind=PROCEDURE,
+            message=(
+                f"Dealer drew {cards_text(extra)} on {s_total} ({cards_text(should)}); the dealer "
+                f"must stand on 23 to 31. The hand was settled as dealt "
+                f"({d_total}{', busted' if d_bust else ''})."
+            ),
+            path=f"dealer.cards[{stop}]",
+            rule=RULE_DEALER_DRAW,
+            expected=f"stand on {s_total}",
+            recorded=f"drew to {d_total}",
+            amount=moved.quantize(CENT),
+        )
+    ]
 
 
 # --- the simulator ------------------------------------------------------------------------
@@ -897,8 +1006,9 @@ def _play_dealer(shoe: _ShoeDraw, cards: list[int]) -> None:
         cards.append(shoe.draw())
 
 
-def simulate_round(rng: random.Random, rules: PokerOrBustRules, *, seats: int,
-                   inject: frozenset[str] = frozenset()) -> dict:
+def simulate_round(
+    rng: random.Random, rules: PokerOrBustRules, *, seats: int, inject: frozenset[str] = frozenset()
+) -> dict:
     """A realistic round in JSON form, with the correct pays recorded, optionally with errors.
 
     Players follow :func:`reference_player_draws`. ``inject`` names kinds from

@@ -47,10 +47,13 @@ from .poker_or_bust import (
 )
 from .rulesets import PokerOrBustRules
 
-DEFAULT_ROUNDS = 1_000_000
+DEFAULT_ROUNDS = 2_000_000
 STAND_ON_WORDS = {
-    "never": "nothing", "pair_jacks": "a pair of Jacks", "flush": "a flush",
-    "straight": "a straight", "three_of_a_kind": "three of a kind",
+    "never": "nothing",
+    "pair_jacks": "a pair of Jacks",
+    "flush": "a flush",
+    "straight": "a straight",
+    "three_of_a_kind": "three of a kind",
 }
 STAND_ON_CHOICES = {
     "never": 99,
@@ -63,16 +66,33 @@ STAND_ON_CHOICES = {
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", type=int, default=6, help="decks in the shoe (default 6)")
-    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
-                        help=f"simulated rounds (default {DEFAULT_ROUNDS:,}, about 30 s)")
-    parser.add_argument("--seed", type=int, default=20240601, help="random seed (fixed: reproducible)")
-    parser.add_argument("--draw-to", type=int, default=REFERENCE_DRAW_TO,
-                        help=f"player draws while at this total or less (default {REFERENCE_DRAW_TO})")
-    parser.add_argument("--stand-on", choices=tuple(STAND_ON_CHOICES), default=REFERENCE_STAND_ON,
-                        help=f"from 22 up, the player stands on this hand or better (default {REFERENCE_STAND_ON})")
-    parser.add_argument("--odds-paytable", default=None,
-                        help='another Odds table to price, as "flush=1,straight=2,..." (keys of the ruleset\'s '
-                             'odds_paytable; keys left out lose)')
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=DEFAULT_ROUNDS,
+        help=f"simulated rounds (default {DEFAULT_ROUNDS:,}, about 30 s)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=20240601, help="random seed (fixed: reproducible)"
+    )
+    parser.add_argument(
+        "--draw-to",
+        type=int,
+        default=REFERENCE_DRAW_TO,
+        help=f"player draws while at this total or less (default {REFERENCE_DRAW_TO})",
+    )
+    parser.add_argument(
+        "--stand-on",
+        choices=tuple(STAND_ON_CHOICES),
+        default=REFERENCE_STAND_ON,
+        help=f"from 22 up, the player stands on this hand or better (default {REFERENCE_STAND_ON})",
+    )
+    parser.add_argument(
+        "--odds-paytable",
+        default=None,
+        help='another Odds table to price, as "flush=1,straight=2,..." (keys of the ruleset\'s '
+        "odds_paytable; keys left out lose)",
+    )
 
 
 def _parse_paytable(text: str | None) -> Mapping[str, Decimal] | None:
@@ -96,8 +116,9 @@ def _odds_units(rules: PokerOrBustRules) -> list[float]:
     return out
 
 
-def simulate(rounds: int, *, decks: int, seed: int, draw_to: int, stand_on: str,
-             rules: PokerOrBustRules) -> dict:
+def simulate(
+    rounds: int, *, decks: int, seed: int, draw_to: int, stand_on: str, rules: PokerOrBustRules
+) -> dict:
     """Counts of every (Ante result, Odds result) pair over ``rounds`` heads-up rounds."""
     rng = random.Random(seed)
     rand = rng.random
@@ -160,8 +181,12 @@ def simulate(rounds: int, *, decks: int, seed: int, draw_to: int, stand_on: str,
                 ante = 1.0 if pv > dv else -1.0 if pv < dv else 0.0
             key = (ante, odds)
         joint[key] = joint.get(key, 0) + 1
-    return {"joint": joint, "player_cards": player_cards, "dealer_busts": dealer_busts,
-            "player_busts": player_busts}
+    return {
+        "joint": joint,
+        "player_cards": player_cards,
+        "dealer_busts": dealer_busts,
+        "player_busts": player_busts,
+    }
 
 
 def _moments(counts: Mapping[float, int], n: int) -> tuple[float, float]:
@@ -206,16 +231,18 @@ def run(options: dict) -> dict:
     busts = sim["player_busts"]
     return {
         "game": "poker_or_bust",
-        "method": (f"Monte Carlo, {rounds:,} heads-up rounds, seed {seed}, {decks}-deck shoe shuffled "
-                   f"every round; reference player: draw at 21 or less, from 22 stand on "
-                   f"{STAND_ON_WORDS[stand_on]} or better, else draw while at {draw_to} or less"),
+        "method": (
+            f"Monte Carlo, {rounds:,} heads-up rounds, seed {seed}, {decks}-deck shoe shuffled "
+            f"every round; reference player: draw at 21 or less, from 22 stand on "
+            f"{STAND_ON_WORDS[stand_on]} or better, else draw while at {draw_to} or less"
+        ),
         "rounds": rounds,
         "decks": decks,
         "seed": seed,
         "strategy": {"draw_to": draw_to, "stand_on": stand_on},
         "odds_paytable": {k: str(v) for k, v in rules.odds_paytable.items()},
         "odds_paytable_note": "The card gives no Odds table ('see layout'): the default is illustrative; "
-                              "the house must set its own and price it with --odds-paytable.",
+        "the house must set its own and price it with --odds-paytable.",
         "ante_house_edge": round(-ante_mean, 6),
         "ante_standard_error": round(math.sqrt(ante_var / rounds), 6),
         "ante_variance": round(ante_var, 6),
@@ -225,18 +252,23 @@ def run(options: dict) -> dict:
         "combined_house_edge": round(-both_mean, 6),
         "combined_standard_error": round(math.sqrt(both_var / rounds), 6),
         "combined_variance": round(both_var, 6),
-        "ante_odds_correlation": round(_correlation(joint, ante_mean, odds_mean, ante_var, odds_var, rounds), 6),
+        "ante_odds_correlation": round(
+            _correlation(joint, ante_mean, odds_mean, ante_var, odds_var, rounds), 6
+        ),
         "player_bust_rate": round(busts / rounds, 6),
         "dealer_bust_rate": round(sim["dealer_busts"] / rounds, 6),  # of all rounds
-        "player_cards": {str(k): round(v / rounds, 6) for k, v in sorted(sim["player_cards"].items())},
+        "player_cards": {
+            str(k): round(v / rounds, 6) for k, v in sorted(sim["player_cards"].items())
+        },
         "odds_outcomes": {str(k): round(v / rounds, 6) for k, v in sorted(odds_counts.items())},
         "ante_outcomes": {str(k): round(v / rounds, 6) for k, v in sorted(ante_counts.items())},
         "seconds": round(elapsed, 1),
     }
 
 
-def _correlation(joint: Mapping[tuple[float, float], int], ma: float, mo: float,
-                 va: float, vo: float, n: int) -> float:
+def _correlation(
+    joint: Mapping[tuple[float, float], int], ma: float, mo: float, va: float, vo: float, n: int
+) -> float:
     cov = sum((a - ma) * (o - mo) * k for (a, o), k in joint.items()) / (n - 1)
     return cov / math.sqrt(va * vo) if va > 0 and vo > 0 else 0.0
 

@@ -33,12 +33,24 @@ ROYAL_FLUSH = 7
 
 #: Category keys, indexed by category number (the words used by pay tables).
 CATEGORY_KEYS = (
-    "high_card", "pair", "flush", "straight", "three_of_a_kind",
-    "straight_flush", "suited_three_of_a_kind", "royal_flush",
+    "high_card",
+    "pair",
+    "flush",
+    "straight",
+    "three_of_a_kind",
+    "straight_flush",
+    "suited_three_of_a_kind",
+    "royal_flush",
 )
 CATEGORY_NAMES = (
-    "high card", "pair", "flush", "straight", "three of a kind",
-    "straight flush", "suited three of a kind", "royal flush",
+    "high card",
+    "pair",
+    "flush",
+    "straight",
+    "three of a kind",
+    "straight flush",
+    "suited three of a kind",
+    "royal flush",
 )
 
 _SQ = 52 * 52
@@ -124,8 +136,16 @@ def _best5(cards: Sequence[int]) -> int:
     bd = b2 + d * 52
     cd = c2 + d * 52
     return max(
-        t[ab + c], t[ab + d], t[ab + e], t[ac + d], t[ac + e],
-        t[ad + e], t[bc + d], t[bc + e], t[bd + e], t[cd + e],
+        t[ab + c],
+        t[ab + d],
+        t[ab + e],
+        t[ac + d],
+        t[ac + e],
+        t[ad + e],
+        t[bc + d],
+        t[bc + e],
+        t[bd + e],
+        t[cd + e],
     )
 
 
@@ -148,10 +168,26 @@ def _best6(cards: Sequence[int]) -> int:
     ce = c2 + e * 52
     de = d2 + e * 52
     return max(
-        t[ab + c], t[ab + d], t[ab + e], t[ab + f], t[ac + d],
-        t[ac + e], t[ac + f], t[ad + e], t[ad + f], t[ae + f],
-        t[bc + d], t[bc + e], t[bc + f], t[bd + e], t[bd + f],
-        t[be + f], t[cd + e], t[cd + f], t[ce + f], t[de + f],
+        t[ab + c],
+        t[ab + d],
+        t[ab + e],
+        t[ab + f],
+        t[ac + d],
+        t[ac + e],
+        t[ac + f],
+        t[ad + e],
+        t[ad + f],
+        t[ae + f],
+        t[bc + d],
+        t[bc + e],
+        t[bc + f],
+        t[bd + e],
+        t[bd + f],
+        t[be + f],
+        t[cd + e],
+        t[cd + f],
+        t[ce + f],
+        t[de + f],
     )
 
 
@@ -180,13 +216,41 @@ def _best7(cards: Sequence[int]) -> int:
     df = d2 + f * 52
     ef = e2 + f * 52
     return max(
-        t[ab + c], t[ab + d], t[ab + e], t[ab + f], t[ab + g],
-        t[ac + d], t[ac + e], t[ac + f], t[ac + g], t[ad + e],
-        t[ad + f], t[ad + g], t[ae + f], t[ae + g], t[af + g],
-        t[bc + d], t[bc + e], t[bc + f], t[bc + g], t[bd + e],
-        t[bd + f], t[bd + g], t[be + f], t[be + g], t[bf + g],
-        t[cd + e], t[cd + f], t[cd + g], t[ce + f], t[ce + g],
-        t[cf + g], t[de + f], t[de + g], t[df + g], t[ef + g],
+        t[ab + c],
+        t[ab + d],
+        t[ab + e],
+        t[ab + f],
+        t[ab + g],
+        t[ac + d],
+        t[ac + e],
+        t[ac + f],
+        t[ac + g],
+        t[ad + e],
+        t[ad + f],
+        t[ad + g],
+        t[ae + f],
+        t[ae + g],
+        t[af + g],
+        t[bc + d],
+        t[bc + e],
+        t[bc + f],
+        t[bc + g],
+        t[bd + e],
+        t[bd + f],
+        t[bd + g],
+        t[be + f],
+        t[be + g],
+        t[bf + g],
+        t[cd + e],
+        t[cd + f],
+        t[cd + g],
+        t[ce + f],
+        t[ce + g],
+        t[cf + g],
+        t[de + f],
+        t[de + g],
+        t[df + g],
+        t[ef + g],
     )
 
 
