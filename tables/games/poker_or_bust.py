@@ -1035,9 +1035,12 @@ def simulate_round(
     if "card_after_bust" in inject:
         hands[0].append(shoe.draw())
     if not all_bust and all(points(h) > BUST_ABOVE for h in hands):
-        # someone must stand for the dealer-procedure injections to mean anything
-        shoe.put_back(hands[0][3:])
-        del hands[0][3:]
+        # someone must stand for the dealer-procedure injections to mean anything; never the
+        # hand that carries an injected card after its bust
+        keep = 1 if "card_after_bust" in inject else 0
+        if keep < len(hands):
+            shoe.put_back(hands[keep][3:])
+            del hands[keep][3:]
     someone_stands = any(points(h) <= BUST_ABOVE for h in hands)
     if all_bust:
         dealer.append(shoe.draw())
