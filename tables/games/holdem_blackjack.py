@@ -158,11 +158,14 @@ House rulings (decided here where the card is silent):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain, compress, repeat
+from operator import not_, sub
 from typing import Any, NamedTuple
 
 from .base import (
@@ -184,16 +187,16 @@ from .base import (
     compare_recorded,
     parse_money,
 )
-from .cards import TEXT, CardError, parse_card
+from .cards import BJ_POINTS, TEXT, CardError, parse_card
 from .holdem_pots import (
     CHARLIE_KEY,
-    PotSettlement,
+    PotTuple,
     chips_text,
     hand_key,
     hand_text,
     key_text,
     money_text_cents,
-    settle_pots,
+    settle_ring,
     to_cents,
     to_decimal,
 )
@@ -385,6 +388,17 @@ def _stakes(rules: HoldemBlackjackRules) -> _Stakes:
     )
 
 
+_last_stakes: tuple[Any, Any] = (None, None)  # (rules, its stakes): a table parses hand after hand
+
+
+def _stakes_for(rules: HoldemBlackjackRules) -> _Stakes:
+    """``_stakes`` remembered for the very rules object (hashing a ruleset costs more)."""
+    global _last_stakes  # noqa: PLW0603 - a one-entry cache
+    stakes = _stakes(rules)
+    _last_stakes = (rules, stakes)
+    return stakes
+
+
 # --- parsing: fields first ---------------------------------------------------------------
 
 
@@ -571,7 +585,16 @@ def parse_round(data: Mapping, rules: HoldemBlackjackRules | None = None) -> Rou
     the sequence of the hand (a card after a fold...) once every field is readable.
     """
     rules = rules if rules is not None else HoldemBlackjackRules()
-    stakes = _stakes(rules)
+    last = _last_stakes  # one read: another thread may replace the pair, never half of it
+    stakes = last[1] if last[0] is rules else _stakes_for(rules)
+    fast = _parse_fast(data, stakes)
+    if fast is not None:
+        return Round(fast[0], fast[1], fast[2], (rules, fast[3]))
+    return _parse_detailed(data, rules, stakes)
+
+
+def _parse_detailed(data: Mapping, rules: HoldemBlackjackRules, stakes: _Stakes) -> Round:
+    """The field-by-field parse and the replay with every error and finding worded."""
     errors = Errors()
     if not isinstance(data, Mapping):
         errors.add("", "a hand must be an object with button, seats and actions")
@@ -1137,6 +1160,515 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
     return out
 
 
+# --- the fast path: parse and replay a regular hand in one pass ---------------------------
+#
+# Nearly every hand the tablet sends is well formed and clean. For those, reading the
+# fields and replaying the log are done together in :func:`_parse_fast`, on int cents and
+# ring positions held in locals. The moment it meets anything else — a field that is not
+# exactly what the canonical form holds, an impossible sequence, anything that would be a
+# finding — it gives up (returns None) and the hand goes through the detailed validator
+# and replay above, which alone word every error and finding. So the fast path decides
+# nothing on its own: it only recognises hands on which the detailed path reports
+# nothing, and gives the same Round and replay for them (tests/games/test_holdem_blackjack.py
+# compares the two on many regular and broken hands).
+
+# Action codes: betting 0-5, cards 6-8, stand 9, chips to or from a seat 10-13, then the
+# actions without a seat. The hot loop compares codes as literals (ranges of these).
+(
+    _K_CALL,
+    _K_CHECK,
+    _K_FOLD,
+    _K_RAISE,
+    _K_BET,
+    _K_ALL_IN,
+    _K_HOLE,
+    _K_UP,
+    _K_HIT,
+    _K_STAND,
+    _K_ANTE,
+    _K_SMALL_BLIND,
+    _K_BIG_BLIND,
+    _K_AWARD,
+    _K_SHOWDOWN,
+    _K_RAKE,
+    _K_END,
+) = range(17)
+_CODES = {
+    CALL: _K_CALL,
+    CHECK: _K_CHECK,
+    FOLD: _K_FOLD,
+    RAISE: _K_RAISE,
+    BET: _K_BET,
+    ALL_IN: _K_ALL_IN,
+    HOLE: _K_HOLE,
+    UP: _K_UP,
+    HIT: _K_HIT,
+    STAND: _K_STAND,
+    ANTE: _K_ANTE,
+    SMALL_BLIND: _K_SMALL_BLIND,
+    BIG_BLIND: _K_BIG_BLIND,
+    AWARD: _K_AWARD,
+    SHOWDOWN: _K_SHOWDOWN,
+    RAKE: _K_RAKE,
+}
+#: action -> (code, number of keys with "action")
+_FAST_SPECS = {kind: (code, len(ACTIONS[kind]) + 1) for kind, code in _CODES.items()}
+#: code -> the phase its action belongs to, by the phase the hand is in (betting belongs to
+#: the round whose cards were dealt last; -1, -2: no betting now)
+_TARGETS = tuple(
+    _BET_PHASE if kind in _BETTING else (_PHASE_OF[kind],) * len(_BET_PHASE)
+    for kind in sorted(_CODES, key=_CODES.__getitem__)
+)
+#: phase -> the actions that belong to it (the others move the hand on, or are irregular)
+_SPECS_BY_PHASE = tuple(
+    {kind: spec for kind, spec in _FAST_SPECS.items() if _TARGETS[spec[0]][phase] == phase}
+    for phase in range(len(_BET_PHASE))
+)
+_NO_SPECS: dict[str, tuple[int, int]] = {}
+#: amount text -> cents, positive amounts only (the fast path's own, bounded like _CENTS_CACHE)
+_POSITIVE_CENTS: dict[str, int] = {}
+
+
+def _amount_cents(value: object) -> int | None:
+    """An amount as int cents, None if it is not one (the detailed path then words why)."""
+    cents = _CENTS_CACHE.get(value) if type(value) is str else None
+    if cents is None:
+        cents = _cents(value, "", Errors(), allow_zero=True)
+    if cents is not None and cents > 0 and type(value) is str and len(_POSITIVE_CENTS) < 4096:
+        _POSITIVE_CENTS[value] = cents
+    return cents
+
+
+def _anyone_due(
+    state: list[int], need: list[bool], inr: list[int], bet: int, live: int, active: int
+) -> bool:
+    """Whether a player still has to act in the current betting round (as ``next_actor``).
+
+    ``need[q]`` is only ever true for a player who can act: it is set for those and cleared
+    when the player acts, which is the only way to fold or go all in.
+    """
+    if live <= 1 or active == 0:
+        return False
+    if active == 1:
+        return inr[state.index(_CAN_ACT)] < bet
+    return True in need or min(compress(inr, map(not_, state)), default=bet) < bet
+
+
+#: Actions are immutable and the same ones come back hand after hand ("call", seat 3,
+#: 2.00): the fast path reuses them, by code, then seat, then cents or card. Bounded.
+_ACTIONS_MADE: tuple[list[dict[int, Action]], ...] = tuple(
+    [{} for _ in range(8)] for _ in range(len(_CODES))
+)
+_KIND_OF_CODE = tuple(sorted(_CODES, key=_CODES.__getitem__))
+_ACTIONS_MADE_MAX = 65536
+_actions_made = 0
+
+
+def _make_action(code: int, seat: int, cents: int, card: int) -> Action:
+    global _actions_made  # noqa: PLW0603 - the bound on a module-level cache
+    made = _NEW_ACTION(Action, (_KIND_OF_CODE[code], seat, cents, card))
+    if _actions_made < _ACTIONS_MADE_MAX:
+        _ACTIONS_MADE[code][seat][card if card >= 0 else cents] = made
+        _actions_made += 1
+    return made
+
+
+_END_ITEM: dict[str, str] = {"action": "end of the log"}  # the fast loop's sentinel, by identity
+
+
+_Fast = tuple[int, tuple[HandSeat, ...], tuple[Action, ...], _Replay]
+
+
+def _parse_fast(data: object, st: _Stakes) -> _Fast | None:  # noqa: C901, PLR0911, PLR0912, PLR0915
+    """Round fields and replay of a well-formed hand without findings; None for any other.
+
+    One pass over the log with the whole state in locals: splitting it into helpers would
+    cost the speed it is there for. Action codes are compared as literals (see ``_K_*``).
+    """
+    if type(data) is not dict or len(data) != 3:
+        return None
+    try:
+        button = data["button"]
+        raw_seats = data["seats"]
+        raw = data["actions"]
+    except KeyError:
+        return None
+    if type(button) is not int or type(raw_seats) is not list or type(raw) is not list:
+        return None
+    n = len(raw_seats)
+    max_seats = st.max_seats
+    if n < 2 or n > max_seats or max_seats >= len(_ACTIONS_MADE[0]):
+        return None
+    positive = _POSITIVE_CENTS
+    seats: list[HandSeat] = []
+    seat_index: dict[int, int] = {}  # seat -> its index in "seats"
+    seat_stack: dict[int, int] = {}
+    for i, item in enumerate(raw_seats):
+        if type(item) is not dict:
+            return None
+        size = len(item)
+        try:
+            seat = item["seat"]
+            value = item["stack"]
+            player = item["player"] if size == 3 else None
+        except KeyError:
+            return None
+        if (
+            (size != 2 and size != 3)  # noqa: PLR1714
+            or type(seat) is not int
+            or seat < 1
+            or seat > max_seats
+            or seat in seat_index
+            or (player is not None and type(player) is not str)
+        ):
+            return None
+        try:
+            stack = positive.get(value)
+        except TypeError:
+            return None
+        if stack is None:
+            stack = _amount_cents(value)
+            if stack is None or stack <= 0:
+                return None
+        seats.append(_NEW_ACTION(HandSeat, (seat, player, stack)))
+        seat_index[seat] = i
+        seat_stack[seat] = stack
+    if button not in seat_index:
+        return None
+
+    order = sorted(seat_index)
+    b = order.index(button)
+    clock = order[b + 1 :] + order[: b + 1]  # left of the button first, the button last
+    pos = dict(zip(clock, range(n), strict=True))
+    succ = [*range(1, n), 0]  # ring position -> the next one clockwise
+    index = list(map(seat_index.__getitem__, clock))
+    stack0 = list(map(seat_stack.__getitem__, clock))
+    left = stack0[:]
+    inr = [0] * n
+    ante = [0] * n
+    state = [_CAN_ACT] * n
+    need = [False] * n
+    stood = [False] * n
+    cards: list[list[int]] = list(map(list, repeat((), n)))
+    fold_round = [0] * n
+    turn: list[int] = []
+    max_cards = st.max_cards
+    max_bets = st.max_bets
+    fmin, fmax = st.fmin, st.fmax
+    sb_pos, bb_pos = (1, 0) if n == 2 else (0, 1)
+    sb_posts = bb_posts = 0
+    blinds_ok = True
+    live = active = n
+    over = False
+    phase = P_POST
+    rno = bet = bets = size = 0
+    cursor = n - 1
+    up_dealt = False
+    ups = 0
+    ended_round = 0
+    turn_ptr = 0
+    awards: dict[int, int] = {}
+    award_paths: dict[int, str] = {}
+    rake: int | None = None
+    rake_path = ""
+    specs = _SPECS_BY_PHASE[P_POST]
+    all_specs = _FAST_SPECS
+    card_by_text = _CARD_BY_TEXT
+    log: list[Action] = []
+    append = log.append
+    made_by = _ACTIONS_MADE
+    end_item = _END_ITEM
+    raw = [*raw, end_item]
+    _dict, _str = dict, str
+    try:
+        for k, item in enumerate(raw):
+            if item.__class__ is not _dict:
+                return None
+            kind = item["action"]
+            spec = specs.get(kind)
+            if spec is not None and kind.__class__ is _str:
+                code, keys = spec
+            else:  # ---- a new phase, the end of the log, or something irregular ----------
+                if item is end_item:
+                    code, keys = _K_END, 1
+                    if live > 1:
+                        # (an up card missing now was missing when the up cards ended: the
+                        # advance below, or the one that ended them, sees it)
+                        target = P_SHOWDOWN if phase < P_SHOWDOWN else phase
+                    elif phase < P_R1:
+                        return None
+                    else:
+                        target = phase
+                else:
+                    spec = all_specs.get(kind) if kind.__class__ is _str else None
+                    if spec is None:
+                        return None
+                    code, keys = spec
+                    target = _TARGETS[code][phase]
+                    if target < phase or (over and code < _K_AWARD):
+                        return None
+                while phase < target:  # into the next phase(s), as advance() does
+                    if phase == P_POST:
+                        if (st.ante or any(ante)) and ante != list(
+                            map(min, repeat(st.ante), stack0)
+                        ):
+                            return None
+                        if sb_posts != 1 or bb_posts != 1 or not blinds_ok:
+                            return None
+                    elif phase == P_HOLE:
+                        if not all(cards):
+                            return None
+                        rno = 1
+                        bet = max(inr)
+                        bets = 1
+                        cursor = bb_pos
+                        size = st.bb
+                        need = list(map(not_, state))
+                    elif phase == P_UP:
+                        # Up cards go to players still in, one each, and nobody has folded
+                        # since: all of them have one when there are as many as players in.
+                        if live > 1 and ups != live:
+                            return None
+                        rno = 2
+                        inr = [0] * n
+                        bet = bets = 0
+                        cursor = n - 1
+                        size = st.r2
+                        need = list(map(not_, state))
+                    elif phase == P_COMPLETE:
+                        rno = 3
+                        inr = [0] * n
+                        bet = bets = 0
+                        cursor = n - 1
+                        size = 0
+                        need = list(map(not_, state))
+                    elif phase in (P_R1, P_R2, P_FINAL):
+                        if _anyone_due(state, need, inr, bet, live, active):
+                            return None
+                        if phase == P_R2:
+                            turn = [0] * n
+                            t = 0
+                            for j in range(n):
+                                if state[j] != _FOLDED:
+                                    turn[j] = t
+                                    t += 1
+                    phase += 1
+                if not over:
+                    specs = _SPECS_BY_PHASE[phase]
+            if len(item) != keys:
+                return None
+            if code < 14:  # the actions at a seat
+                seat = item["seat"]
+                j = pos[seat]
+                if seat is not clock[j]:  # True or 1.0 for 1 (small ints are shared objects)
+                    return None
+
+            if code < 6:  # ---- betting -------------------------------------------------------
+                if state[j]:
+                    return None
+                if code == 1 or code == 2:  # check, fold  # noqa: PLR1714
+                    cents = 0
+                else:
+                    value = item["amount"]
+                    cents = positive.get(value)
+                    if cents is None:
+                        cents = _amount_cents(value)
+                        if cents is None or cents <= 0:
+                            return None
+                    if cents > left[j]:
+                        return None
+                # who must act now (next_actor): nobody due between the last actor and j
+                q = succ[cursor]
+                while q != j:
+                    if need[q] or (not state[q] and inr[q] < bet):
+                        return None
+                    q = succ[q]
+                cursor = j
+                if code == 0:  # call: owing chips makes j due
+                    had = left[j]
+                    owes = bet - inr[j]
+                    if owes <= 0 or cents != (owes if owes < had else had):
+                        return None
+                    need[j] = False
+                    left[j] = had - cents
+                    inr[j] += cents
+                    if had == cents:
+                        state[j] = _ALL_IN
+                        active -= 1
+                    made = made_by[0][seat].get(cents)
+                    append(made if made is not None else _make_action(0, seat, cents, -1))
+                    continue
+                if active == 1:  # alone able to act: due only when owing chips
+                    if inr[j] >= bet:
+                        return None
+                elif not need[j] and inr[j] >= bet:
+                    return None
+                need[j] = False
+                if code == 1:  # check
+                    if inr[j] < bet:
+                        return None
+                    made = made_by[1][seat].get(0)
+                    append(made if made is not None else _make_action(1, seat, 0, -1))
+                    continue
+                if code == 2:  # fold
+                    state[j] = _FOLDED
+                    fold_round[j] = rno
+                    live -= 1
+                    active -= 1
+                    if live == 1:
+                        ended_round = rno
+                        over = True
+                        specs = _NO_SPECS
+                    made = made_by[2][seat].get(0)
+                    append(made if made is not None else _make_action(2, seat, 0, -1))
+                    continue
+                had = left[j]
+                if code == 5 and cents != had:  # all in
+                    return None
+                left[j] = had - cents
+                total = inr[j] + cents
+                inr[j] = total
+                if had == cents:
+                    state[j] = _ALL_IN
+                    active -= 1
+                made = made_by[code][seat].get(cents)
+                append(made if made is not None else _make_action(code, seat, cents, -1))
+                if total <= bet:  # only an all-in may raise nothing (a call for less)
+                    if code != 5:
+                        return None
+                    continue
+                if bets >= max_bets:
+                    return None
+                inc = total - bet
+                full = True
+                if rno < 3:
+                    if inc != size:
+                        if had == cents and inc < size:
+                            full = False
+                        else:
+                            return None
+                elif inc < fmin:
+                    if had != cents:
+                        return None
+                    full = False
+                elif inc > fmax:
+                    return None
+                if full:
+                    bets += 1
+                    need = list(map(not_, state))
+                    need[j] = False
+                bet = total
+            elif code < 9:  # ---- hole, up, hit -----------------------------------------------
+                card = card_by_text[item["card"]]
+                held = cards[j]
+                if code == 6:  # hole
+                    if held:
+                        return None
+                elif state[j] == _FOLDED:
+                    return None
+                elif code == 7:  # up
+                    if len(held) != 1:
+                        return None
+                    up_dealt = True
+                    ups += 1
+                else:  # hit
+                    if len(held) < 2:
+                        return None
+                    t = turn[j]
+                    if t < turn_ptr:
+                        return None
+                    if t > turn_ptr:
+                        turn_ptr = t
+                    elif stood[j]:
+                        return None
+                    if len(held) >= max_cards or sum(map(BJ_POINTS.__getitem__, held)) > 21:
+                        return None
+                held.append(card)
+                made = made_by[code][seat].get(card)
+                append(made if made is not None else _make_action(code, seat, 0, card))
+            elif code == 9:  # ---- stand -----------------------------------------------------
+                if state[j] == _FOLDED or len(cards[j]) < 2:
+                    return None
+                t = turn[j]
+                if t < turn_ptr:
+                    return None
+                if t > turn_ptr:
+                    turn_ptr = t
+                elif stood[j]:
+                    return None
+                stood[j] = True
+                made = made_by[9][seat].get(0)
+                append(made if made is not None else _make_action(9, seat, 0, -1))
+            elif code < 14 or code == 15:  # ---- ante, blinds, award, rake ------------------
+                value = item["amount"]
+                cents = positive.get(value)
+                if cents is None:
+                    cents = _amount_cents(value)
+                    if cents is None or cents < 0 or (cents == 0 and code != _K_RAKE):
+                        return None
+                if code == _K_AWARD:
+                    awards[seat] = awards.get(seat, 0) + cents
+                    if seat not in award_paths:
+                        award_paths[seat] = f"actions[{k}]"
+                elif code == _K_RAKE:
+                    seat = 0
+                    rake = (rake or 0) + cents
+                    rake_path = rake_path or f"actions[{k}]"
+                else:
+                    had = left[j]
+                    if cents > had:
+                        return None
+                    if code == _K_ANTE:
+                        ante[j] += cents
+                    else:
+                        due = st.sb if code == _K_SMALL_BLIND else st.bb
+                        if code == _K_SMALL_BLIND:
+                            sb_posts += 1
+                            blinds_ok = blinds_ok and j == sb_pos
+                        else:
+                            bb_posts += 1
+                            blinds_ok = blinds_ok and j == bb_pos
+                        blinds_ok = blinds_ok and cents == (due if due < had else had)
+                        inr[j] += cents
+                    left[j] = had - cents
+                    if had == cents:
+                        state[j] = _ALL_IN
+                        active -= 1
+                made = made_by[code][seat].get(cents)
+                append(made if made is not None else _make_action(code, seat, cents, -1))
+            elif code == _K_SHOWDOWN:
+                made = made_by[14][0].get(0)
+                append(made if made is not None else _make_action(14, 0, 0, -1))
+            else:  # the end of the log
+                break
+    except (KeyError, TypeError):
+        return None
+
+    dealt = list(chain.from_iterable(cards))
+    if len(set(dealt)) != len(dealt) and max(Counter(dealt).values()) > st.decks:
+        return None  # more copies of a card than the shoe holds
+    out = _Replay()
+    out.st = st
+    out.errors = Errors()
+    out.findings = []
+    out.button = button
+    out.clock = clock
+    out.index = index
+    out.contrib = list(map(sub, stack0, left))
+    out.folded = list(map(_FOLDED.__eq__, state))
+    out.fold_round = fold_round
+    out.cards = cards
+    out.up_dealt = up_dealt
+    out.sb_seat = clock[sb_pos]
+    out.bb_seat = clock[bb_pos]
+    out.ended_round = ended_round
+    out.awards = awards
+    out.award_paths = award_paths
+    out.rake = rake
+    out.rake_path = rake_path
+    return button, tuple(seats), tuple(log), out
+
+
 # --- findings of the replay, out of the hot loop ---------------------------------------------
 
 
@@ -1397,58 +1929,87 @@ def _button_finding(rnd: Round, previous: Mapping) -> Finding | None:
     )
 
 
+_MONEY_TEXTS: dict[int, str] = {}
+_CHIPS_TEXTS: dict[int, str] = {}
+
+
+def _money(cents: int) -> str:
+    """``money_text_cents``, cached like :func:`_dec`."""
+    text = _MONEY_TEXTS.get(cents)
+    if text is None:
+        text = money_text_cents(cents)
+        if len(_MONEY_TEXTS) < 16384:
+            _MONEY_TEXTS[cents] = text
+    return text
+
+
+def _chips(cents: int) -> str:
+    """``chips_text``, cached like :func:`_dec`."""
+    text = _CHIPS_TEXTS.get(cents)
+    if text is None:
+        text = chips_text(cents)
+        if len(_CHIPS_TEXTS) < 16384:
+            _CHIPS_TEXTS[cents] = text
+    return text
+
+
 def _explain(
     seat: int,
     folded: bool,
     fold_round: int,
     put_in: int,
-    result: PotSettlement,
+    pots: list[PotTuple],
+    returned: Mapping[int, int],
     hands: dict[int, str],
     keys: dict[int, int],
     walk: bool,
 ) -> str:
-    """A floor supervisor's account of what a seat wins or loses, pot by pot."""
+    """A floor supervisor's account of what a seat wins or loses, pot by pot.
+
+    ``pots`` as :func:`~tables.games.holdem_pots.settle_ring` gives them:
+    ``(index, amount, eligible, rake, winners, shares)``.
+    """
     parts: list[str] = []
     if folded:
-        parts.append(f"folded in {_ROUND_NAMES[fold_round]}, {chips_text(put_in)} in the pot lost")
-    for pot in result.pots:
-        if seat not in pot.eligible:
+        parts.append(f"folded in {_ROUND_NAMES[fold_round]}, {_chips(put_in)} in the pot lost")
+    for index, amount, eligible, pot_rake, winners, shares in pots:
+        if seat not in eligible:
             continue
-        name = pot.name
-        rake = f" after {chips_text(pot.rake)} rake" if pot.rake else ""
+        name = "main pot" if index == 0 else f"side pot {index}"
+        rake = f" after {_chips(pot_rake)} rake" if pot_rake else ""
         if walk:
             parts.append(
-                f"everyone else folded: wins the {name} of {chips_text(pot.amount)}{rake} without a showdown"
+                f"everyone else folded: wins the {name} of {_chips(amount)}{rake} without a showdown"
             )
-        elif len(pot.eligible) == 1:
-            parts.append(f"alone in the {name}: wins {chips_text(pot.amount)}{rake}")
-        elif seat in pot.winners:
-            i = pot.winners.index(seat)
-            if len(pot.winners) == 1:
+        elif len(eligible) == 1:
+            parts.append(f"alone in the {name}: wins {_chips(amount)}{rake}")
+        elif seat in winners:
+            i = winners.index(seat)
+            if len(winners) == 1:
                 beaten = ", ".join(
-                    f"{s} ({key_text(keys[s])})" for s in sorted(pot.eligible) if s != seat
+                    [f"{s} ({key_text(keys[s])})" for s in sorted(eligible) if s != seat]
                 )
                 parts.append(
-                    f"{hands[seat]} wins the {name} of {chips_text(pot.amount)}{rake} "
-                    f"over seat{'s' if len(pot.eligible) > 2 else ''} {beaten}"
+                    f"{hands[seat]} wins the {name} of {_chips(amount)}{rake} "
+                    f"over seat{'s' if len(eligible) > 2 else ''} {beaten}"
                 )
             else:
-                others = ", ".join(str(s) for s in pot.winners if s != seat)
+                others = ", ".join([str(s) for s in winners if s != seat])
                 odd = (
                     " (with the odd chips, first clockwise from the button)"
-                    if i == 0 and pot.shares[0] != pot.shares[-1]
+                    if i == 0 and shares[0] != shares[-1]
                     else ""
                 )
                 parts.append(
-                    f"{hands[seat]} ties seat{'s' if len(pot.winners) > 2 else ''} {others} "
-                    f"for the {name} of {chips_text(pot.amount)}{rake}: gets {chips_text(pot.shares[i])}{odd}"
+                    f"{hands[seat]} ties seat{'s' if len(winners) > 2 else ''} {others} "
+                    f"for the {name} of {_chips(amount)}{rake}: gets {_chips(shares[i])}{odd}"
                 )
         else:
-            w = pot.winners[0]
+            w = winners[0]
             parts.append(f"{hands[seat]} loses the {name} to seat {w}'s {hands[w]}")
-    back = result.returned.get(seat)
+    back = returned.get(seat)
     if back:
-        parts.append(f"uncalled {chips_text(back)} returned")
+        parts.append(f"uncalled {_chips(back)} returned")
     return "; ".join(parts) if parts else "put nothing in the pot"
 
 
@@ -1463,6 +2024,45 @@ def _rake_reason(st: _Stakes, rake: int, contested: int, up_dealt: bool) -> str:
     return "no rake due"
 
 
+# Settlements are immutable and the same few come back hand after hand (a fold in round 1
+# with the ante in; the table's rake on a pot of a common size): they are kept, bounded,
+# keyed by everything they are made of.
+_FOLD_SETTLEMENTS: dict[tuple[int, int, int, int | None], Settlement] = {}
+_RAKE_SETTLEMENTS: dict[tuple[int, int, str], Settlement] = {}
+_SETTLEMENT_CACHE_SIZE = 16384
+
+
+def _folded_settlement(seat: int, fold_round: int, put_in: int, back: int | None) -> Settlement:
+    """A folded seat's settlement: a folded seat is in no pot, so these four make it."""
+    key = (seat, fold_round, put_in, back)
+    s = _FOLD_SETTLEMENTS.get(key)
+    if s is None:
+        net = (back or 0) - put_in
+        s = Settlement(
+            seat,
+            "pot",
+            _dec(put_in),
+            _dec(net),
+            WIN if net > 0 else LOSE if net < 0 else PUSH,
+            _explain(
+                seat, True, fold_round, put_in, [], {seat: back} if back else {}, {}, {}, False
+            ),
+        )
+        if len(_FOLD_SETTLEMENTS) < _SETTLEMENT_CACHE_SIZE:
+            _FOLD_SETTLEMENTS[key] = s
+    return s
+
+
+def _rake_settlement(contested: int, rake: int, why: str) -> Settlement:
+    key = (contested, rake, why)
+    s = _RAKE_SETTLEMENTS.get(key)
+    if s is None:
+        s = Settlement(0, "rake", _dec(contested), _dec(rake), WIN if rake else PUSH, why)
+        if len(_RAKE_SETTLEMENTS) < _SETTLEMENT_CACHE_SIZE:
+            _RAKE_SETTLEMENTS[key] = s
+    return s
+
+
 def audit(
     rnd: Round, rules: HoldemBlackjackRules | None = None, context: AuditContext | None = None
 ) -> Audit:
@@ -1475,52 +2075,78 @@ def audit(
         f = _button_finding(rnd, context.previous_hand)
         if f is not None:
             findings.append(f)
-    findings.extend(rp.findings)
+    if rp.findings:
+        findings.extend(rp.findings)
 
     clock = rp.clock
-    contrib_list = rp.contrib
+    contrib = rp.contrib
     folded = rp.folded
-    contrib = dict(zip(clock, contrib_list, strict=True))
-    live = [j for j, out in enumerate(folded) if not out]
+    cards = rp.cards
+    n = len(clock)
+    first = clock.index(min(clock))  # ring position of the lowest seat number
+    by_seat = (*range(first, n), *range(first))  # ring positions in seat order
+    live = list(compress(range(n), map(not_, folded)))  # ring positions, clockwise
     walk = len(live) == 1
     max_cards = st.max_cards
-    keys = {clock[j]: hand_key(rp.cards[j], max_cards) for j in live}
-    result = settle_pots(clock, contrib, keys, percent=st.percent, cap=st.cap, rakeable=rp.up_dealt)
-    hands = {} if walk else {clock[j]: hand_text(rp.cards[j], max_cards) for j in live}
-    received = result.received
+    keys: dict[int, int] = {}  # by seat, in seat order
+    hands: dict[int, str] = {}
+    for j in by_seat:
+        if not folded[j]:
+            keys[clock[j]] = hand_key(cards[j], max_cards)
+            if not walk:
+                hands[clock[j]] = hand_text(cards[j], max_cards)
+    pots, returned, received, rake, contested = settle_ring(
+        clock, contrib, live, keys, st.percent, st.cap, rp.up_dealt
+    )
+    # Most hands: one pot, contested at a showdown, one winner, no chips returned. Then a
+    # losing player's explanation is their hand and the winner's (as _explain words it).
+    beaten_by = ""
+    losers: tuple[int, ...] = ()
+    winner = 0
+    if len(pots) == 1 and not walk and not returned:
+        eligible, winners = pots[0][2], pots[0][4]
+        if len(winners) == 1 and len(eligible) > 1:
+            winner = winners[0]
+            beaten_by = f" loses the main pot to seat {winner}'s {hands[winner]}"
+            losers = eligible
 
     settlements: list[Settlement] = []
-    by_seat = sorted(range(len(clock)), key=clock.__getitem__)
+    append = settlements.append
+    fold_round = rp.fold_round
+    decimals = _DECIMALS
     for j in by_seat:
         seat = clock[j]
-        put_in = contrib_list[j]
+        put_in = contrib[j]
+        if folded[j]:
+            append(_folded_settlement(seat, fold_round[j], put_in, returned.get(seat)))
+            continue
         net = received.get(seat, 0) - put_in
-        settlements.append(
+        stake = decimals.get(put_in)
+        net_dec = decimals.get(net)
+        append(
             Settlement(
                 seat,
                 "pot",
-                _dec(put_in),
-                _dec(net),
+                stake if stake is not None else _dec(put_in),
+                net_dec if net_dec is not None else _dec(net),
                 WIN if net > 0 else LOSE if net < 0 else PUSH,
-                _explain(seat, folded[j], rp.fold_round[j], put_in, result, hands, keys, walk),
+                hands[seat] + beaten_by
+                if seat in losers and seat != winner
+                else _explain(seat, False, 0, put_in, pots, returned, hands, keys, walk),
             )
         )
-    contested = sum(pot.amount for pot in result.pots)
-    rake_why = _rake_reason(st, result.rake, contested, rp.up_dealt)
-    settlements.append(
-        Settlement(
-            0, "rake", _dec(contested), _dec(result.rake), WIN if result.rake else PUSH, rake_why
-        )
-    )
+    rake_why = _rake_reason(st, rake, contested, rp.up_dealt)
+    append(_rake_settlement(contested, rake, rake_why))
 
     if rp.awards or rp.rake is not None:
         awards = rp.awards
-        if any(awards.get(s, 0) != received.get(s, 0) for s in clock):
+        if awards != received and any(awards.get(s, 0) != received.get(s, 0) for s in clock):
+            by_seat = sorted(range(n), key=clock.__getitem__)
             recorded = [
                 RecordedPay(
                     clock[j],
                     "pot",
-                    _dec(awards.get(clock[j], 0) - contrib_list[j]),
+                    _dec(awards.get(clock[j], 0) - contrib[j]),
                     None,
                     rp.award_paths.get(clock[j], f"seats[{rp.index[j]}]"),
                 )
@@ -1528,23 +2154,23 @@ def audit(
             ]
             findings.extend(compare_recorded(settlements, recorded))
         taken = rp.rake or 0
-        if taken != result.rake:
-            over = taken > result.rake
+        if taken != rake:
+            over = taken > rake
             findings.append(
                 Finding(
                     "RAKE_ABOVE_EXPECTED" if over else "RAKE_BELOW_EXPECTED",
                     UNDERPAY if over else OVERPAY,
-                    f"Dealer raked {chips_text(taken)}; due {chips_text(result.rake)} ({rake_why}).",
+                    f"Dealer raked {chips_text(taken)}; due {chips_text(rake)} ({rake_why}).",
                     rp.rake_path or "actions",
                     RULE_RAKE,
-                    money_text_cents(result.rake),
+                    money_text_cents(rake),
                     money_text_cents(taken),
-                    _dec(abs(taken - result.rake)),
+                    _dec(abs(taken - rake)),
                     None,
                 )
             )
         pushed = sum(awards.values())
-        total_in = sum(contrib_list)
+        total_in = sum(contrib)
         if pushed + taken != total_in:
             diff = pushed + taken - total_in
             findings.append(
@@ -1572,21 +2198,23 @@ def audit(
         "big_blind_seat": rp.bb_seat,
         "showdown": not walk,
         "ended_in": _ROUND_NAMES[rp.ended_round] if walk else "showdown",
-        "hands": {str(s): hands[s] for s in sorted(hands)},
-        "charlies": sorted(s for s, k in keys.items() if k == CHARLIE_KEY) if not walk else [],
+        "hands": dict(zip(map(str, hands), hands.values(), strict=True)),
+        "charlies": sorted([s for s, k in keys.items() if k == CHARLIE_KEY])
+        if not walk and CHARLIE_KEY in keys.values()
+        else [],
         "pots": [
             {
-                "name": pot.name,
-                "amount": money_text_cents(pot.amount),
-                "eligible": sorted(pot.eligible),
-                "winners": list(pot.winners),
-                "shares": [money_text_cents(x) for x in pot.shares],
-                "rake": money_text_cents(pot.rake),
+                "name": "main pot" if index == 0 else f"side pot {index}",
+                "amount": _money(amount),
+                "eligible": sorted(eligible),
+                "winners": list(winners),
+                "shares": list(map(_money, shares)),
+                "rake": _money(pot_rake),
             }
-            for pot in result.pots
+            for index, amount, eligible, pot_rake, winners, shares in pots
         ],
-        "returned": {str(s): money_text_cents(c) for s, c in sorted(result.returned.items())},
-        "rake": money_text_cents(result.rake),
+        "returned": {str(s): _money(c) for s, c in sorted(returned.items())} if returned else {},
+        "rake": _money(rake),
     }
     return Audit(tuple(settlements), tuple(findings), summary)
 

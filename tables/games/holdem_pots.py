@@ -36,6 +36,9 @@ from fractions import Fraction
 
 from .cards import BJ_POINTS, RANK, TEXT
 
+_POINTS = BJ_POINTS.__getitem__
+_TEXT = TEXT.__getitem__
+
 #: Showdown key of a 7-card Charlie; any unbusted total is at most 21, busted totals are negative.
 CHARLIE_KEY = 100
 
@@ -46,17 +49,12 @@ def hand_key(cards: Sequence[int], max_cards: int = 7) -> int:
     ``CHARLIE_KEY`` for a Charlie, the total (2..21) for an unbusted hand, minus the
     total for a busted one (so 22 beats 23 and every busted hand loses to any unbusted).
     """
-    total = 0
-    ace = False
-    for c in cards:
-        total += BJ_POINTS[c]
-        if c < 4:  # an Ace: cards 0..3
-            ace = True
+    total = sum(map(_POINTS, cards))
     if total > 21:
         return -total
     if len(cards) >= max_cards:
         return CHARLIE_KEY
-    if ace and total <= 11:
+    if total <= 11 and cards and min(cards) < 4:  # an Ace (cards 0..3) counts 11
         total += 10
     return total
 
@@ -74,7 +72,7 @@ def hand_text(cards: Sequence[int], max_cards: int = 7) -> str:
     """``"21 (7H-5D-9C)"``: what the floor says about a hand at the showdown."""
     key = hand_key(cards, max_cards)
     label = f"{max_cards}-card Charlie" if key == CHARLIE_KEY else key_text(key)
-    return f"{label} ({'-'.join(TEXT[c] for c in cards)})"
+    return f"{label} ({'-'.join(map(_TEXT, cards))})"
 
 
 def short_cards(cards: Sequence[int]) -> str:
@@ -225,3 +223,84 @@ def settle_pots(
             received[s] = received.get(s, 0) + got
         pots.append(Pot(index, amount, eligible, taken, winners, shares))
     return PotSettlement(tuple(pots), returned, received, rake)
+
+
+#: A pot as :func:`settle_ring` gives it: the fields of :class:`Pot`, in that order.
+PotTuple = tuple[int, int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]
+
+
+def settle_ring(
+    clock: Sequence[int],
+    contrib: Sequence[int],
+    live: Sequence[int],
+    keys: Mapping[int, int],
+    percent: Fraction,
+    cap: int,
+    rakeable: bool,
+) -> tuple[list[PotTuple], dict[int, int], dict[int, int], int, int]:
+    """:func:`settle_pots` for the audit's hot path, without building dataclasses.
+
+    ``contrib`` lists each seat's chips in ``clock`` order, ``live`` the ring positions
+    (indexes into ``clock``, rising) of the players still in, ``keys`` their showdown keys
+    by seat. Returns ``(pots, returned, received, rake, contested)`` with each pot a plain
+    tuple of :class:`Pot`'s fields. The division is :func:`settle_pots`'s, step for step
+    (tests/games/test_holdem_pots.py checks that they agree).
+    """
+    n = len(clock)
+    returned: dict[int, int] = {}
+    top = contrib[live[0]]
+    if len(live) > 1 and top and max(contrib) == top and min(map(contrib.__getitem__, live)) == top:
+        # Most hands: the live players put in the same amount and nobody put in more.
+        contested = sum(contrib)
+        layers = [(contested, tuple(map(clock.__getitem__, live)))]
+    else:
+        layers = []
+        live_set = set(live)
+        prev = 0
+        for level in sorted({c for c in contrib if c > 0}):
+            amount = 0
+            contributors: list[int] = []
+            for j in range(n):
+                c = contrib[j]
+                if c > prev:
+                    amount += (level if c > level else c) - prev
+                    contributors.append(j)
+            if len(contributors) == 1:
+                s = clock[contributors[0]]
+                returned[s] = returned.get(s, 0) + amount
+                prev = level
+                continue
+            eligible = tuple([clock[j] for j in contributors if j in live_set])
+            if not eligible:
+                most = max([contrib[j] for j in live])
+                eligible = tuple([clock[j] for j in live if contrib[j] == most])
+            if layers and layers[-1][1] == eligible:
+                layers[-1] = (layers[-1][0] + amount, eligible)
+            else:
+                layers.append((amount, eligible))
+            prev = level
+        contested = sum([a for a, _ in layers])
+    rake = rake_due(contested, percent, cap) if rakeable else 0
+    received = dict(returned)
+    pots: list[PotTuple] = []
+    rake_left = rake
+    for index, (amount, eligible) in enumerate(layers):
+        taken = amount if rake_left > amount else rake_left
+        rake_left -= taken
+        net = amount - taken
+        if len(eligible) == 1:
+            winners = eligible
+        else:
+            best = max([keys[s] for s in eligible])
+            winners = tuple([s for s in eligible if keys[s] == best])
+        if len(winners) == 1:
+            w = winners[0]
+            shares: tuple[int, ...] = (net,)
+            received[w] = received.get(w, 0) + net
+        else:
+            share, odd = divmod(net, len(winners))
+            shares = (share + odd,) + (share,) * (len(winners) - 1)
+            for s, got in zip(winners, shares, strict=True):
+                received[s] = received.get(s, 0) + got
+        pots.append((index, amount, eligible, taken, winners, shares))
+    return pots, returned, received, rake, contested

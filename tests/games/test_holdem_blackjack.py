@@ -851,3 +851,129 @@ def test_wrong_types_are_field_errors_not_crashes():
         "actions[7].action",
         "actions[8]",
     }
+
+
+# --- the fast path (parse and replay in one pass) against the detailed one -----------------
+
+FAST_RULES = [
+    RULES,
+    HoldemBlackjackRules(rake_percent=D("5"), rake_cap=D("3")),
+    HoldemBlackjackRules(ante_override=D("0"), decks=2, max_raises=1, max_cards=4),
+    HoldemBlackjackRules(
+        big_blind=D("0.05"), max_cards=3, final_min_multiple=1, final_max_multiple=3
+    ),
+    HoldemBlackjackRules(
+        big_blind=D("10"), small_blind_override=D("3"), ante_override=D("1"), max_seats=4
+    ),
+]
+
+
+def _detailed(data, rules):
+    return hb._parse_detailed(data, rules, hb._stakes(rules))
+
+
+def _outcome(parse, data, rules):
+    """Everything a caller can see of parse + audit, exactly (reprs keep Decimal exponents)."""
+    try:
+        rnd = parse(json.loads(json.dumps(data)) if type(data) is dict else data, rules)
+    except InvalidInput as exc:
+        return ("invalid", [(e.path, e.message) for e in exc.errors])
+    rp = rnd.replay[1]
+    replay = {name: getattr(rp, name) for name in rp.__slots__ if name not in ("st", "errors")}
+    replay["findings"] = repr(rp.findings)
+    audit = hb.audit(rnd, rules)
+    return (
+        "round",
+        repr(rnd),
+        hb.round_to_dict(rnd),
+        replay,
+        repr(audit.settlements),
+        repr(audit.findings),
+        json.dumps(audit.summary),
+    )
+
+
+def _mutate(data: dict, rng: random.Random) -> dict:
+    """One small change of the kind a tablet or a dealer could make (or a broken client)."""
+    data = json.loads(json.dumps(data))
+    log, seats = data["actions"], data["seats"]
+    k = rng.randrange(len(log))
+    item = log[k]
+    r = rng.random()
+    if r < 0.12:
+        del log[k]
+    elif r < 0.2:
+        log.insert(k, dict(item))
+    elif r < 0.3 and k + 1 < len(log):
+        log[k], log[k + 1] = log[k + 1], log[k]
+    elif r < 0.45 and "amount" in item:
+        cents = int(D(item["amount"]) * 100) + rng.choice([-100, -1, 1, 50, 200, 400, 2000])
+        item["amount"] = rng.choice([hb.money_text_cents(max(cents, 0)), 3, "-1.00", 2.5])
+    elif r < 0.55 and "card" in item:
+        item["card"] = rng.choice(["AS", "KD", "5C", "9H", "as", "10h", "XX", 7])
+    elif r < 0.65 and "seat" in item:
+        item["seat"] = rng.choice([s["seat"] for s in seats] + [True, 9, "1"])
+    elif r < 0.72:
+        item["action"] = rng.choice(sorted(hb.ACTIONS) + ["deal"])
+    elif r < 0.76:
+        item["note"] = "x"
+    elif r < 0.8:
+        data["button"] = rng.choice([s["seat"] for s in seats])
+    elif r < 0.85:
+        rng.choice(seats)["stack"] = rng.choice(["0.50", "2.00", "1000.00", "0", 100])
+    elif r < 0.9:
+        del log[rng.randrange(len(log) + 1) :]
+    else:
+        log.append(rng.choice([A("award", seats[0]["seat"], "1.00"), A("rake", None, "0.00")]))
+    return data
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seeds,
+    players,
+    st.sampled_from(FAST_RULES),
+    st.sets(st.sampled_from(sorted(INJECTIONS)), max_size=2),
+    st.integers(0, 3),
+)
+def test_fast_path_gives_exactly_what_the_detailed_path_gives(seed, n, rules, inject, changes):
+    """Same Round, replay, settlements, findings, summary and errors, for regular hands,
+    hands with dealer errors and broken hands alike."""
+    rng = random.Random(seed)
+    data = hb.simulate_round(rng, rules, seats=min(n, rules.max_seats), inject=frozenset(inject))
+    for _ in range(changes):
+        data = _mutate(data, rng)
+    assert _outcome(hb.parse_round, data, rules) == _outcome(_detailed, data, rules)
+
+
+@pytest.mark.parametrize("rules", FAST_RULES)
+def test_regular_hands_take_the_fast_path(rules):
+    stakes = hb._stakes(rules)
+    for seed in range(40):
+        data = hb.simulate_round(random.Random(seed), rules, seats=2 + seed % (rules.max_seats - 1))
+        assert hb._parse_fast(data, stakes) is not None, seed
+
+
+class _Text(str):
+    pass
+
+
+def test_fast_path_leaves_odd_types_to_the_detailed_path():
+    from collections import UserDict
+
+    base = checked_down()
+    odd = [
+        ("actions", 5, "seat", True),  # a bool is not a seat number, even where it equals 1
+        ("actions", 5, "action", _Text("hole")),  # the detailed path wants exact text
+        ("actions", 0, "amount", 1),  # whole numbers are amounts: 1.00
+        ("seats", 0, "stack", 100),
+        ("actions", 5, "card", "9s"),  # other spellings of a card are parsed, not refused
+    ]
+    for where, i, key, value in odd:
+        data = json.loads(json.dumps(base))
+        data[where][i][key] = value
+        assert _outcome(hb.parse_round, data, RULES) == _outcome(_detailed, data, RULES), key
+    mapping = json.loads(json.dumps(base))
+    mapping["actions"][3] = UserDict(mapping["actions"][3])  # a Mapping, not a dict
+    assert hb._parse_fast(mapping, hb._stakes(RULES)) is None
+    assert hb.parse_round(mapping, RULES) == hb.parse_round(base, RULES)

@@ -17,6 +17,7 @@ from tables.games.holdem_pots import (
     money_text_cents,
     rake_due,
     settle_pots,
+    settle_ring,
 )
 
 
@@ -170,3 +171,35 @@ def test_award_does_not_depend_on_seat_numbers(contrib, data):
         {relabel[s]: k for s, k in keys.items()},
     )
     assert {relabel[s]: c for s, c in a.received.items()} == b.received
+
+
+@settings(max_examples=300, deadline=None)
+@given(contributions, st.data())
+def test_settle_ring_divides_exactly_as_settle_pots(contrib, data):
+    """The audit's tuple-based division (settle_ring) is settle_pots' to the chip and the word."""
+    seats = sorted(contrib)
+    start = data.draw(st.integers(0, len(seats) - 1))
+    clock = seats[start:] + seats[:start]
+    live_seats = set(data.draw(st.lists(st.sampled_from(seats), min_size=1, unique=True)))
+    keys = {
+        s: data.draw(st.sampled_from([CHARLIE_KEY, 21, 20, 17, -22, -25]))
+        for s in clock
+        if s in live_seats
+    }
+    percent = Fraction(data.draw(st.sampled_from([0, 1, 5, 10, 100]))) / data.draw(
+        st.sampled_from([1, 2, 3])
+    )
+    cap = data.draw(st.integers(0, 300))
+    rakeable = data.draw(st.booleans())
+    expected = settle_pots(clock, contrib, keys, percent=percent, cap=cap, rakeable=rakeable)
+    live = [j for j, s in enumerate(clock) if s in live_seats]
+    pots, returned, received, rake, contested = settle_ring(
+        clock, [contrib[s] for s in clock], live, keys, percent, cap, rakeable
+    )
+    assert pots == [
+        (p.index, p.amount, p.eligible, p.rake, p.winners, p.shares) for p in expected.pots
+    ]
+    assert returned == expected.returned
+    assert received == expected.received
+    assert rake == expected.rake
+    assert contested == sum(p.amount for p in expected.pots)
