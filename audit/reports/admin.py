@@ -1,0 +1,42 @@
+"""Admin: gaming managers set the theoretical assumptions; finance's reports are read there too."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+from tables.forms import ChangeReasonMixin
+
+from .models import DailyReport, TheoreticalAssumption
+from .services.assumptions import assumption_save
+
+
+@admin.register(TheoreticalAssumption)
+class TheoreticalAssumptionAdmin(SimpleHistoryAdmin):
+    list_display = ("game", "wager", "house_edge", "variance", "note")
+    list_filter = ("game",)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (ChangeReasonMixin, form), {})
+
+    def save_model(self, request, obj, form, change):
+        assumption_save(
+            assumption=obj, author=request.user, reason=form.cleaned_data["change_reason"]
+        )
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # past reports were computed with it; change it, with a reason, instead
+
+
+@admin.register(DailyReport)
+class DailyReportAdmin(admin.ModelAdmin):
+    list_display = ("casino", "gaming_day", "status", "runs", "finished_at")
+    list_filter = ("status", "casino")
+    readonly_fields = [f.name for f in DailyReport._meta.fields]
+
+    def has_add_permission(self, request):
+        return False  # started from the finance page, the API, the command or beat
+
+    def has_delete_permission(self, request, obj=None):
+        return False

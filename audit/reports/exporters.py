@@ -1,0 +1,491 @@
+"""The files finance downloads: CSV, XLSX (formatted) and PDF (printable summary with a chart).
+
+One neutral :class:`ReportData` (a title, one table per level, the wager types, dealers,
+outliers and notes) feeds all three formats, for a gaming day or for a period
+(month-to-date, year-to-date). Files are written under ``settings.REPORTS_ROOT`` and served
+only through role-checked views.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+from django.conf import settings
+from django.db.models import Max, Sum
+
+from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
+
+LEVEL_TITLES = (("floor", "Floor"), ("pit", "Pits"), ("game", "Games"), ("table", "Tables"))
+#: (field, header, kind) kind: money / pct / int / text / bool
+LINE_COLUMNS = (
+    ("label", "Unit", "text"),
+    ("rounds", "Rounds", "int"),
+    ("voided_rounds", "Voided", "int"),
+    ("seats_played", "Seats played", "int"),
+    ("handle", "Handle", "money"),
+    ("paid", "Paid", "money"),
+    ("win", "Win", "money"),
+    ("hold_pct", "Hold %", "pct"),
+    ("expected_win", "Win if settled right", "money"),
+    ("theo_win", "Theoretical win", "money"),
+    ("theo_basis", "Theo basis", "text"),
+    ("ci_low", "95% low", "money"),
+    ("ci_high", "95% high", "money"),
+    ("outlier", "Outlier", "bool"),
+    ("error_cost", "Dealer errors: lost (+) / saved (-)", "money"),
+    ("overpaid", "Overpaid", "money"),
+    ("underpaid", "Underpaid", "money"),
+    ("findings_text", "Findings by kind (count, $ at stake)", "text"),
+    ("taxes", "TF taxes", "money"),
+    ("jackpots", "TF jackpots", "money"),
+    ("liability_opening", "Liability opening", "money"),
+    ("liability_closing", "Liability closing", "money"),
+)
+WAGER_COLUMNS = (
+    ("level", "Level", "text"),
+    ("label", "Unit", "text"),
+    ("game", "Game", "text"),
+    ("wager", "Wager", "text"),
+    ("count", "Settlements", "int"),
+    ("handle", "Handle", "money"),
+    ("paid", "Paid", "money"),
+    ("win", "Win", "money"),
+    ("hold_pct", "Hold %", "pct"),
+    ("house_edge_pct", "House edge %", "pct"),
+    ("theo_win", "Theoretical win", "money"),
+    ("basis", "Basis", "text"),
+    ("error_cost", "Dealer errors", "money"),
+)
+DEALER_COLUMNS = (
+    ("label", "Dealer", "text"),
+    ("rounds", "Rounds", "int"),
+    ("error_rounds", "Rounds with findings", "int"),
+    ("findings", "Findings", "int"),
+    ("amount", "$ at stake", "money"),
+    ("rate_pct", "Rate %", "pct"),
+    ("z_score", "z vs floor", "pct"),
+    ("flagged", "Flagged", "bool"),
+)
+CURRENCY_FORMAT = '"$"#,##0.00;[Red]-"$"#,##0.00'
+
+
+@dataclass
+class ReportData:
+    title: str
+    subtitle: str
+    levels: dict[str, list[dict]]  # level -> rows (dicts keyed by LINE_COLUMNS fields)
+    wagers: list[dict]
+    dealers: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def outliers(self) -> list[dict]:
+        return [r for r in self.levels.get("table", []) if r.get("outlier")]
+
+
+def _findings_text(findings: dict) -> str:
+    return "; ".join(
+        f"{k.replace('_', ' ')}: {v['count']} (${v['amount']})" for k, v in sorted(findings.items())
+    )
+
+
+def _line_dict(line) -> dict:
+    row = {f: getattr(line, f, None) for f, _, _ in LINE_COLUMNS if f != "findings_text"}
+    row["findings_text"] = _findings_text(line.findings or {})
+    return row
+
+
+def _wager_dict(w) -> dict:
+    row = {f: getattr(w, f, None) for f, _, _ in WAGER_COLUMNS if f != "house_edge_pct"}
+    row["house_edge_pct"] = (
+        None if w.house_edge is None else (100 * w.house_edge).quantize(Decimal("0.0001"))
+    )
+    return row
+
+
+def report_data(report: DailyReport) -> ReportData:
+    levels = {level: [] for level, _ in LEVEL_TITLES}
+    for line in ReportLine.objects.filter(report=report).order_by("label"):
+        levels[line.level].append(_line_dict(line))
+    wagers = [
+        _wager_dict(w)
+        for w in ReportWagerLine.objects.filter(report=report).order_by(
+            "level", "label", "game", "wager"
+        )
+    ]
+    dealers = []
+    for d in DealerLine.objects.filter(report=report):
+        dealers.append(
+            {
+                "label": d.label,
+                "rounds": d.rounds,
+                "error_rounds": d.error_rounds,
+                "findings": d.findings,
+                "amount": d.amount,
+                "rate_pct": (100 * d.rate).quantize(Decimal("0.0001")),
+                "z_score": d.z_score,
+                "flagged": d.flagged,
+            }
+        )
+    summary = report.summary or {}
+    notes = [
+        f"Theoretical win basis per wager type: {k} = {v}"
+        for k, v in sorted(summary.get("bases", {}).items())
+    ]
+    liability = summary.get("liability", {})
+    if liability.get("reason"):
+        notes.append(liability["reason"])
+    reaudit = summary.get("reaudit", {})
+    if reaudit:
+        notes.append(
+            f"Re-audit by engine {reaudit.get('engine_version')}: {reaudit.get('replayed', 0)} rounds "
+            f"replayed, {reaudit.get('new_findings', 0)} new findings added, "
+            f"{reaudit.get('settlement_changed_count', 0)} rounds now settle differently "
+            "(the books keep the recorded revision until it is corrected)."
+        )
+    start = report.period_start.isoformat() if report.period_start else ""
+    end = report.period_end.isoformat() if report.period_end else ""
+    return ReportData(
+        title=f"{report.casino.name}: reconciliation of gaming day {report.gaming_day}",
+        subtitle=f"UTC {start} to {end} ({report.casino.time_zone}, day starts {report.casino.gaming_day_start_hour}:00)",
+        levels=levels,
+        wagers=wagers,
+        dealers=dealers,
+        notes=notes,
+    )
+
+
+_SUMMED = (
+    "rounds",
+    "voided_rounds",
+    "seats_played",
+    "handle",
+    "paid",
+    "win",
+    "expected_win",
+    "theo_win",
+    "error_cost",
+    "overpaid",
+    "underpaid",
+    "taxes",
+    "jackpots",
+)
+
+
+def period_data(casino, first: date, last: date, title: str) -> ReportData:
+    """Month- or year-to-date: the finished daily reports of ``[first, last]`` added up in SQL."""
+    reports = DailyReport.objects.filter(
+        casino=casino, gaming_day__gte=first, gaming_day__lte=last, status=DailyReport.DONE
+    )
+    days = list(reports.order_by("gaming_day").values_list("gaming_day", flat=True))
+    levels = {level: [] for level, _ in LEVEL_TITLES}
+    rows = (
+        ReportLine.objects.filter(report__in=reports)
+        .values("level", "key")
+        .annotate(label_=Max("label"), **{f"{f}_": Sum(f) for f in _SUMMED})
+        .order_by("level", "label_")
+    )
+    for r in rows:
+        row = {f: r[f"{f}_"] for f in _SUMMED}
+        row["label"] = r["label_"]
+        row["hold_pct"] = (
+            (100 * row["win"] / row["handle"]).quantize(Decimal("0.0001"))
+            if row["handle"]
+            else None
+        )
+        levels[r["level"]].append(row)
+    wrows = (
+        ReportWagerLine.objects.filter(report__in=reports)
+        .values("level", "key", "game", "wager")
+        .annotate(
+            label=Max("label"),
+            basis=Max("basis"),
+            count=Sum("count"),
+            handle=Sum("handle"),
+            paid=Sum("paid"),
+            win=Sum("win"),
+            theo_win=Sum("theo_win"),
+            error_cost=Sum("error_cost"),
+        )
+        .order_by("level", "label", "game", "wager")
+    )
+    wagers = []
+    for w in wrows:
+        w["hold_pct"] = (
+            (100 * w["win"] / w["handle"]).quantize(Decimal("0.0001")) if w["handle"] else None
+        )
+        w["house_edge_pct"] = (
+            (100 * w["theo_win"] / w["handle"]).quantize(Decimal("0.0001")) if w["handle"] else None
+        )
+        wagers.append(w)
+    missing = (last - first).days + 1 - len(days)
+    notes = [
+        f"{len(days)} finished daily reports from {first} to {last}"
+        + (f"; {missing} days have no finished report and are not included" if missing else "")
+    ]
+    return ReportData(
+        title=f"{casino.name}: {title}",
+        subtitle=f"Gaming days {first} to {last}",
+        levels=levels,
+        wagers=wagers,
+        notes=notes,
+    )
+
+
+# --- formats ------------------------------------------------------------------------------
+
+
+def _text(value, kind: str) -> str:
+    if value is None:
+        return ""
+    if kind == "bool":
+        return "yes" if value else ""
+    if kind == "money" and isinstance(value, Decimal):
+        return str(value.quantize(Decimal("0.01")))
+    return str(value)
+
+
+def csv_bytes(data: ReportData) -> bytes:
+    """One CSV: a "section" column (floor, pit, game, table, wager, dealer) then that section's columns."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["section", *(h for _, h, _ in LINE_COLUMNS)])
+    for level, _ in LEVEL_TITLES:
+        for row in data.levels[level]:
+            writer.writerow([level, *(_text(row.get(f), k) for f, _, k in LINE_COLUMNS)])
+    writer.writerow([])
+    writer.writerow(["section", *(h for _, h, _ in WAGER_COLUMNS)])
+    for row in data.wagers:
+        writer.writerow(["wager", *(_text(row.get(f), k) for f, _, k in WAGER_COLUMNS)])
+    if data.dealers:
+        writer.writerow([])
+        writer.writerow(["section", *(h for _, h, _ in DEALER_COLUMNS)])
+        for row in data.dealers:
+            writer.writerow(["dealer", *(_text(row.get(f), k) for f, _, k in DEALER_COLUMNS)])
+    return out.getvalue().encode("utf-8-sig")  # the BOM makes Excel read UTF-8
+
+
+def xlsx_bytes(data: ReportData) -> bytes:
+    """One sheet per level plus Wagers, Dealers and Notes; money as currency, frozen headers."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    book = Workbook()
+    book.remove(book.active)
+    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDDDDD")
+
+    def sheet(title: str, columns, rows) -> None:
+        ws = book.create_sheet(title)
+        ws.append([h for _, h, _ in columns])
+        for cell in ws[1]:
+            cell.font, cell.fill = bold, fill
+        for row in rows:
+            values = []
+            for f, _, kind in columns:
+                v = row.get(f)
+                if kind == "bool":
+                    v = "yes" if v else ""
+                elif isinstance(v, Decimal):
+                    v = float(v) if kind == "pct" else v
+                values.append(v)
+            ws.append(values)
+        for i, (_, header, kind) in enumerate(columns, start=1):
+            letter = get_column_letter(i)
+            ws.column_dimensions[letter].width = max(12, min(40, len(header) + 2))
+            fmt = CURRENCY_FORMAT if kind == "money" else "0.00" if kind == "pct" else None
+            if fmt:
+                for (cell,) in ws.iter_rows(min_row=2, min_col=i, max_col=i):
+                    cell.number_format = fmt
+        ws.freeze_panes = "B2"
+
+    for level, title in LEVEL_TITLES:
+        sheet(title, LINE_COLUMNS, data.levels[level])
+    sheet("Wagers", WAGER_COLUMNS, data.wagers)
+    if data.dealers:
+        sheet("Dealers", DEALER_COLUMNS, data.dealers)
+    notes = book.create_sheet("Notes")
+    for text in (data.title, data.subtitle, *data.notes):
+        notes.append([text])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def pdf_bytes(data: ReportData) -> bytes:
+    """A printable summary: floor, pits and games, a hold % chart by table, outliers, dealers."""
+    from reportlab.graphics.charts.barcharts import VerticalBarChart
+    from reportlab.graphics.shapes import Drawing, String
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import landscape, letter
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.lib.units import inch
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    styles = getSampleStyleSheet()
+    out = io.BytesIO()
+    doc = SimpleDocTemplate(
+        out,
+        pagesize=landscape(letter),
+        title=data.title,
+        leftMargin=0.5 * inch,
+        rightMargin=0.5 * inch,
+        topMargin=0.5 * inch,
+        bottomMargin=0.5 * inch,
+    )
+    story = [
+        Paragraph(data.title, styles["Title"]),
+        Paragraph(data.subtitle, styles["Normal"]),
+        Spacer(1, 8),
+    ]
+    cols = (
+        ("label", "Unit"),
+        ("rounds", "Rounds"),
+        ("handle", "Handle"),
+        ("paid", "Paid"),
+        ("win", "Win"),
+        ("hold_pct", "Hold %"),
+        ("theo_win", "Theo win"),
+        ("error_cost", "Errors +lost/-saved"),
+        ("taxes", "TF taxes"),
+        ("jackpots", "TF jackpots"),
+    )
+
+    header_color = colors.HexColor("#333333")
+
+    def table(rows, columns):
+        body = [[h for _, h in columns]] + [
+            [_text(r.get(f), "money") for f, _ in columns] for r in rows
+        ]
+        t = Table(body, repeatRows=1)
+        t.setStyle(
+            TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, 0), header_color),
+                    ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+                    ("FONTSIZE", (0, 0), (-1, -1), 7.5),
+                    ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                    ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+                ]
+            )
+        )
+        return t
+
+    for level, title in (("floor", "Floor"), ("pit", "Pits"), ("game", "Games")):
+        story += [Paragraph(title, styles["Heading2"]), table(data.levels[level], cols)]
+    tables = data.levels["table"]
+    story.append(Paragraph("Hold % by table", styles["Heading2"]))
+    drawing = Drawing(9.5 * inch, 2.6 * inch)
+    if tables:
+        chart = VerticalBarChart()
+        chart.x, chart.y, chart.width, chart.height = 40, 30, 9 * inch - 40, 2.6 * inch - 45
+        chart.data = [[float(r["hold_pct"] or 0) for r in tables]]
+        chart.categoryAxis.categoryNames = [str(r["label"]).split(" / ")[-1] for r in tables]
+        chart.categoryAxis.labels.fontSize = 6
+        chart.categoryAxis.labels.angle = 30 if len(tables) > 12 else 0
+        chart.valueAxis.labels.fontSize = 7
+        chart.bars[0].fillColor = colors.HexColor("#2f6f9f")
+        drawing.add(chart)
+    else:
+        drawing.add(String(10, 40, "No table had action this day.", fontSize=9))
+    story.append(drawing)
+    story.append(
+        Paragraph(
+            "Outliers: tables whose win is outside the 95% interval around theoretical win",
+            styles["Heading2"],
+        )
+    )
+    outliers = data.outliers
+    if outliers:
+        story.append(
+            table(
+                outliers,
+                (
+                    ("label", "Table"),
+                    ("handle", "Handle"),
+                    ("win", "Win"),
+                    ("theo_win", "Theo win"),
+                    ("ci_low", "95% low"),
+                    ("ci_high", "95% high"),
+                ),
+            )
+        )
+    else:
+        story.append(Paragraph("None.", styles["Normal"]))
+    if data.dealers:
+        flagged = [d for d in data.dealers if d.get("flagged")]
+        story.append(
+            Paragraph(
+                "Dealers flagged: error rate far above the floor's (z > 3)", styles["Heading2"]
+            )
+        )
+        story.append(
+            table(
+                flagged,
+                (
+                    ("label", "Dealer"),
+                    ("rounds", "Rounds"),
+                    ("error_rounds", "With findings"),
+                    ("rate_pct", "Rate %"),
+                    ("z_score", "z"),
+                    ("amount", "$ at stake"),
+                ),
+            )
+            if flagged
+            else Paragraph("None.", styles["Normal"])
+        )
+    if data.notes:
+        story.append(Paragraph("Notes", styles["Heading2"]))
+        story += [Paragraph(n, styles["Normal"]) for n in data.notes]
+    doc.build(story)
+    return out.getvalue()
+
+
+FORMATS = {
+    "csv": (csv_bytes, "text/csv; charset=utf-8"),
+    "xlsx": (xlsx_bytes, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    "pdf": (pdf_bytes, "application/pdf"),
+}
+
+
+def reports_root() -> Path:
+    return Path(settings.REPORTS_ROOT)
+
+
+def _write(path: Path, content: bytes) -> None:
+    """Write next to the target, then rename: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(content)
+    os.replace(tmp, path)
+
+
+def report_files_write(report: DailyReport) -> dict[str, str]:
+    """Write the day's CSV, XLSX and PDF; return ``{format: path relative to REPORTS_ROOT}``."""
+    data = report_data(report)
+    files = {}
+    stem = f"reconciliation-{report.casino_id}-{report.gaming_day}"
+    for fmt, (render, _) in FORMATS.items():
+        rel = Path(f"casino-{report.casino_id}") / str(report.gaming_day.year) / f"{stem}.{fmt}"
+        _write(reports_root() / rel, render(data))
+        files[fmt] = str(rel)
+    return files
+
+
+def period_file_write(casino, kind: str, day: date, fmt: str) -> tuple[Path, str]:
+    """Month- or year-to-date file through ``day``; returns its path and download name."""
+    first = day.replace(day=1) if kind == "mtd" else day.replace(month=1, day=1)
+    title = "month to date" if kind == "mtd" else "year to date"
+    data = period_data(casino, first, day, title)
+    name = f"{kind}-{casino.pk}-{day}.{fmt}"
+    path = reports_root() / f"casino-{casino.pk}" / "periods" / name
+    _write(path, FORMATS[fmt][0](data))
+    return path, name

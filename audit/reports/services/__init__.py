@@ -1,0 +1,1 @@
+"""Services of the daily reconciliation: runs, re-audit, combining slices, liability."""

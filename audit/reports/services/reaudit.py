@@ -1,0 +1,155 @@
+"""Re-audit recorded rounds with today's engine: new findings are added, old ones never changed.
+
+The engine is deterministic per ``ENGINE_VERSION``: a revision audited by the current
+engine gives the same answer again, so by default only revisions audited by another
+engine version are replayed (``full=True`` replays every round). A finding the engine now
+reports that the revision does not already carry (same code, path, seat and amount) is
+added to the current revision as a new open finding, with a message saying it came from
+the re-audit. Stored settlements (Wager rows) are append-only and stay as they are: when
+the engine now settles a round differently, the round is counted and listed in the
+report (``settlement_changed``) so that a supervisor corrects it with a new revision.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, F
+from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
+
+from audit.models import Finding
+from casino.audit_guard import allow_audit_write
+from tables.games import ENGINE_VERSION
+from tables.games.base import AuditContext, InvalidInput
+from tables.games.money import to_money
+from tables.models import Round, RoundRevision
+from tables.services.rounds import round_audit
+
+from ..theoretical import JACKPOT_KEY
+
+REAUDIT_NOTE = f"[re-audit, engine {ENGINE_VERSION}] "
+
+
+@dataclass
+class ReauditResult:
+    rounds: int = 0
+    replayed: int = 0
+    new_findings: int = 0
+    settlement_changed: list[int] = field(default_factory=list)  # round ids
+    errors: list[str] = field(default_factory=list)  # rounds the engine now refuses
+
+
+def _finding_key(code, path, seat, amount) -> tuple:
+    return (code, path or "", seat, Decimal(amount).quantize(Decimal("0.01")))
+
+
+def _context(audit: dict) -> AuditContext | None:
+    """The progressive amounts the round was settled with, so a replay compares like with like."""
+    amounts = {
+        s["line"]: to_money(s["net"])
+        for s in audit.get("settlements", ())
+        if s.get("wager") == JACKPOT_KEY and s.get("line")
+    }
+    return AuditContext(jackpot_amounts=amounts) if amounts else None
+
+
+def _settlement_rows(settlements) -> list[tuple]:
+    return sorted(
+        (
+            s["seat"],
+            s["wager"],
+            s.get("hand"),
+            s.get("line") or "",
+            to_money(s["stake"]),
+            to_money(s["net"]),
+        )
+        for s in settlements
+    )
+
+
+@transaction.atomic
+def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> ReauditResult:
+    """Replay ``round_ids`` (active rounds only) with the engine and add the findings it now reports."""
+    at = at or timezone.now()
+    result = ReauditResult()
+    revisions = RoundRevision.objects.filter(
+        round_id__in=round_ids, number=F("round__revision"), round__status=Round.ACTIVE
+    ).select_related("round__ruleset_version")
+    if not full:
+        revisions = revisions.exclude(engine_version=ENGINE_VERSION)
+    result.rounds = len(round_ids)
+    existing: dict[int, set] = defaultdict(set)
+    new: list[Finding] = []
+    touched: set[int] = set()
+    revisions = list(revisions)
+    for f in Finding.objects.filter(revision__in=revisions).values(
+        "revision_id", "code", "path", "seat", "amount"
+    ):
+        existing[f["revision_id"]].add(_finding_key(f["code"], f["path"], f["seat"], f["amount"]))
+    for rev in revisions:
+        rnd = rev.round
+        result.replayed += 1
+        try:
+            _, audit = round_audit(
+                game=rnd.game,
+                data=rev.data,
+                version=rnd.ruleset_version,
+                context=_context(rev.audit),
+            )
+        except (InvalidInput, ValidationError) as exc:
+            result.errors.append(f"round {rnd.pk} ({rnd}): the engine now refuses it: {exc}")
+            continue
+        if _settlement_rows(s.to_dict() for s in audit.settlements) != _settlement_rows(
+            rev.audit.get("settlements", ())
+        ):
+            result.settlement_changed.append(rnd.pk)
+        players = {s["seat"]: s.get("player") or "" for s in rev.data.get("seats", ())}
+        seen = existing[rev.pk]
+        for f in audit.findings:
+            key = _finding_key(f.code, f.path, f.seat, f.amount)
+            if key in seen:
+                continue
+            seen.add(key)
+            touched.add(rnd.pk)
+            new.append(
+                Finding(
+                    round=rnd,
+                    revision=rev,
+                    kind=f.kind,
+                    code=f.code,
+                    message=REAUDIT_NOTE + f.message,
+                    path=f.path,
+                    rule=f.rule,
+                    expected=f.expected,
+                    recorded=f.recorded,
+                    amount=f.amount,
+                    seat=f.seat,
+                    player=players.get(f.seat, "") if f.seat is not None else "",
+                    created_at=at,
+                )
+            )
+    if new:
+        allow_audit_write()
+        bulk_create_with_history(
+            new, Finding, default_change_reason=f"re-audit by engine {ENGINE_VERSION}"
+        )
+        counts = dict(
+            Finding.objects.filter(round_id__in=touched, status=Finding.OPEN)
+            .values("round_id")
+            .annotate(n=Count("id"))
+            .values_list("round_id", "n")
+        )
+        rounds = list(
+            Round.objects.select_for_update().filter(pk__in=sorted(touched)).order_by("pk")
+        )
+        for rnd in rounds:
+            rnd.open_findings = counts.get(rnd.pk, 0)
+            rnd._change_reason = f"re-audit by engine {ENGINE_VERSION} added findings"
+            rnd.save(update_fields=["open_findings"])
+        result.new_findings = len(new)
+    return result

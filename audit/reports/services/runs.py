@@ -1,0 +1,317 @@
+"""Running a gaming day's reconciliation: request, plan in slices, run slices, combine, fail.
+
+Exactly one report per (casino, gaming day): a unique constraint, plus the report row
+locked (``select_for_update``) whenever a run is requested, finished or failed. Each run
+gets a fresh ``run_id``; a slice or combine step of an older run finds that it no longer
+owns the report and does nothing, so a re-run replaces the report's lines in one
+transaction and two runs never produce two reports.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import uuid
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from tables.games import ENGINE_VERSION
+from tables.models import Casino
+
+from .. import selectors
+from ..models import DailyReport, DealerLine, ReportChunk, ReportLine, ReportWagerLine
+from .build import build_lines, combine_partials
+from .liability import liability_for_day
+from .reaudit import rounds_reaudit
+
+log = logging.getLogger(__name__)
+
+
+def chunk_rounds() -> int:
+    """Rounds per slice (``REPORTS_CHUNK_ROUNDS``): each slice is one task on any worker."""
+    configured = getattr(settings, "REPORTS_CHUNK_ROUNDS", None) or os.environ.get(
+        "REPORTS_CHUNK_ROUNDS"
+    )
+    return max(1, int(configured or 20_000))
+
+
+def stale_after() -> timedelta:
+    """A run silent this long is presumed dead (a worker lost) and may be started again."""
+    return timedelta(minutes=int(getattr(settings, "REPORTS_STALE_MINUTES", 30)))
+
+
+def _enqueue(report: DailyReport, full: bool) -> None:
+    from ..tasks import reconcile_start  # tasks import services, not the reverse, at import time
+
+    report_id, run_id = report.pk, str(report.run_id)
+    transaction.on_commit(lambda: reconcile_start.delay(report_id, run_id, full))
+
+
+@transaction.atomic
+def report_request(
+    *, casino: Casino, gaming_day: date, requested_by=None, via: str, full: bool = False, now=None
+) -> DailyReport:
+    """Start (or restart) the reconciliation of ``gaming_day``; queued after this commits.
+
+    Refused with a field error: a gaming day that has not ended, and a day whose report is
+    being built right now (unless that run has been silent for ``REPORTS_STALE_MINUTES``).
+    """
+    now = now or timezone.now()
+    start, end = selectors.day_bounds(casino, gaming_day)
+    if end > now:
+        raise ValidationError(
+            {
+                "gaming_day": [
+                    f"Gaming day {gaming_day} at {casino} has not ended yet (it ends {end.isoformat()} UTC)"
+                ]
+            }
+        )
+    report, _ = DailyReport.objects.get_or_create(casino=casino, gaming_day=gaming_day)
+    report = DailyReport.objects.select_for_update().get(pk=report.pk)
+    busy = report.status in (DailyReport.QUEUED, DailyReport.RUNNING) and report.runs
+    last_sign = report.started_at or report.queued_at
+    if busy and last_sign and now - last_sign < stale_after():
+        raise ValidationError(
+            {
+                "gaming_day": [
+                    f"The reconciliation of {gaming_day} is already {report.status} "
+                    f"({report.progress}% done); wait for it to finish"
+                ]
+            }
+        )
+    report.run_id = uuid.uuid4()
+    report.status = DailyReport.QUEUED
+    report.runs += 1
+    report.chunks_total = report.chunks_done = 0
+    report.error = ""
+    report.requested_by = requested_by
+    report.requested_via = via
+    report.queued_at, report.started_at, report.finished_at = now, None, None
+    report.period_start, report.period_end = start, end
+    report.save()
+    _enqueue(report, full)
+    return report
+
+
+def _owned(report_id: int, run_id: str, *, lock: bool = False) -> DailyReport | None:
+    qs = DailyReport.objects.select_for_update() if lock else DailyReport.objects
+    report = qs.filter(pk=report_id).select_related("casino").first()
+    if report is None or str(report.run_id) != str(run_id) or report.status == DailyReport.FAILED:
+        return None
+    return report
+
+
+@transaction.atomic
+def report_plan(*, report_id: int, run_id: str) -> list[int]:
+    """Split the day's rounds into slices of consecutive ids; return the slices' ids."""
+    report = _owned(report_id, run_id, lock=True)
+    if report is None:
+        return []
+    start, end = selectors.day_bounds(report.casino, report.gaming_day)
+    ids = list(
+        selectors.day_rounds(report.casino, start, end).order_by("pk").values_list("pk", flat=True)
+    )
+    size = chunk_rounds()
+    chunks = [
+        ReportChunk(
+            report=report,
+            run_id=report.run_id,
+            index=i // size,
+            first_round=ids[i],
+            last_round=ids[min(i + size, len(ids)) - 1],
+            rounds=min(size, len(ids) - i),
+        )
+        for i in range(0, len(ids), size)
+    ]
+    ReportChunk.objects.filter(report=report).exclude(run_id=report.run_id).delete()
+    ReportChunk.objects.bulk_create(chunks)
+    report.status = DailyReport.RUNNING
+    report.started_at = timezone.now()
+    report.period_start, report.period_end = start, end
+    report.chunks_total, report.chunks_done = len(chunks), 0
+    report.save(
+        update_fields=[
+            "status",
+            "started_at",
+            "period_start",
+            "period_end",
+            "chunks_total",
+            "chunks_done",
+        ]
+    )
+    return list(
+        ReportChunk.objects.filter(report=report, run_id=report.run_id).values_list("pk", flat=True)
+    )
+
+
+def report_chunk_run(*, chunk_id: int, full: bool = False) -> bool:
+    """Re-audit one slice, then aggregate it in SQL; False when its run was replaced."""
+    chunk = ReportChunk.objects.filter(pk=chunk_id).first()
+    if chunk is None or _owned(chunk.report_id, chunk.run_id) is None:
+        return False
+    if chunk.done:  # a redelivered task (acks_late): the work is already saved
+        return True
+    report = chunk.report
+    started = time.perf_counter()
+    start, end = report.period_start, report.period_end
+    ids = selectors.slice_reaudit_ids(
+        casino=report.casino,
+        start=start,
+        end=end,
+        first=chunk.first_round,
+        last=chunk.last_round,
+        full=full,
+    )
+    reaudit = rounds_reaudit(round_ids=ids, full=full)
+    partial = selectors.slice_aggregates(
+        casino=report.casino, start=start, end=end, first=chunk.first_round, last=chunk.last_round
+    )
+    partial["reaudit"] = {
+        "replayed": reaudit.replayed,
+        "new_findings": reaudit.new_findings,
+        "settlement_changed": reaudit.settlement_changed,
+        "errors": reaudit.errors,
+    }
+    with transaction.atomic():
+        if _owned(chunk.report_id, chunk.run_id, lock=True) is None:
+            return False
+        updated = ReportChunk.objects.filter(pk=chunk.pk, done=False).update(
+            done=True, partial=partial, seconds=time.perf_counter() - started
+        )
+        if updated:
+            DailyReport.objects.filter(pk=report.pk).update(chunks_done=F("chunks_done") + 1)
+    return True
+
+
+def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
+    """Add the slices up, replace the report's lines atomically, write the files."""
+    from ..exporters import report_files_write
+
+    report = _owned(report_id, run_id)
+    if report is None:
+        return None
+    chunks = list(ReportChunk.objects.filter(report=report, run_id=run_id))
+    missing = [c.index for c in chunks if not c.done]
+    if missing:
+        report_fail(
+            report_id=report_id,
+            run_id=run_id,
+            error=f"slices {missing} did not finish (a worker failed); retry the run",
+        )
+        return None
+    combined = combine_partials([c.partial for c in chunks])
+    lines, wager_lines, dealer_rows, facts = build_lines(report, combined)
+    reaudit = {"replayed": 0, "new_findings": 0, "settlement_changed": [], "errors": []}
+    for c in chunks:
+        part = c.partial.get("reaudit", {})
+        for key in ("replayed", "new_findings"):
+            reaudit[key] += part.get(key, 0)
+        for key in ("settlement_changed", "errors"):
+            reaudit[key] += part.get(key, [])
+    liability = liability_for_day(report.casino, report.gaming_day)
+    with transaction.atomic():
+        report = _owned(report_id, run_id, lock=True)
+        if report is None:
+            return None
+        for line in lines:
+            line.report = report
+            if line.level == "floor" and liability.available:
+                line.liability_opening, line.liability_closing = (
+                    liability.opening,
+                    liability.closing,
+                )
+        for line in (*wager_lines, *dealer_rows):
+            line.report = report
+        ReportLine.objects.filter(report=report).delete()
+        ReportWagerLine.objects.filter(report=report).delete()
+        DealerLine.objects.filter(report=report).delete()
+        ReportLine.objects.bulk_create(lines)
+        ReportWagerLine.objects.bulk_create(wager_lines)
+        DealerLine.objects.bulk_create(dealer_rows)
+        report.summary = {
+            "bases": facts["bases"],
+            "reaudit": {
+                **reaudit,
+                "settlement_changed_count": len(reaudit["settlement_changed"]),
+                "settlement_changed": reaudit["settlement_changed"][:200],
+                "errors": reaudit["errors"][:50],
+                "engine_version": ENGINE_VERSION,
+            },
+            "liability": liability.as_dict(),
+            "chunks": [
+                {"index": c.index, "rounds": c.rounds, "seconds": round(c.seconds or 0, 3)}
+                for c in chunks
+            ],
+            "definitions": "audit/reports/README.md",
+        }
+        report.engine_version = ENGINE_VERSION
+        report.save(update_fields=["summary", "engine_version"])
+    try:
+        files = report_files_write(report)
+    except Exception as exc:  # noqa: BLE001 - a file that cannot be written fails the run, with the reason
+        log.exception("report files for %s", report)
+        report_fail(report_id=report_id, run_id=run_id, error=f"writing the files failed: {exc}")
+        return None
+    with transaction.atomic():
+        report = _owned(report_id, run_id, lock=True)
+        if report is None:
+            return None
+        report.files = files
+        report.status = DailyReport.DONE
+        report.chunks_done = report.chunks_total
+        report.finished_at = timezone.now()
+        report.save(update_fields=["files", "status", "chunks_done", "finished_at"])
+        ReportChunk.objects.filter(report=report).exclude(run_id=report.run_id).delete()
+    return report
+
+
+@transaction.atomic
+def report_fail(*, report_id: int, run_id: str, error: str) -> None:
+    """Mark the run failed with its reason (it can be retried from the page, the API or the command)."""
+    report = DailyReport.objects.select_for_update().filter(pk=report_id).first()
+    if report is None or str(report.run_id) != str(run_id):
+        return
+    report.status = DailyReport.FAILED
+    report.error = error[:4000]
+    report.finished_at = timezone.now()
+    report.save(update_fields=["status", "error", "finished_at"])
+
+
+def gaming_days_close(*, now=None, catch_up_days: int | None = None) -> list[DailyReport]:
+    """Beat: for every casino, start the reconciliation of the gaming days that ended and have none.
+
+    The gaming day comes from each casino's zone and start hour, so the schedule itself is a
+    plain UTC interval. Days already reported (in any state) are left alone: a failed run is
+    retried by a person, who sees why it failed.
+    """
+    from casino.gaming_day import gaming_day_of
+
+    now = now or timezone.now()
+    delay = timedelta(minutes=int(getattr(settings, "REPORTS_CLOSE_DELAY_MINUTES", 10)))
+    days_back = (
+        catch_up_days
+        if catch_up_days is not None
+        else int(getattr(settings, "REPORTS_CATCH_UP_DAYS", 3))
+    )
+    started = []
+    for casino in Casino.objects.all():
+        today = gaming_day_of(now, casino.time_zone, casino.gaming_day_start_hour)
+        for back in range(1, days_back + 1):
+            day = today - timedelta(days=back)
+            _, end = selectors.day_bounds(casino, day)
+            if (
+                end + delay > now
+                or DailyReport.objects.filter(casino=casino, gaming_day=day).exists()
+            ):
+                continue
+            try:
+                started.append(report_request(casino=casino, gaming_day=day, via="beat", now=now))
+            except ValidationError as exc:  # a run started by someone else in the meantime
+                log.info("gaming day close %s %s: %s", casino, day, exc)
+    return started

@@ -1,0 +1,182 @@
+"""Finance's pages: the gaming days and their status, a run's progress, the report, the files.
+
+Surveillance sees the outlier and dealer sections of a report, not the money tables or the
+files. Files are served only from here (role-checked), never as public static files.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from casino.gaming_day import gaming_day_of
+from casino.permissions import role_required
+from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
+from tables.models import Casino
+
+from .exporters import FORMATS, period_file_write, reports_root
+from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
+from .services.runs import report_request
+
+READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE)
+RUNNERS = (FINANCE, GAMING_MANAGER)
+
+
+def report_file_response(report: DailyReport, fmt: str) -> FileResponse:
+    rel = (report.files or {}).get(fmt)
+    if report.status != DailyReport.DONE or not rel:
+        raise Http404(
+            f"The {fmt.upper()} of {report.gaming_day} is not ready (status: {report.status})"
+        )
+    root = reports_root().resolve()
+    path = (root / rel).resolve()
+    if root not in path.parents or not path.is_file():
+        raise Http404(f"The {fmt.upper()} of {report.gaming_day} is missing; re-run the day")
+    return FileResponse(
+        path.open("rb"), as_attachment=True, filename=path.name, content_type=FORMATS[fmt][1]
+    )
+
+
+def _casino(request) -> Casino | None:
+    casinos = Casino.objects.all()
+    wanted = request.GET.get("casino") or request.POST.get("casino")
+    if wanted and wanted.isdigit():
+        return casinos.filter(pk=int(wanted)).first()
+    return casinos.first()
+
+
+@role_required(*READERS)
+@require_http_methods(["GET", "POST"])
+def reports_index(request):
+    casino = _casino(request)
+    if request.method == "POST":
+        if not has_role(request.user, *RUNNERS):
+            raise PermissionDenied("Your role may read reports, not run them.")
+        try:
+            if casino is None:
+                raise ValidationError({"casino": ["No casino is set up yet"]})
+            day = date.fromisoformat(request.POST.get("gaming_day", ""))
+        except ValueError:
+            messages.error(request, "Gaming day: give a date as YYYY-MM-DD.")
+            return redirect("reports")
+        except ValidationError as exc:
+            messages.error(request, "; ".join(exc.messages))
+            return redirect("reports")
+        try:
+            report = report_request(
+                casino=casino,
+                gaming_day=day,
+                requested_by=request.user,
+                via="page",
+                full=request.POST.get("full") == "on",
+            )
+        except ValidationError as exc:
+            messages.error(request, "; ".join(exc.messages))
+            return redirect("reports")
+        messages.success(request, f"Reconciliation of {day} started.")
+        return redirect("reports-day", pk=report.pk)
+    reports = DailyReport.objects.select_related("casino")
+    if casino is not None:
+        reports = reports.filter(casino=casino)
+    yesterday = None
+    if casino is not None:
+        today = gaming_day_of(timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
+        yesterday = date.fromordinal(today.toordinal() - 1)
+    return render(
+        request,
+        "reports/index.html",
+        {
+            "casino": casino,
+            "casinos": Casino.objects.all(),
+            "reports": reports[:120],
+            "yesterday": yesterday,
+            "can_run": has_role(request.user, *RUNNERS),
+        },
+    )
+
+
+def _context(request, report: DailyReport) -> dict:
+    money = has_role(request.user, FINANCE, GAMING_MANAGER)
+    lines = ReportLine.objects.filter(report=report)
+    levels = (
+        [
+            (title, lines.filter(level=level).order_by("label"))
+            for level, title in (
+                ("floor", "Floor"),
+                ("pit", "Pits"),
+                ("game", "Games"),
+                ("table", "Tables"),
+            )
+        ]
+        if money
+        else []
+    )
+    return {
+        "report": report,
+        "money": money,
+        "levels": levels,
+        "wagers": ReportWagerLine.objects.filter(report=report, level="floor") if money else [],
+        "outliers": lines.filter(level="table", outlier=True).order_by("label"),
+        "dealers": DealerLine.objects.filter(report=report),
+        "summary": report.summary or {},
+        "formats": list(FORMATS),
+        "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
+    }
+
+
+@role_required(*READERS)
+def report_day(request, pk: int):
+    report = get_object_or_404(DailyReport.objects.select_related("casino"), pk=pk)
+    return render(request, "reports/day.html", _context(request, report))
+
+
+@role_required(*READERS)
+def report_progress(request, pk: int):
+    """The progress fragment the day page polls (htmx) while a run is going."""
+    report = get_object_or_404(DailyReport, pk=pk)
+    response = render(
+        request,
+        "reports/_progress.html",
+        {"report": report, "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING)},
+    )
+    if report.status in (DailyReport.DONE, DailyReport.FAILED) and request.htmx:
+        response["HX-Refresh"] = "true"  # show the finished report (or the failure) in full
+    return response
+
+
+@role_required(*RUNNERS)
+def report_file(request, pk: int):
+    """``?file=csv|xlsx|pdf``: the day's file."""
+    report = get_object_or_404(DailyReport, pk=pk)
+    fmt = request.GET.get("file", "pdf")
+    if fmt not in FORMATS:
+        raise Http404(f'"{fmt}" is not one of {", ".join(FORMATS)}')
+    return report_file_response(report, fmt)
+
+
+@role_required(*RUNNERS)
+def report_period_file(request):
+    """``?casino=ID&kind=mtd|ytd&day=YYYY-MM-DD&file=csv|xlsx|pdf``: month- or year-to-date."""
+    casino = _casino(request)
+    kind, fmt = request.GET.get("kind", "mtd"), request.GET.get("file", "xlsx")
+    if casino is None or kind not in ("mtd", "ytd") or fmt not in FORMATS:
+        raise Http404("Give casino, kind (mtd or ytd) and file (csv, xlsx or pdf)")
+    try:
+        day = date.fromisoformat(request.GET.get("day", ""))
+    except ValueError:
+        done = (
+            DailyReport.objects.filter(casino=casino, status=DailyReport.DONE)
+            .order_by("-gaming_day")
+            .first()
+        )
+        day = done.gaming_day if done else timezone.now().date()
+    path, name = period_file_write(casino, kind, day, fmt)
+    return FileResponse(
+        path.open("rb"), as_attachment=True, filename=name, content_type=FORMATS[fmt][1]
+    )

@@ -1,0 +1,348 @@
+"""Reconcile one gaming day of N simulated rounds (default 1,000,000) on PostgreSQL with 2 workers.
+
+``python -m tests.benchmarks.bench_reconcile [--rounds N] [--reaudit-share F] [--keep]``
+
+What it does, in a scratch database it creates (``casino_bench`` on the server of
+``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/casino_bench``):
+
+1. migrates it and builds a floor (2 pits, 12 tables of each of the five games);
+2. simulates a pool of distinct rounds per game with the engine and audits them (the same
+   code that records rounds), then loads N rounds made from that pool, with their
+   revisions, wagers and findings, through PostgreSQL ``COPY`` spread over one gaming day;
+3. times the reconciliation exactly as the Celery tasks run it (plan, slices, combine,
+   files) with 2 worker processes taking the slices; the same service functions the
+   tasks call, in a process pool, so that no broker is needed.
+
+Loaded revisions carry the current engine version, so the re-audit replays nothing (the
+engine is deterministic per version); ``--reaudit-share 0.05`` marks that share as audited
+by an older engine, so it is replayed, and reports the replay rate. The target: at most
+60 s for 1,000,000 rounds with 2 workers (the re-audit of old-engine rounds is timed
+separately and not part of the target).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TARGET_SECONDS = 60.0
+DAY = date(2026, 5, 5)
+GAMES = ("ante_up_21", "upcard_luck_21", "poker_or_bust", "holdem_blackjack", "blackjack_tie")
+
+
+def _server_url() -> str:
+    return os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench")
+
+
+def _scratch_db(url: str) -> str | None:
+    """(Re)create the scratch database; None when PostgreSQL is not reachable."""
+    import psycopg
+
+    base, _, name = url.rpartition("/")
+    try:
+        with psycopg.connect(f"{base}/postgres", autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.OperationalError as exc:
+        print(f"   skipped: PostgreSQL not reachable at {base}: {exc}")
+        return None
+    return url
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench_reconcile")
+    parser.add_argument("--rounds", type=int, default=1_000_000)
+    parser.add_argument("--reaudit-share", type=float, default=0.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    if options.inner:
+        return _inner(options)
+    url = _scratch_db(_server_url())
+    if url is None:
+        return 0
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "casino.settings"}
+    env.pop("CELERY_BROKER_URL", None)  # the worker pool below calls the task functions itself
+    command = [
+        sys.executable,
+        "-m",
+        "tests.benchmarks.bench_reconcile",
+        "--inner",
+        "--rounds",
+        str(options.rounds),
+        "--reaudit-share",
+        str(options.reaudit_share),
+        "--workers",
+        str(options.workers),
+    ]
+    return subprocess.call(command, cwd=ROOT, env=env)
+
+
+# --- inside the scratch database ----------------------------------------------------------------
+
+
+def _setup():
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _floor():
+    from tables.games import GAMES as REGISTRY
+    from tables.services.sessions import table_session_open
+    from tests.factories import (
+        CasinoFactory,
+        DealerFactory,
+        PitFactory,
+        RulesetFactory,
+        TableFactory,
+        user_with_role,
+    )
+    from tests.reports.helpers import _config
+
+    casino = CasinoFactory(
+        name="Bench Casino", time_zone="America/New_York", gaming_day_start_hour=6
+    )
+    user = user_with_role("pit_boss", username="bench")
+    pits = [PitFactory(casino=casino, name=f"Pit {i}") for i in (1, 2)]
+    tables = []
+    for gi, game in enumerate(GAMES):
+        ruleset = RulesetFactory(game=game, casino=casino, config=_config(game))
+        for k in range(12):
+            table = TableFactory(
+                pit=pits[(gi + k) % 2],
+                game=game,
+                ruleset=ruleset,
+                label=f"{game[:2].upper()}-{k:02d}",
+                seats=6 if game == "holdem_blackjack" else 7,
+            )
+            table_session_open(table=table, dealer=DealerFactory(casino=casino), author=user)
+            tables.append(table)
+    return casino, user, tables, REGISTRY
+
+
+def _pool(tables, registry, per_game: int) -> dict:
+    """Distinct simulated, audited rounds per game: canonical JSON, audit JSON, wagers, findings."""
+    from tables.games.base import recorded_nets
+    from tables.services.rounds import round_audit
+
+    rng = random.Random(1)
+    pool = {}
+    for game in GAMES:
+        table = next(t for t in tables if t.game == game)
+        version = table.ruleset.current_version
+        rules, module = version.rules(), registry[game].module
+        items = []
+        for _ in range(per_game):
+            inject = (
+                frozenset({"overpay"})
+                if game != "holdem_blackjack" and rng.random() < 0.03
+                else frozenset()
+            )
+            data = module.simulate_round(rng, rules, seats=rng.randint(2, 5), inject=inject)
+            canonical, audit = round_audit(game=game, data=data, version=version)
+            recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
+            players = {s["seat"]: s.get("player") or "" for s in canonical.get("seats", [])}
+            wagers = [
+                (
+                    s.seat,
+                    players.get(s.seat, ""),
+                    s.wager,
+                    s.hand,
+                    s.line or "",
+                    s.stake,
+                    s.net,
+                    recorded.get(s.key),
+                    s.outcome,
+                    s.explanation,
+                )
+                for s in audit.settlements
+            ]
+            findings = [
+                (
+                    f.kind,
+                    f.code,
+                    f.message,
+                    f.path,
+                    f.rule,
+                    f.expected,
+                    f.recorded,
+                    f.amount,
+                    f.seat,
+                )
+                for f in audit.findings
+            ]
+            items.append((json.dumps(canonical), json.dumps(audit.to_dict()), wagers, findings))
+        pool[game] = (version.pk, items)
+    return pool
+
+
+def _load(casino, user, tables, pool, rounds: int, reaudit_share: float) -> None:
+    from django.db import connection
+
+    from casino.gaming_day import gaming_day_bounds
+    from tables.games import ENGINE_VERSION
+
+    start, end = gaming_day_bounds(DAY, casino.time_zone, casino.gaming_day_start_hour)
+    step = (end - start - timedelta(minutes=1)) / rounds
+    sessions = {t.pk: t.sessions.get().pk for t in tables}
+    dealers = {t.pk: t.sessions.get().assignments.get().dealer_id for t in tables}
+    rng = random.Random(2)
+    sequence = dict.fromkeys(sessions, 0)
+    raw = connection.connection  # psycopg 3 connection under Django's
+    with connection.cursor():
+        pass
+    cur = raw.cursor()
+    round_cols = (
+        "id, table_id, session_id, sequence, game, gaming_day, ruleset_version_id, dealer_id, recorded_by_id, "
+        "recorded_at, revision, status, void_reason, open_findings"
+    )
+    old = f"{ENGINE_VERSION}-old"
+    started = time.perf_counter()
+    picks = []
+    with cur.copy(f"COPY tables_round ({round_cols}) FROM STDIN") as copy:
+        for i in range(1, rounds + 1):
+            table = tables[rng.randrange(len(tables))]
+            sequence[table.pk] += 1
+            version, items = pool[table.game]
+            item = items[rng.randrange(len(items))]
+            picks.append((table.game, item))
+            copy.write_row(
+                (
+                    i,
+                    table.pk,
+                    sessions[table.pk],
+                    sequence[table.pk],
+                    table.game,
+                    DAY,
+                    version,
+                    dealers[table.pk],
+                    user.pk,
+                    start + step * i,
+                    1,
+                    "active",
+                    "",
+                    len(item[3]),
+                )
+            )
+    with cur.copy(
+        "COPY tables_roundrevision (id, round_id, number, data, audit, reason, author_id, created_at, "
+        "engine_version) FROM STDIN"
+    ) as copy:
+        for i, (_, item) in enumerate(picks, start=1):
+            engine = old if reaudit_share and rng.random() < reaudit_share else ENGINE_VERSION
+            copy.write_row((i, i, 1, item[0], item[1], "", user.pk, start + step * i, engine))
+    with cur.copy(
+        "COPY tables_wager (revision_id, round_id, seat, player, wager, hand, line, stake, expected_net, "
+        "recorded_net, outcome, explanation) FROM STDIN"
+    ) as copy:
+        for i, (_, item) in enumerate(picks, start=1):
+            for w in item[2]:
+                copy.write_row((i, i, *w))
+    with cur.copy(
+        "COPY audit_finding (round_id, revision_id, kind, code, message, path, rule, expected, recorded, "
+        "amount, seat, player, status, review_note, created_at) FROM STDIN"
+    ) as copy:
+        for i, (_, item) in enumerate(picks, start=1):
+            for f in item[3]:
+                copy.write_row((i, i, *f, "", "open", "", start + step * i))
+    for table in ("tables_round", "tables_roundrevision", "tables_wager", "audit_finding"):
+        cur.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"  # noqa: S608 - fixed table names
+        )
+        cur.execute(f"ANALYZE {table}")
+    raw.commit()
+    wagers = sum(len(item[2]) for _, item in picks)
+    print(
+        f"   loaded {rounds:,} rounds, {wagers:,} wagers with COPY in {time.perf_counter() - started:.1f} s"
+    )
+
+
+def _chunk(chunk_id: int) -> float:
+    from django.db import connection
+
+    from audit.reports.services.runs import report_chunk_run
+
+    started = time.perf_counter()
+    report_chunk_run(chunk_id=chunk_id)
+    connection.close()
+    return time.perf_counter() - started
+
+
+def _worker_init() -> None:
+    import django
+
+    django.setup()
+
+
+def _inner(options) -> int:
+    import multiprocessing
+
+    _setup()
+    from django.conf import settings
+    from django.db import connection
+
+    from audit.reports.models import DailyReport, ReportLine
+    from audit.reports.services import runs
+
+    settings.REPORTS_ROOT = Path(settings.VAR_DIR) / "bench-reports"
+    casino, user, tables, registry = _floor()
+    started = time.perf_counter()
+    pool = _pool(tables, registry, per_game=400)
+    print(
+        f"   simulated and audited a pool of {5 * 400} distinct rounds in {time.perf_counter() - started:.1f} s"
+    )
+    _load(casino, user, tables, pool, options.rounds, options.reaudit_share)
+    connection.close()
+
+    report = DailyReport.objects.create(casino=casino, gaming_day=DAY, runs=1)
+    t0 = time.perf_counter()
+    chunk_ids = runs.report_plan(report_id=report.pk, run_id=str(report.run_id))
+    t1 = time.perf_counter()
+    connection.close()
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(options.workers, initializer=_worker_init) as workers:
+        chunk_seconds = workers.map(_chunk, chunk_ids, chunksize=1)
+    t2 = time.perf_counter()
+    runs.report_combine(report_id=report.pk, run_id=str(report.run_id))
+    t3 = time.perf_counter()
+    report.refresh_from_db()
+    floor = ReportLine.objects.get(report=report, level="floor")
+    total = t3 - t0
+    replayed = report.summary["reaudit"]["replayed"]
+    print(
+        f"   status {report.status}; {floor.rounds:,} rounds, handle {floor.handle}, win {floor.win}, hold "
+        f"{floor.hold_pct}%"
+    )
+    print(
+        f"   plan {t1 - t0:.1f} s, {len(chunk_ids)} slices on {options.workers} workers {t2 - t1:.1f} s "
+        f"(slice mean {sum(chunk_seconds) / max(1, len(chunk_seconds)):.2f} s), combine + files {t3 - t2:.1f} s"
+    )
+    if replayed:
+        print(
+            f"   re-audit replayed {replayed:,} old-engine rounds "
+            f"({replayed / (t2 - t1):,.0f} rounds/s over both workers, slices included)"
+        )
+    print(
+        f"   reconciliation of {options.rounds:,} rounds: {total:.1f} s (target {TARGET_SECONDS:.0f} s for 1,000,000)"
+    )
+    if report.status != DailyReport.DONE:
+        print(f"   FAILED: {report.error}")
+        return 1
+    target = TARGET_SECONDS * max(1.0, options.rounds / 1_000_000)
+    return 0 if total <= target else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
