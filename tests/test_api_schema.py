@@ -35,7 +35,22 @@ schema = _schema()
 
 
 @pytest.fixture
-def superuser_token(db):
+def _keep_test_connection():
+    """Requests go straight to the WSGI app, not through Django's test client, so switch off
+    what the test client switches off: closing the (mid-transaction) test connection after
+    each request."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def superuser_token(db, _keep_test_connection):
     user = user_with_role("superuser", username="schemathesis")
     table = TableFactory()
     table_session_open(table=table, dealer=DealerFactory(casino=table.pit.casino), author=user)

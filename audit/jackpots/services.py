@@ -369,6 +369,12 @@ def jackpot_context_for_round(
     """
     bank = _bank_of(table, earlier_round=round)
     if bank is None:
+        progressive = set(getattr(version.rules(), "progressive_lines", None) or ())
+        unpriced = sorted(progressive - set(context.jackpot_amounts if context else ()))
+        if unpriced:
+            raise ValidationError({"table": [
+                f"Table {table.label} runs ruleset {version}, which pays {', '.join(unpriced)} from a progressive "
+                "meter, but the table is in no jackpot bank; a gaming manager must add it to one"]})
         return context
     meters_lock(bank)
     rules = version.rules()

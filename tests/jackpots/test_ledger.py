@@ -522,3 +522,21 @@ def test_database_refuses_unbalanced_and_changed_legs():
     with pytest.raises(DatabaseError), transaction.atomic():
         LedgerTransaction.objects.filter(pk=txn.pk).delete()
     assert LedgerLeg.objects.filter(transaction=txn).aggregate(s=Sum("amount"))["s"] == 0
+
+
+def test_progressive_ruleset_at_a_table_in_no_bank_is_refused_not_crashed(db):
+    from tables.services.floor import ruleset_create
+    from tables.services.rounds import round_record
+    from tables.services.sessions import table_session_open
+    from tests.factories import DealerFactory, PitFactory, TableFactory, user_with_role
+    from tests.tables.rounds_data import ROUNDS
+
+    pit = PitFactory()
+    boss, manager = user_with_role("pit_boss"), user_with_role("gaming_manager")
+    ruleset = ruleset_create(casino=pit.casino, game="upcard_luck_21", name="progressive, no bank", author=manager,
+                             reason="test", config={"progressive_lines": {"bust5_suited": {"reset": "80",
+                                                                                           "increment_rate": "0.1"}}})
+    table = TableFactory(pit=pit, game="upcard_luck_21", ruleset=ruleset)
+    table_session_open(table=table, dealer=DealerFactory(casino=pit.casino), author=boss)
+    with pytest.raises(ValidationError, match="in no jackpot bank"):
+        round_record(table=table, data=ROUNDS["upcard_luck_21"]["correct"][0], author=boss)
