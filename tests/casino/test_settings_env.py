@@ -16,7 +16,8 @@ GOOD_KEY = "k" * 20 + "Zq8-x_" * 8
 def _run(args: list[str], **env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items()
             if k not in {"DJANGO_ENV", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL",
-                         "CSRF_TRUSTED_ORIGINS", "CASINO_TIME_ZONE", "SECURE_HSTS_SECONDS"}}
+                         "CSRF_TRUSTED_ORIGINS", "CASINO_TIME_ZONE", "SECURE_HSTS_SECONDS",
+                         "DJANGO_ALLOW_ASYNC_UNSAFE"}}  # the browser tests set it for Playwright
     base.update(env)
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=base,
                           capture_output=True, text=True, timeout=120)
