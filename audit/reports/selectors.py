@@ -4,19 +4,22 @@ Everything here is one GROUP BY query per fact, run by the database; Python only
 few resulting rows (tables x ruleset versions x wager keys) into JSON for the combine step.
 Only each round's CURRENT revision counts (``Wager.revision.number = Round.revision``);
 voided rounds are only counted.
+
+The slice queries are plain SQL (portable: PostgreSQL and SQLite) so that each one starts
+from the slice's range of round ids; see ``audit/reports/PERFORMANCE.md`` for the plans.
 """
 
 from __future__ import annotations
 
+import decimal
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.db.models import Case, Count, DecimalField, F, Q, Sum, Value, When
-from django.db.models.functions import Coalesce
+from django.db import connection
 
 from audit.models import Finding
 from casino.gaming_day import gaming_day_bounds
-from tables.models import Round, Wager
+from tables.models import Round, Table
 
 from .theoretical import POT_KEY
 
@@ -24,50 +27,162 @@ from .theoretical import POT_KEY
 #: not dismissed as a recording mistake. Escalated ones are still possible errors.
 COUNTED_FINDINGS = (Finding.OPEN, Finding.CONFIRMED, Finding.ESCALATED)
 
-_MONEY = DecimalField(max_digits=20, decimal_places=2)
-_SQUARE = DecimalField(max_digits=30, decimal_places=4)
-
 
 def day_bounds(casino, gaming_day: date) -> tuple[datetime, datetime]:
     """UTC ``[start, end)`` of ``gaming_day`` at ``casino`` (23 or 25 hours across DST)."""
     return gaming_day_bounds(gaming_day, casino.time_zone, casino.gaming_day_start_hour)
 
 
+def casino_table_ids(casino) -> list[int]:
+    """The casino's table ids.
+
+    Rounds are filtered by these ids rather than by joining table, pit and casino: with the
+    join, PostgreSQL drove every slice's queries from the casino's tables through
+    ``tables_round(table_id)``, reading every round of the day once per query and slice
+    (quadratic in the day's size); with the ids it reads the slice's range of round ids.
+    """
+    return sorted(Table.objects.filter(pit__casino=casino).values_list("pk", flat=True))
+
+
 def day_rounds(casino, start: datetime, end: datetime):
     """Every round (active or voided) recorded at ``casino`` in ``[start, end)``."""
     return Round.objects.filter(
-        table__pit__casino=casino, recorded_at__gte=start, recorded_at__lt=end
+        table_id__in=casino_table_ids(casino), recorded_at__gte=start, recorded_at__lt=end
     )
 
 
-def _slice(qs, prefix: str, casino, start, end, first: int, last: int):
-    return qs.filter(
-        **{
-            f"{prefix}id__gte": first,
-            f"{prefix}id__lte": last,
-            f"{prefix}recorded_at__gte": start,
-            f"{prefix}recorded_at__lt": end,
-            f"{prefix}table__pit__casino": casino,
-        }
-    )
+class _Slice:
+    """The rounds of a slice: ids in ``[first, last]``, recorded in ``[start, end)``, at one
+    of the casino's tables (``where`` gives the SQL condition on a round alias)."""
+
+    def __init__(self, casino, start: datetime, end: datetime, first: int, last: int):
+        self.tables = casino_table_ids(casino)
+        self.first, self.last = first, last
+        # Passed as the ORM passes them (SQLite: naive UTC text).
+        adapt = connection.ops.adapt_datetimefield_value
+        self.start, self.end = adapt(start), adapt(end)
+
+    def where(self, alias: str = "r") -> tuple[str, list]:
+        marks = ", ".join(["%s"] * len(self.tables))
+        sql = (
+            f"{alias}.id >= %s AND {alias}.id <= %s AND {alias}.recorded_at >= %s "
+            f"AND {alias}.recorded_at < %s AND {alias}.table_id IN ({marks})"
+        )
+        return sql, [self.first, self.last, self.start, self.end, *self.tables]
+
+
+def _rows(sql: str, params: list) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+# The range on ``v.round_id`` repeats the slice's: without it PostgreSQL, expecting almost
+# no revision of another engine version, read the whole revision table (1.6 KB a row).
+_REAUDIT = """
+    SELECT r.id FROM tables_round r
+    JOIN tables_roundrevision v ON v.round_id = r.id AND v.number = r.revision
+    WHERE {where} AND r.status = %s AND v.round_id >= %s AND v.round_id <= %s
+"""
 
 
 def slice_reaudit_ids(*, casino, start, end, first: int, last: int, full: bool) -> list[int]:
     """Active rounds of the slice whose current revision the re-audit must replay: those audited
     by another engine version (every one with ``full``)."""
     from tables.games import ENGINE_VERSION
-    from tables.models import RoundRevision
 
-    revisions = _slice(
-        RoundRevision.objects.all(), "round__", casino, start, end, first, last
-    ).filter(number=F("round__revision"), round__status=Round.ACTIVE)
+    part = _Slice(casino, start, end, first, last)
+    if not part.tables:
+        return []
+    where, params = part.where()  # placeholders only: every value is a parameter
+    sql = _REAUDIT.format(where=where)
+    params += [Round.ACTIVE, first, last]
     if not full:
-        revisions = revisions.exclude(engine_version=ENGINE_VERSION)
-    return list(revisions.values_list("round_id", flat=True))
+        sql += " AND v.engine_version <> %s"
+        params.append(ENGINE_VERSION)
+    return [row[0] for row in _rows(sql + " ORDER BY r.id", params)]
+
+
+#: SQLite returns SUMs of decimal columns as floats (or ints): converted as Django's SQLite
+#: backend converts a DecimalField aggregate (15 significant digits), so that both backends
+#: give what the ORM gave. PostgreSQL returns exact ``Decimal`` values.
+_FLOAT_CONTEXT = decimal.Context(prec=15)
 
 
 def _s(value) -> str:
+    if value is not None and not isinstance(value, Decimal):
+        value = _FLOAT_CONTEXT.create_decimal_from_float(value)
     return str((value or Decimal(0)).quantize(Decimal("0.0001")))
+
+
+# Each active round's CURRENT revision, collected once (a materialised CTE), then that
+# revision's wagers, read by the slice's ``round_id`` range and joined on the revision id
+# alone. Joining on the round too made PostgreSQL multiply two join selectivities, expect
+# one row instead of 140,000, and then probe per wager and sort on disk. The round of a
+# wager is its revision's round (the services write them so, and wagers are append-only):
+# ``_WAGER_SUMS`` counts the wagers for which that would not hold, and the slice fails
+# loudly if there are any, rather than report figures the old join would not have given.
+_CURRENT = """
+    WITH cur AS MATERIALIZED (
+        SELECT r.id, r.table_id, r.ruleset_version_id, v.id AS revision_id
+        FROM tables_round r
+        JOIN tables_roundrevision v ON v.round_id = r.id AND v.number = r.revision
+        WHERE {where} AND r.status = %s AND v.round_id >= %s AND v.round_id <= %s
+    )
+"""
+_CURRENT_WAGERS = """
+    FROM cur r
+    JOIN tables_wager w ON w.revision_id = r.revision_id
+    WHERE w.round_id >= %s AND w.round_id <= %s
+"""
+
+# "Actual" is the dealer's recorded pay where one was recorded, else the engine's.
+_WAGER_SUMS = """
+    {cte}
+    SELECT r.table_id, r.ruleset_version_id, w.wager,
+        COUNT(*),
+        SUM(w.stake),
+        SUM(w.stake * w.stake),
+        SUM(CASE WHEN w.recorded_net > 0 OR (w.recorded_net IS NULL AND w.expected_net > 0)
+                 THEN COALESCE(w.recorded_net, w.expected_net) ELSE 0 END),
+        SUM(COALESCE(w.recorded_net, w.expected_net)),
+        SUM(w.expected_net),
+        SUM(CASE WHEN w.recorded_net IS NOT NULL THEN w.recorded_net - w.expected_net ELSE 0 END),
+        SUM(CASE WHEN w.recorded_net > w.expected_net THEN w.recorded_net - w.expected_net ELSE 0 END),
+        SUM(CASE WHEN w.recorded_net < w.expected_net THEN w.expected_net - w.recorded_net ELSE 0 END),
+        SUM(CASE WHEN w.round_id = r.id THEN 0 ELSE 1 END)
+    {current} AND w.wager <> %s
+    GROUP BY r.table_id, r.ruleset_version_id, w.wager
+"""
+
+# Seats played: distinct (round, seat) per table, counted as the rows of a DISTINCT
+# (a hash aggregate) rather than with COUNT(DISTINCT), which sorts (and spilled to disk).
+_SEATS = """
+    {cte}
+    SELECT t, COUNT(*) FROM (
+        SELECT DISTINCT r.table_id AS t, w.round_id, w.seat
+        {current} AND w.seat > 0
+    ) seats
+    GROUP BY t
+"""
+
+# Rounds per table, dealer and status in one pass: active rounds per table and per dealer,
+# voided rounds per table.
+_ROUNDS = """
+    SELECT r.table_id, r.dealer_id, r.status, COUNT(*)
+    FROM tables_round r WHERE {where}
+    GROUP BY r.table_id, r.dealer_id, r.status
+"""
+
+# Counted findings of each active round's current revision (few rows: the revision's
+# primary key is probed per finding).
+_FINDINGS = """
+    FROM tables_round r
+    JOIN audit_finding f ON f.round_id = r.id
+    JOIN tables_roundrevision v ON v.id = f.revision_id
+    WHERE {where} AND r.status = %s AND v.number = r.revision
+        AND f.round_id >= %s AND f.round_id <= %s AND f.status IN (%s, %s, %s)
+"""
 
 
 def slice_aggregates(*, casino, start: datetime, end: datetime, first: int, last: int) -> dict:
@@ -79,130 +194,62 @@ def slice_aggregates(*, casino, start: datetime, end: datetime, first: int, last
     underpaid; ``tables``: table, rounds, seats played, voided rounds; ``findings``: table,
     kind, count, amount; ``dealers``: dealer, rounds, rounds with findings, findings, amount.
     """
-    rounds = _slice(Round.objects.all(), "", casino, start, end, first, last)
-    active = rounds.filter(status=Round.ACTIVE)
-    wagers = _slice(Wager.objects.all(), "round__", casino, start, end, first, last).filter(
-        round__status=Round.ACTIVE, revision__number=F("round__revision")
-    )
-    actual = Coalesce("recorded_net", "expected_net")
-    diff = Case(
-        When(recorded_net__isnull=False, then=F("recorded_net") - F("expected_net")),
-        default=Value(Decimal(0)),
-        output_field=_MONEY,
-    )
-    zero = Value(Decimal(0), output_field=_MONEY)
-    wager_rows = (
-        wagers.exclude(wager=POT_KEY)
-        .values("round__table_id", "round__ruleset_version_id", "wager")
-        .annotate(
-            n=Count("id"),
-            handle=Sum("stake", output_field=_MONEY),
-            handle_sq=Sum(F("stake") * F("stake"), output_field=_SQUARE),
-            paid=Sum(
-                Case(
-                    When(
-                        Q(recorded_net__gt=0) | Q(recorded_net__isnull=True, expected_net__gt=0),
-                        then=actual,
-                    ),
-                    default=zero,
-                    output_field=_MONEY,
-                )
-            ),
-            net=Sum(actual, output_field=_MONEY),
-            expected=Sum("expected_net", output_field=_MONEY),
-            error=Sum(diff, output_field=_MONEY),
-            over=Sum(
-                Case(
-                    When(
-                        recorded_net__gt=F("expected_net"),
-                        then=F("recorded_net") - F("expected_net"),
-                    ),
-                    default=zero,
-                    output_field=_MONEY,
-                )
-            ),
-            under=Sum(
-                Case(
-                    When(
-                        recorded_net__lt=F("expected_net"),
-                        then=F("expected_net") - F("recorded_net"),
-                    ),
-                    default=zero,
-                    output_field=_MONEY,
-                )
-            ),
+    part = _Slice(casino, start, end, first, last)
+    if not part.tables:
+        return {"wagers": [], "tables": [], "findings": [], "dealers": []}
+    where, params = part.where()
+    cte, current = _CURRENT.format(where=where), _CURRENT_WAGERS
+    current_params = [*params, Round.ACTIVE, first, last, first, last]
+    wager_rows = _rows(_WAGER_SUMS.format(cte=cte, current=current), [*current_params, POT_KEY])
+    strays = sum(row[-1] for row in wager_rows)
+    if strays:
+        raise RuntimeError(
+            f"{strays} wagers of rounds {first}-{last} belong to another round than their revision"
         )
-        .order_by()
-    )
-    seats = dict(
-        wagers.filter(seat__gt=0)
-        .values("round__table_id")
-        .annotate(n=Count(F("round_id") * 8 + F("seat"), distinct=True))
-        .order_by()
-        .values_list("round__table_id", "n")
-    )
-    per_table = (
-        active.values("table_id").annotate(n=Count("id")).order_by().values_list("table_id", "n")
-    )
-    voided = dict(
-        rounds.filter(status=Round.VOIDED)
-        .values("table_id")
-        .annotate(n=Count("id"))
-        .order_by()
-        .values_list("table_id", "n")
-    )
-    findings = _slice(Finding.objects.all(), "round__", casino, start, end, first, last).filter(
-        round__status=Round.ACTIVE,
-        revision__number=F("round__revision"),
-        status__in=COUNTED_FINDINGS,
-    )
-    finding_rows = (
-        findings.values("round__table_id", "kind")
-        .annotate(n=Count("id"), amount=Sum("amount"))
-        .order_by()
-    )
-    dealer_rounds = (
-        active.values("dealer_id").annotate(n=Count("id")).order_by().values_list("dealer_id", "n")
+    seats = dict(_rows(_SEATS.format(cte=cte, current=current), current_params))
+
+    per_table: dict[int, int] = {}
+    voided: dict[int, int] = {}
+    dealer_rounds: dict[int, int] = {}
+    for table, dealer, status, n in _rows(_ROUNDS.format(where=where), params):
+        if status == Round.ACTIVE:
+            per_table[table] = per_table.get(table, 0) + n
+            dealer_rounds[dealer] = dealer_rounds.get(dealer, 0) + n
+        elif status == Round.VOIDED:
+            voided[table] = voided.get(table, 0) + n
+
+    findings = _FINDINGS.format(where=where)
+    finding_params = [*params, Round.ACTIVE, first, last, *COUNTED_FINDINGS]
+    finding_rows = _rows(
+        f"SELECT r.table_id, f.kind, COUNT(*), SUM(f.amount) {findings} GROUP BY r.table_id, f.kind",
+        finding_params,
     )
     dealer_errors = {
-        r["round__dealer_id"]: r
-        for r in findings.values("round__dealer_id")
-        .annotate(rounds=Count("round_id", distinct=True), n=Count("id"), amount=Sum("amount"))
-        .order_by()
+        d: (rounds, n, amount)
+        for d, rounds, n, amount in _rows(
+            "SELECT r.dealer_id, COUNT(DISTINCT f.round_id), COUNT(*), SUM(f.amount) "
+            f"{findings} GROUP BY r.dealer_id",
+            finding_params,
+        )
     }
-    tables = {t: [t, n, seats.get(t, 0), voided.pop(t, 0)] for t, n in per_table}
+    tables = {t: [t, n, seats.get(t, 0), voided.pop(t, 0)] for t, n in per_table.items()}
     for t, n in voided.items():
         tables[t] = [t, 0, 0, n]
     return {
         "wagers": [
-            [
-                r["round__table_id"],
-                r["round__ruleset_version_id"],
-                r["wager"],
-                r["n"],
-                _s(r["handle"]),
-                _s(r["handle_sq"]),
-                _s(r["paid"]),
-                _s(r["net"]),
-                _s(r["expected"]),
-                _s(r["error"]),
-                _s(r["over"]),
-                _s(r["under"]),
-            ]
-            for r in wager_rows
+            [table, version, wager, n, *(_s(amount) for amount in amounts)]
+            for table, version, wager, n, *amounts, _ in wager_rows
         ],
         "tables": list(tables.values()),
-        "findings": [
-            [r["round__table_id"], r["kind"], r["n"], _s(r["amount"])] for r in finding_rows
-        ],
+        "findings": [[t, kind, n, _s(amount)] for t, kind, n, amount in finding_rows],
         "dealers": [
             [
                 d,
                 n,
-                dealer_errors.get(d, {}).get("rounds", 0),
-                dealer_errors.get(d, {}).get("n", 0),
-                _s(dealer_errors.get(d, {}).get("amount")),
+                dealer_errors.get(d, (0, 0, None))[0],
+                dealer_errors.get(d, (0, 0, None))[1],
+                _s(dealer_errors.get(d, (0, 0, None))[2]),
             ]
-            for d, n in dealer_rounds
+            for d, n in dealer_rounds.items()
         ],
     }

@@ -1,14 +1,15 @@
 """Reconcile one gaming day of N simulated rounds (default 1,000,000) on PostgreSQL with 2 workers.
 
-``python -m tests.benchmarks.bench_reconcile [--rounds N] [--reaudit-share F] [--keep]``
+``python -m tests.benchmarks.bench_reconcile [--rounds N] [--reaudit-share F] [--database NAME]``
 
-What it does, in a scratch database it creates (``casino_bench`` on the server of
-``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/casino_bench``):
+What it does, in a scratch database it drops and creates (``--database``, else the one
+named by ``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/casino_bench``):
 
 1. migrates it and builds a floor (2 pits, 12 tables of each of the five games);
 2. simulates a pool of distinct rounds per game with the engine and audits them (the same
    code that records rounds), then loads N rounds made from that pool, with their
-   revisions, wagers and findings, through PostgreSQL ``COPY`` spread over one gaming day;
+   revisions, wagers and findings, through PostgreSQL ``COPY`` spread over one gaming day
+   (see ``_load``: indexes and constraints rebuilt after the COPY, rows written frozen);
 3. times the reconciliation exactly as the Celery tasks run it (plan, slices, combine,
    files) with 2 worker processes taking the slices; the same service functions the
    tasks call, in a process pool, so that no broker is needed.
@@ -29,7 +30,7 @@ import random
 import subprocess
 import sys
 import time
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,8 +39,9 @@ DAY = date(2026, 5, 5)
 GAMES = ("ante_up_21", "upcard_luck_21", "poker_or_bust", "holdem_blackjack", "blackjack_tie")
 
 
-def _server_url() -> str:
-    return os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench")
+def _server_url(database: str | None = None) -> str:
+    url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench")
+    return f"{url.rpartition('/')[0]}/{database}" if database else url
 
 
 def _scratch_db(url: str) -> str | None:
@@ -62,11 +64,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--reaudit-share", type=float, default=0.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--database",
+        help="scratch database name (dropped and recreated; default: the name in BENCH_DATABASE_URL)",
+    )
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.inner:
         return _inner(options)
-    url = _scratch_db(_server_url())
+    url = _scratch_db(_server_url(options.database))
     if url is None:
         return 0
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "casino.settings"}
@@ -188,8 +194,69 @@ def _pool(tables, registry, per_game: int) -> dict:
     return pool
 
 
+#: The tables the load fills. Their secondary indexes, unique and foreign-key constraints
+#: (and foreign keys from other tables into them) are dropped for the COPY and recreated
+#: after it from the definitions PostgreSQL reports, so the schema ends up as migrated.
+LOADED = ("tables_round", "tables_roundrevision", "tables_wager", "audit_finding")
+
+
+def _copy_text(value) -> str:
+    """One field in COPY's text format."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    text = str(value)
+    if any(c in text for c in "\\\t\n\r"):
+        text = (
+            text.replace("\\", "\\\\")
+            .replace("\t", "\\t")
+            .replace("\n", "\\n")
+            .replace("\r", "\\r")
+        )
+    return text
+
+
+def _line(*values) -> str:
+    return "\t".join(_copy_text(v) for v in values) + "\n"
+
+
+def _schema_drop(cur) -> list[str]:
+    """Drop the loaded tables' secondary indexes and constraints; return the SQL that recreates them."""
+    names = ", ".join(f"'{t}'::regclass" for t in LOADED)
+    cur.execute(
+        "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint "  # noqa: S608 - fixed names
+        f"WHERE contype IN ('f', 'u') AND (conrelid IN ({names}) OR confrelid IN ({names}))"
+    )
+    constraints = cur.fetchall()
+    cur.execute(
+        "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "  # noqa: S608
+        f"WHERE i.indrelid IN ({names}) AND NOT i.indisprimary "
+        "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)"
+    )
+    indexes = cur.fetchall()
+    for table, name, _ in constraints:
+        cur.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
+    for name, _ in indexes:
+        cur.execute(f"DROP INDEX {name}")
+    recreate = [definition for _, definition in indexes]
+    # Unique constraints (they bring their index) first, foreign keys after them.
+    for kind in ("UNIQUE", "FOREIGN KEY"):
+        recreate += [
+            f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}'
+            for table, name, definition in constraints
+            if definition.startswith(kind)
+        ]
+    return recreate
+
+
 def _load(casino, user, tables, pool, rounds: int, reaudit_share: float) -> None:
-    from django.db import connection
+    """COPY the rounds in one transaction into the (empty) tables with their secondary
+    indexes and constraints dropped, TRUNCATE + COPY FREEZE (rows written frozen and
+    all-visible, as a vacuum would leave a closed day's rows), then rebuild the indexes and
+    validate the constraints in bulk. Rows are rendered as COPY text from pre-rendered pool
+    items. The data is exactly what the row-by-row loader wrote (same random draws)."""
+    from django.db import connection, transaction
 
     from casino.gaming_day import gaming_day_bounds
     from tables.games import ENGINE_VERSION
@@ -200,72 +267,136 @@ def _load(casino, user, tables, pool, rounds: int, reaudit_share: float) -> None
     dealers = {t.pk: t.sessions.get().assignments.get().dealer_id for t in tables}
     rng = random.Random(2)
     sequence = dict.fromkeys(sessions, 0)
-    raw = connection.connection  # psycopg 3 connection under Django's
-    with connection.cursor():
-        pass
-    cur = raw.cursor()
-    round_cols = (
-        "id, table_id, session_id, sequence, game, gaming_day, ruleset_version_id, dealer_id, recorded_by_id, "
-        "recorded_at, revision, status, void_reason, open_findings"
-    )
     old = f"{ENGINE_VERSION}-old"
     started = time.perf_counter()
-    picks = []
-    with cur.copy(f"COPY tables_round ({round_cols}) FROM STDIN") as copy:
-        for i in range(1, rounds + 1):
-            table = tables[rng.randrange(len(tables))]
-            sequence[table.pk] += 1
-            version, items = pool[table.game]
-            item = items[rng.randrange(len(items))]
-            picks.append((table.game, item))
-            copy.write_row(
+    # Each pool item rendered once: its wagers' and findings' fields after the ids.
+    rendered = {
+        game: (
+            version,
+            [
                 (
-                    i,
-                    table.pk,
-                    sessions[table.pk],
-                    sequence[table.pk],
-                    table.game,
-                    DAY,
-                    version,
-                    dealers[table.pk],
-                    user.pk,
-                    start + step * i,
-                    1,
-                    "active",
-                    "",
-                    len(item[3]),
+                    _copy_text(canonical),
+                    _copy_text(audit),
+                    ["\t".join(_copy_text(v) for v in w) for w in wagers],
+                    ["\t".join(_copy_text(v) for v in f) for f in findings],
+                    len(findings),
                 )
-            )
-    with cur.copy(
-        "COPY tables_roundrevision (id, round_id, number, data, audit, reason, author_id, created_at, "
-        "engine_version) FROM STDIN"
-    ) as copy:
-        for i, (_, item) in enumerate(picks, start=1):
-            engine = old if reaudit_share and rng.random() < reaudit_share else ENGINE_VERSION
-            copy.write_row((i, i, 1, item[0], item[1], "", user.pk, start + step * i, engine))
-    with cur.copy(
-        "COPY tables_wager (revision_id, round_id, seat, player, wager, hand, line, stake, expected_net, "
-        "recorded_net, outcome, explanation) FROM STDIN"
-    ) as copy:
-        for i, (_, item) in enumerate(picks, start=1):
-            for w in item[2]:
-                copy.write_row((i, i, *w))
-    with cur.copy(
-        "COPY audit_finding (round_id, revision_id, kind, code, message, path, rule, expected, recorded, "
-        "amount, seat, player, status, review_note, created_at) FROM STDIN"
-    ) as copy:
-        for i, (_, item) in enumerate(picks, start=1):
-            for f in item[3]:
-                copy.write_row((i, i, *f, "", "open", "", start + step * i))
-    for table in ("tables_round", "tables_roundrevision", "tables_wager", "audit_finding"):
-        cur.execute(
-            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"  # noqa: S608 - fixed table names
+                for canonical, audit, wagers, findings in items
+            ],
         )
-        cur.execute(f"ANALYZE {table}")
-    raw.commit()
-    wagers = sum(len(item[2]) for _, item in picks)
+        for game, (version, items) in pool.items()
+    }
+    picks = []
+    round_rows = []
+    for i in range(1, rounds + 1):
+        table = tables[rng.randrange(len(tables))]
+        sequence[table.pk] += 1
+        version, items = rendered[table.game]
+        index = rng.randrange(len(items))
+        picks.append(items[index])
+        round_rows.append(
+            _line(
+                i,
+                table.pk,
+                sessions[table.pk],
+                sequence[table.pk],
+                table.game,
+                DAY,
+                version,
+                dealers[table.pk],
+                user.pk,
+                start + step * i,
+                1,
+                "active",
+                "",
+                items[index][4],
+            )
+        )
+    engines = [
+        old if reaudit_share and rng.random() < reaudit_share else ENGINE_VERSION
+        for _ in range(rounds)
+    ]
+    moments = [_copy_text(start + step * i) for i in range(1, rounds + 1)]
+    timings = {}
+    batch = 20_000
+
+    def copy(cur, sql: str, lines) -> None:
+        t = time.perf_counter()
+        with cur.copy(sql) as out:
+            buffer = []
+            for line in lines:
+                buffer.append(line)
+                if len(buffer) >= batch:
+                    out.write("".join(buffer))
+                    buffer.clear()
+            if buffer:
+                out.write("".join(buffer))
+        timings[sql.split()[1]] = time.perf_counter() - t
+
+    def revisions():
+        for i, item in enumerate(picks, start=1):
+            yield f"{i}\t{i}\t1\t{item[0]}\t{item[1]}\t\t{user.pk}\t{moments[i - 1]}\t{engines[i - 1]}\n"
+
+    def wagers():
+        n = 0
+        for i, item in enumerate(picks, start=1):
+            for rest in item[2]:
+                n += 1
+                yield f"{n}\t{i}\t{i}\t{rest}\n"
+
+    def findings():
+        n = 0
+        for i, item in enumerate(picks, start=1):
+            for rest in item[3]:
+                n += 1
+                yield f"{n}\t{i}\t{i}\t{rest}\t\topen\t\t{moments[i - 1]}\n"
+
+    timings["render"] = time.perf_counter() - started
+    round_cols = (
+        "id, table_id, session_id, sequence, game, gaming_day, ruleset_version_id, dealer_id, "
+        "recorded_by_id, recorded_at, revision, status, void_reason, open_findings"
+    )
+    with transaction.atomic():
+        cur = connection.connection.cursor()  # psycopg 3, inside Django's transaction
+        cur.execute("SET LOCAL synchronous_commit = off")  # the scratch database only
+        cur.execute("SET LOCAL maintenance_work_mem = '256MB'")
+        recreate = _schema_drop(cur)
+        cur.execute(f"TRUNCATE {', '.join(LOADED)}")  # empty already; allows COPY FREEZE
+        copy(cur, f"COPY tables_round ({round_cols}) FROM STDIN (FREEZE)", round_rows)
+        copy(
+            cur,
+            "COPY tables_roundrevision (id, round_id, number, data, audit, reason, author_id, "
+            "created_at, engine_version) FROM STDIN (FREEZE)",
+            revisions(),
+        )
+        copy(
+            cur,
+            "COPY tables_wager (id, revision_id, round_id, seat, player, wager, hand, line, stake, "
+            "expected_net, recorded_net, outcome, explanation) FROM STDIN (FREEZE)",
+            wagers(),
+        )
+        copy(
+            cur,
+            "COPY audit_finding (id, round_id, revision_id, kind, code, message, path, rule, expected, "
+            "recorded, amount, seat, player, status, review_note, created_at) FROM STDIN (FREEZE)",
+            findings(),
+        )
+        t = time.perf_counter()
+        for sql in recreate:
+            cur.execute(sql)
+        timings["indexes and constraints"] = time.perf_counter() - t
+        t = time.perf_counter()
+        for table in LOADED:
+            cur.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"  # noqa: S608 - fixed table names
+            )
+            cur.execute(f"ANALYZE {table}")
+        timings["analyze"] = time.perf_counter() - t
+    wagers_count = sum(len(item[2]) for item in picks)
     print(
-        f"   loaded {rounds:,} rounds, {wagers:,} wagers with COPY in {time.perf_counter() - started:.1f} s"
+        f"   loaded {rounds:,} rounds, {wagers_count:,} wagers with COPY in {time.perf_counter() - started:.1f} s ("
+        + ", ".join(f"{k} {v:.1f} s" for k, v in timings.items())
+        + ")"
     )
 
 
