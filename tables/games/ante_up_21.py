@@ -105,6 +105,10 @@ def poker_text(value: int) -> str:
     return f"{_RANK_CHAR[value // 16]}-{_RANK_CHAR[value % 16]}"
 
 
+#: poker_text of every two-card value (pairs and high-card hands), by value.
+_POKER_TEXT = {v: poker_text(v) for v in set(_TWO)}
+
+
 def qualifies(value: int) -> bool:
     return value >= QUALIFY
 
@@ -137,7 +141,24 @@ def _validate(seat: bj.Seat, path: str, errors: Errors, rules) -> None:
         errors.add(f"{path}.wagers.bet", "a BET needs an ANTE (the poker hand it is made on)")
 
 
+def _wagers_valid(wagers) -> bool:
+    """``_validate`` as a yes/no answer on the wagers alone (for the fast parser)."""
+    return BET not in wagers or ANTE in wagers
+
+
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
+    w = seat.wagers
+    ante = w.get(ANTE)
+    bet = w.get(BET)
+    bonus = w.get(POKER_BONUS)
+    if (ante is None or (ante <= w[bj.W21] and (bet is None or bet == ante))) and (
+        bonus is None or (bet is not None and bonus == rules.poker_bonus_amount)
+    ):
+        return []  # the usual seat: nothing to report, no text built
+    return _rule_findings_found(seat, rules)
+
+
+def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
     w = seat.wagers
     out: list[Finding] = []
     path = f"seats[{seat.index}].wagers"
@@ -261,6 +282,8 @@ def _poker_explanation(key: tuple) -> str:
 def _settle(
     seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
 ) -> None:
+    """The plain settlement of this game's side wagers (the definition: ``audit_reference``
+    uses it, and the tests hold the hot path's ``_audit_seat`` to it)."""
     w = seat.wagers
     ante = w.get(ANTE)
     number = seat.seat
@@ -342,6 +365,165 @@ def _settle(
             )
 
 
+def _round_facts(dealer: bj.Dealer, rules) -> int:
+    """The dealer's poker value, once per round."""
+    return poker_value(dealer.cards)
+
+
+def _audit_seat(
+    seat: bj.Seat,
+    dealer: bj.Dealer,
+    rules,
+    context: AuditContext | None,
+    out: list[Settlement],
+    findings: list[Finding],
+    facts: object,
+) -> Decimal:
+    """``_settle``, ``_rule_findings`` and ``_side_live`` in one call (the audit's hot path);
+    ``facts`` is the dealer's poker value."""
+    w = seat.wagers
+    if len(w) == 1:
+        return ZERO
+    ante = w.get(ANTE)
+    bet = w.get(BET)
+    bonus = w.get(POKER_BONUS)
+    number = seat.seat
+    if ante is not None:
+        if bet is None:
+            out.append(bj.make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT))
+        else:
+            hands = seat.hands
+            cards = seat.first_two if len(hands) > 1 else hands[0].cards
+            p = _TWO[cards[0] * 52 + cards[1]] if len(cards) == 2 else poker_value(cards)
+            out += _settle_poker(number, ante, bet, p, facts, dealer.natural)  # type: ignore[arg-type]
+    if bonus is not None:
+        c1, c2 = seat.first_two
+        out.append(_settle_bonus(number, bonus, c1, c2, dealer.upcard, rules))
+    if not (
+        (ante is None or (ante <= w[bj.W21] and (bet is None or bet == ante)))
+        and (bonus is None or (bet is not None and bonus == rules.poker_bonus_amount))
+    ):
+        findings += _rule_findings_found(seat, rules)
+    if bet is None or ante is None:
+        return ZERO
+    return bet + ante
+
+
+_FOLD_TEXT = "player folded (no BET); Ante loses"
+
+
+def _settle_poker(
+    number: int, ante: Decimal, bet: Decimal | None, p: int, d: int, dealer_natural: bool
+) -> tuple[Settlement, ...]:
+    """ANTE and BET of one seat: ``p`` and ``d`` are the player's and dealer's poker values.
+
+    The texts are those of :func:`_poker_explanation`, built here directly: the pairs of
+    hands are too many to keep."""
+    make = bj.make_settlement
+    if bet is None:
+        return (make(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT),)
+    pt, dt = _POKER_TEXT[p], _POKER_TEXT[d]
+    if dealer_natural:
+        bet_st = make(
+            number, BET, bet, ZERO, PUSH, f"dealer blackjack: Bet pushes ({pt} against dealer {dt})"
+        )
+        if p > d:
+            return (
+                make(
+                    number,
+                    ANTE,
+                    ante,
+                    ante,
+                    WIN,
+                    f"dealer blackjack; {pt} beats dealer {dt}: Ante wins 1 to 1",
+                ),
+                bet_st,
+            )
+        if p < d:
+            return (
+                make(
+                    number,
+                    ANTE,
+                    ante,
+                    -ante,
+                    LOSE,
+                    f"dealer blackjack; {pt} loses to dealer {dt}: Ante loses",
+                ),
+                bet_st,
+            )
+        return (
+            make(
+                number,
+                ANTE,
+                ante,
+                ZERO,
+                PUSH,
+                f"dealer blackjack; {pt} ties dealer {dt}: Ante pushes",
+            ),
+            bet_st,
+        )
+    if d < QUALIFY:
+        return (
+            make(
+                number,
+                ANTE,
+                ante,
+                ante,
+                WIN,
+                f"dealer {dt} does not qualify (needs Queen-high); Ante wins 1 to 1 ({pt})",
+            ),
+            make(
+                number,
+                BET,
+                bet,
+                ZERO,
+                PUSH,
+                f"dealer {dt} does not qualify (needs Queen-high); Bet pushes ({pt})",
+            ),
+        )
+    if p > d:
+        text = f"{pt} beats dealer {dt}; Ante and Bet win 1 to 1"
+        return (
+            make(number, ANTE, ante, ante, WIN, text),
+            make(number, BET, bet, bet, WIN, text),
+        )
+    if p < d:
+        text = f"{pt} loses to dealer {dt}; Ante and Bet lose"
+        return (
+            make(number, ANTE, ante, -ante, LOSE, text),
+            make(number, BET, bet, -bet, LOSE, text),
+        )
+    text = f"{pt} ties dealer {dt}; Ante and Bet push"
+    return (
+        make(number, ANTE, ante, ZERO, PUSH, text),
+        make(number, BET, bet, ZERO, PUSH, text),
+    )
+
+
+def _settle_bonus(number: int, bonus: Decimal, c1: int, c2: int, upcard: int, rules) -> Settlement:
+    cat = poker_bonus_category(c1, c2, upcard)
+    if cat is None:
+        return bj.make_settlement(
+            number,
+            POKER_BONUS,
+            bonus,
+            -bonus,
+            LOSE,
+            f"no pair in the first two cards ({bj.TWO_TEXT[c1 * 52 + c2]}); Poker Bonus loses",
+        )
+    odds = rules.poker_bonus_paytable[cat]
+    net = bj.pay_odds(bonus, odds, rules)
+    cards = (c1, c2, upcard) if "three" in cat else (c1, c2)
+    return bj.make_settlement(
+        number,
+        POKER_BONUS,
+        bonus,
+        net,
+        WIN if net > 0 else LOSE if net < 0 else PUSH,
+        f"{_CATEGORY_TEXT[cat]} ({bj.cards_text(cards)}); Poker Bonus pays {bj.odds_text(odds)}",
+    )
+
+
 SPEC = bj.GameSpec(
     key="ante_up_21",
     wagers=WAGERS,
@@ -349,6 +531,9 @@ SPEC = bj.GameSpec(
     side_live=_side_live,
     settle=_settle,
     validate=_validate,
+    validate_wagers=_wagers_valid,
+    audit_seat=_audit_seat,
+    round_facts=_round_facts,
 )
 
 # --------------------------------------------------------------------------------------

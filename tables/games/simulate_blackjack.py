@@ -65,13 +65,19 @@ def _module(game: str):
     }[game]
 
 
+_FRESH: dict[int, list[int]] = {}
+
+
 class _Shoe:
     """Draws without replacement by a lazy Fisher-Yates shuffle of a fresh shoe."""
 
     __slots__ = ("cards", "pos", "rng")
 
     def __init__(self, decks: int, rng: random.Random):
-        self.cards = [c for c in range(52) for _ in range(decks)]
+        fresh = _FRESH.get(decks)
+        if fresh is None:
+            fresh = _FRESH[decks] = [c for c in range(52) for _ in range(decks)]
+        self.cards = fresh[:]  # a copy of the unshuffled shoe: cheaper than building it
         self.pos = 0
         self.rng = rng
 
@@ -212,8 +218,13 @@ def _play_seat(c1: int, c2: int, up: int, shoe: _Shoe, rules, bust_out: bool) ->
 # Wagers
 
 
+_OPTIONS: dict[Decimal, list[Decimal]] = {}
+
+
 def _pick(rng: random.Random, at_most: Decimal) -> Decimal:
-    options = [a for a in _AMOUNTS if a <= at_most]
+    options = _OPTIONS.get(at_most)
+    if options is None:
+        options = _OPTIONS[at_most] = [a for a in _AMOUNTS if a <= at_most]
     return rng.choice(options) if options else at_most
 
 

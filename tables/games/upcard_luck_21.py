@@ -95,6 +95,9 @@ def upcard_live(upcard: int) -> bool:
     return BJ_POINTS[upcard] in UPCARD_LUCK_LIVE_UPCARDS and RANK[upcard] != ACE
 
 
+_LIVE_UP = tuple(upcard_live(c) for c in range(52))
+
+
 def tax_due(seat: bj.Seat, upcard: int, rules) -> Decimal:
     if not upcard_live(upcard):
         return ZERO
@@ -142,6 +145,18 @@ def _ul_odds(rules) -> dict:
 
 
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
+    w = seat.wagers
+    ul = w.get(UPCARD_LUCK)
+    tf = w.get(TAXPAYERS_FORTUNE)
+    if (ul is None or ul <= w[bj.W21]) and (
+        tf is None
+        or (rules.taxpayers_fortune and ul is not None and tf == rules.taxpayers_fortune_marker)
+    ):
+        return []  # the usual seat: nothing to report, no text built
+    return _rule_findings_found(seat, rules)
+
+
+def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
     w = seat.wagers
     out: list[Finding] = []
     path = f"seats[{seat.index}].wagers"
@@ -220,6 +235,8 @@ def _side_live(seat: bj.Seat, upcard: int, rules) -> Decimal:
 def _settle(
     seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
 ) -> None:
+    """The plain settlement of this game's side wagers (the definition: ``audit_reference``
+    uses it, and the tests hold the hot path's ``_audit_seat`` to it)."""
     w = seat.wagers
     number = seat.seat
     c1, c2 = seat.first_two
@@ -313,6 +330,125 @@ def _settle(
         )
 
 
+def _audit_seat(
+    seat: bj.Seat,
+    dealer: bj.Dealer,
+    rules,
+    context: AuditContext | None,
+    out: list[Settlement],
+    findings: list[Finding],
+    facts: object,
+) -> Decimal:
+    """``_settle``, ``_rule_findings`` and ``_side_live`` in one call (the audit's hot path)."""
+    w = seat.wagers
+    if len(w) == 1:
+        return ZERO
+    ul = w.get(UPCARD_LUCK)
+    tf = w.get(TAXPAYERS_FORTUNE)
+    if ul is None and tf is None:
+        return ZERO
+    number = seat.seat
+    c1, c2 = seat.first_two
+    up = dealer.upcard
+    if ul is not None:
+        out.append(_settle_upcard_luck(number, ul, c1, c2, up, rules))
+    if tf is not None:
+        tax = _settle_tax(number, tf, seat.first_two, up, rules)
+        out.append(tax)
+        if tax.net < 0 and seat.hands[0].natural and dealer.busted and len(dealer.cards) >= 5:
+            out.append(_settle_jackpot(seat, dealer, rules, context))
+    if not (
+        (ul is None or ul <= w[bj.W21])
+        and (
+            tf is None
+            or (rules.taxpayers_fortune and ul is not None and tf == rules.taxpayers_fortune_marker)
+        )
+    ):
+        findings += _rule_findings_found(seat, rules)
+    if tf is None or not seat.hands[0].natural:
+        return ZERO
+    return tf if tax_due(seat, dealer.upcard, rules) > 0 else ZERO
+
+
+def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rules) -> Settlement:
+    if not _LIVE_UP[up]:
+        return bj.make_settlement(
+            number,
+            UPCARD_LUCK,
+            ul,
+            -ul,
+            LOSE,
+            f"dealer upcard {bj.TEXT[up]} is not 2 to 7; Upcard Luck loses",
+        )
+    cat = _UL_TABLE[c1 * 52 + c2]
+    first = bj.TWO_TEXT[c1 * 52 + c2]
+    if cat is None:
+        return bj.make_settlement(
+            number,
+            UPCARD_LUCK,
+            ul,
+            -ul,
+            LOSE,
+            f"first two cards {first} make no Upcard Luck hand; Upcard Luck loses",
+        )
+    odds = _ul_odds(rules)[cat]
+    net = bj.pay_odds(ul, odds, rules)
+    return bj.make_settlement(
+        number,
+        UPCARD_LUCK,
+        ul,
+        net,
+        WIN,
+        f"{UPCARD_LUCK_CATEGORY_NAMES[cat]} ({first}) with dealer {bj.TEXT[up]} up; "
+        f"Upcard Luck pays {odds_text(odds)} (table {rules.upcard_luck_paytable})",
+    )
+
+
+def _settle_tax(number: int, tf: Decimal, first_two: tuple[int, int], up: int, rules) -> Settlement:
+    c1, c2 = first_two
+    live = _LIVE_UP[up]
+    cat = _TAX_TABLE[c1 * 52 + c2] if live else None
+    tax = rules.tax_schedule[cat] if cat is not None else ZERO
+    if tax > 0:
+        return bj.make_settlement(
+            number,
+            TAX,
+            tf,
+            -tax,
+            LOSE,
+            f"{bj.TWO_TEXT[c1 * 52 + c2]} with dealer {bj.TEXT[up]} up is taxable; "
+            f"tax {money_text(tax)} collected",
+        )
+    why = (
+        f"dealer upcard {bj.TEXT[up]} is not 2 to 7"
+        if not live
+        else f"{bj.TWO_TEXT[c1 * 52 + c2]} owes no tax"
+    )
+    return bj.make_settlement(number, TAX, tf, ZERO, PUSH, f"{why}; player keeps the marker")
+
+
+def _settle_jackpot(
+    seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None
+) -> Settlement:
+    n = len(dealer.cards)
+    line = jackpot_line(seat.first_two, n)
+    amount = jackpot_amount(line, rules, context)
+    source = (
+        "progressive meter" if line in rules.progressive_lines else f"{rules.decks}-deck column"
+    )
+    return bj.make_settlement(
+        seat.seat,
+        JACKPOT,
+        ZERO,
+        amount,
+        WIN,
+        f"Taxpayer's Fortune jackpot: {JACKPOT_LINE_NAMES[line]} "
+        f"({cards_text(seat.first_two)} against {dealer.text}); pays "
+        f"{money_text(amount)} ({source})",
+        line=line,
+    )
+
+
 SPEC = bj.GameSpec(
     key="upcard_luck_21",
     wagers=WAGERS,
@@ -320,6 +456,7 @@ SPEC = bj.GameSpec(
     side_live=_side_live,
     settle=_settle,
     pay_wagers=(TAX, JACKPOT),
+    audit_seat=_audit_seat,
 )
 
 # --------------------------------------------------------------------------------------
