@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from . import blackjack as bj
-from .base import LOSE, PUSH, RULE_VIOLATION, WIN, Audit, AuditContext, Errors, Finding, Settlement
+from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Errors, Finding, Settlement
 from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT
 from .money import ZERO, money_text
 
@@ -540,22 +540,7 @@ SPEC = bj.GameSpec(
 # The contract (tables.games.__init__)
 
 
-def parse_round(data, rules) -> bj.Round:
-    return bj.parse_round(data, rules, SPEC)
-
-
-def audit(rnd: bj.Round, rules, context: AuditContext | None = None) -> Audit:
-    return bj.audit(rnd, rules, SPEC, context)
-
-
-def round_to_dict(rnd: bj.Round) -> dict:
-    return bj.round_to_dict(rnd)
-
-
-def simulate_round(rng, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict:
-    from .simulate_blackjack import simulate
-
-    return simulate(SPEC.key, rng, rules, seats=seats, inject=inject)
+parse_round, audit, round_to_dict, simulate_round = bj.contract(SPEC)
 
 
 __all__ = [

@@ -1812,3 +1812,20 @@ def audit_reference(
 
 def _seat_number(s: Seat) -> int:
     return s.seat
+
+
+def contract(spec: GameSpec):
+    """The four functions every game module exposes (see tables.games), bound to ``spec``."""
+
+    def parse_round_(data, rules) -> Round:
+        return parse_round(data, rules, spec)
+
+    def audit_(rnd: Round, rules, context: AuditContext | None = None) -> Audit:
+        return audit(rnd, rules, spec, context)
+
+    def simulate_round_(rng, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict:
+        from .simulate_blackjack import simulate
+
+        return simulate(spec.key, rng, rules, seats=seats, inject=inject)
+
+    return parse_round_, audit_, round_to_dict, simulate_round_

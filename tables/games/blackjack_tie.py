@@ -19,7 +19,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from . import blackjack as bj
-from .base import LOSE, RULE_VIOLATION, WIN, Audit, AuditContext, Finding, Settlement
+from .base import LOSE, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
 from .money import ZERO, money_text, odds_text
 from .paytables import TIE_BETS
 
@@ -239,19 +239,4 @@ SPEC = bj.GameSpec(
 )
 
 
-def parse_round(data, rules) -> bj.Round:
-    return bj.parse_round(data, rules, SPEC)
-
-
-def audit(rnd: bj.Round, rules, context: AuditContext | None = None) -> Audit:
-    return bj.audit(rnd, rules, SPEC, context)
-
-
-def round_to_dict(rnd: bj.Round) -> dict:
-    return bj.round_to_dict(rnd)
-
-
-def simulate_round(rng, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict:
-    from .simulate_blackjack import simulate
-
-    return simulate(SPEC.key, rng, rules, seats=seats, inject=inject)
+parse_round, audit, round_to_dict, simulate_round = bj.contract(SPEC)

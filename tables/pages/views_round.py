@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 from audit.jackpots.services import jackpot_context_for_round
 from audit.models import Finding
 from casino.permissions import role_required
-from casino.roles import GAMING_MANAGER, PIT_BOSS, has_role
+from casino.roles import GAMING_MANAGER, PIT_BOSS
 from tables.games import HOLDEM_BLACKJACK
 from tables.games.base import InvalidInput
 from tables.games.holdem_actions import next_step
@@ -31,7 +31,13 @@ from tables.models import Round, Table
 from tables.pages.entry import entry_config
 from tables.pages.present import KIND_WORDS, net_words, round_view, wager_label
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call
-from tables.services.rounds import StaleRevision, round_audit, round_correct, round_record
+from tables.services.rounds import (
+    StaleRevision,
+    round_audit,
+    round_correct,
+    round_may_change,
+    round_record,
+)
 from tables.services.sessions import dealer_on_duty, table_session_current
 
 CORRECTORS = (PIT_BOSS, GAMING_MANAGER)
@@ -214,8 +220,8 @@ def round_save(request, pk: int):
 
 
 def _own(request, rnd: Round) -> None:
-    """Pit bosses correct their own entries; a gaming manager may correct any (as the API)."""
-    if rnd.recorded_by_id != request.user.pk and not has_role(request.user, GAMING_MANAGER):
+    """Refuse the page before the editor opens (the service refuses the save anyway)."""
+    if not round_may_change(round=rnd, user=request.user):
         raise PermissionDenied(
             f"Round {rnd} was recorded by {rnd.recorded_by}; only they or a gaming manager "
             "may correct it"
@@ -252,8 +258,7 @@ def round_result(request, pk: int):
             ],
             "findings": findings_words(findings),
             "at_stake": sum((f.amount for f in findings), Decimal("0.00")),
-            "may_correct": rnd.status == Round.ACTIVE
-            and (rnd.recorded_by_id == request.user.pk or has_role(request.user, GAMING_MANAGER)),
+            "may_correct": rnd.status == Round.ACTIVE and round_may_change(round=rnd, user=request.user),
             "revisions": rnd.revisions.select_related("author").order_by("number"),
         },
     )

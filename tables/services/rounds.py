@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -21,8 +21,9 @@ from audit.jackpots.services import (
 )
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
+from casino.roles import GAMING_MANAGER, has_role
 from tables.games import ENGINE_VERSION, GAMES
-from tables.games.base import Audit, AuditContext, InvalidInput, recorded_nets
+from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
 from tables.models import Dealer, Round, RoundRevision, RulesetVersion, Table, Wager
 from tables.services.sessions import dealer_on_duty, table_session_current
 
@@ -43,8 +44,6 @@ class AuditedRound:
 
 
 def _prefixed(exc: InvalidInput, prefix: str = "round") -> InvalidInput:
-    from tables.games.base import FieldError
-
     return InvalidInput(FieldError(f"{prefix}.{e.path}" if e.path else prefix, e.message) for e in exc.errors)
 
 
@@ -132,6 +131,17 @@ def round_record(*, table: Table, data: dict, author, dealer: Dealer | None = No
     return AuditedRound(rnd, revision, result)
 
 
+def round_may_change(*, round: Round, user) -> bool:  # noqa: A002
+    """Pit bosses correct and void their own entries; a gaming manager may any."""
+    return round.recorded_by_id == user.pk or has_role(user, GAMING_MANAGER)
+
+
+def _require_may_change(rnd: Round, user) -> None:
+    if not round_may_change(round=rnd, user=user):
+        raise PermissionDenied(f"Round {rnd} was recorded by someone else; only they or a gaming manager may "
+                               "correct or void it")
+
+
 def _supersede_findings(rnd: Round, *, author, reason: str) -> None:
     findings = list(Finding.objects.filter(round=rnd, status=Finding.OPEN))
     for finding in findings:
@@ -159,6 +169,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     at = at or timezone.now()
     allow_audit_write()
     rnd = Round.objects.select_for_update().select_related("ruleset_version").get(pk=round.pk)
+    _require_may_change(rnd, author)
     if rnd.revision != revision:
         raise StaleRevision(rnd.revision, revision)
     if rnd.status == Round.VOIDED:
@@ -182,6 +193,7 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     reason = _require_reason(reason, "void")
     allow_audit_write()
     rnd = Round.objects.select_for_update().get(pk=round.pk)
+    _require_may_change(rnd, author)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} is already voided"]})
     rnd.status, rnd.void_reason, rnd.voided_by, rnd.voided_at = Round.VOIDED, reason, author, at or timezone.now()
