@@ -19,7 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
 
-from . import rulesets
+from . import accel
+
+accel.install()  # before any engine module is imported: compiled only where it matches its source
+
+from . import rulesets  # noqa: E402
 from .config import config_from_dict, config_to_dict
 
 
@@ -54,6 +58,11 @@ class Game:
 
 #: Stored with every audit, so a re-audit can tell which engine produced a result.
 ENGINE_VERSION = "2026.11.1"
+
+
+def engine_build() -> str:
+    """Which build of the engine this process runs: "compiled", "python" or "mixed"."""
+    return accel.build_description()
 
 ANTE_UP_21 = "ante_up_21"
 UPCARD_LUCK_21 = "upcard_luck_21"

@@ -111,6 +111,8 @@ _HAND_KEYS = frozenset({"cards", "actions"})
 _PAID_KEYS = frozenset({"wager", "hand", "net"})
 _DEALER_KEYS = frozenset({"cards"})
 MAX_SEAT_NUMBER = 12
+#: The first-two-card totals a double is allowed on, by the ruleset's ``double_on``.
+DOUBLE_TOTALS = {"9_10_11": frozenset({9, 10, 11}), "10_11": frozenset({10, 11})}
 
 # Finding codes of the shared blackjack (game modules add their own).
 DEALER_STOOD_SOFT_17 = "DEALER_STOOD_SOFT_17"
@@ -1375,7 +1377,7 @@ def play_findings(seat: Seat, rules) -> list[Finding]:
             )
         if rules.double_on != "any_two":
             t, soft = hand_total(h.cards[:2])
-            allowed = (9, 10, 11) if rules.double_on == "9_10_11" else (10, 11)
+            allowed = DOUBLE_TOTALS[rules.double_on]
             if soft or t not in allowed:
                 out.append(
                     Finding(

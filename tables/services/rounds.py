@@ -111,7 +111,7 @@ def round_record(*, table: Table, data: dict, author, dealer: Dealer | None = No
     and its departures from the rules become findings.
     """
     at = at or timezone.now()
-    table = Table.objects.select_for_update().select_related("pit__casino", "ruleset").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",), no_key=True).select_related("pit__casino", "ruleset").get(pk=table.pk)
     session = table_session_current(table)
     if session is None:
         raise ValidationError({"table": [f"Table {table.label} is closed; open it before recording rounds"]})
@@ -168,7 +168,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     reason = _require_reason(reason, "correction")
     at = at or timezone.now()
     allow_audit_write()
-    rnd = Round.objects.select_for_update().select_related("ruleset_version").get(pk=round.pk)
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("ruleset_version").get(pk=round.pk)
     _require_may_change(rnd, author)
     if rnd.revision != revision:
         raise StaleRevision(rnd.revision, revision)

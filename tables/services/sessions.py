@@ -28,7 +28,7 @@ def _check_dealer(dealer: Dealer, table: Table) -> None:
 def table_session_open(*, table: Table, dealer: Dealer, author, at=None) -> TableSession:
     """Open ``table`` for the current gaming day with ``dealer`` on duty."""
     at = at or timezone.now()
-    table = Table.objects.select_for_update().select_related("pit__casino").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",)).select_related("pit__casino").get(pk=table.pk)
     if TableSession.objects.filter(table=table, closed_at__isnull=True).exists():
         raise ValidationError({"table": [f"Table {table.label} is already open"]})
     _check_dealer(dealer, table)
@@ -46,7 +46,7 @@ def table_session_open(*, table: Table, dealer: Dealer, author, at=None) -> Tabl
 @transaction.atomic
 def table_session_close(*, session: TableSession, author, at=None) -> TableSession:
     at = at or timezone.now()
-    session = TableSession.objects.select_for_update().select_related("table").get(pk=session.pk)
+    session = TableSession.objects.select_for_update(of=("self",)).select_related("table").get(pk=session.pk)
     if session.closed_at is not None:
         raise ValidationError({"session": [f"Table {session.table.label} is already closed"]})
     session.closed_at, session.closed_by = at, author
@@ -61,7 +61,7 @@ def table_session_close(*, session: TableSession, author, at=None) -> TableSessi
 def table_session_dealer_change(*, session: TableSession, dealer: Dealer, author, at=None) -> DealerAssignment:
     """Relieve the dealer on duty and put ``dealer`` in; both times are kept."""
     at = at or timezone.now()
-    session = TableSession.objects.select_for_update().select_related("table__pit").get(pk=session.pk)
+    session = TableSession.objects.select_for_update(of=("self",)).select_related("table__pit").get(pk=session.pk)
     if session.closed_at is not None:
         raise ValidationError({"session": [f"Table {session.table.label} is closed"]})
     _check_dealer(dealer, session.table)
