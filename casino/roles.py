@@ -47,6 +47,10 @@ ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+def role_of_group(name: str | None) -> str | None:
+    return _GROUP_ROLES.get(name) if name else None
+
+
 def user_roles(user) -> frozenset[str]:
     """The roles a user holds, cached on the user object for the request."""
     if user is None or not user.is_authenticated:

@@ -160,7 +160,7 @@ SESSION_COOKIE_AGE = 12 * 60 * 60  # one shift
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "casino.token_auth.RoleTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["casino.permissions.RolePermission"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

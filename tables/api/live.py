@@ -172,17 +172,19 @@ class RoundDetailSerializer(RoundListSerializer):
     def get_wagers(self, obj) -> list[dict]:
         revision = self._current(obj)
         rows = getattr(revision, "wager_rows", None)  # just written: no need to read them back
-        return WagerSerializer(rows if rows is not None else revision.wagers.all(), many=True).data
+        # The engine's order (seat by seat, each hand's wagers together), as the round was recorded.
+        return WagerSerializer(rows if rows is not None else revision.wagers.order_by("pk"), many=True).data
 
     def get_findings(self, obj) -> list[dict]:
         revision = self._current(obj)
         rows = getattr(revision, "finding_rows", None)
-        return FindingSerializer(rows if rows is not None else revision.findings.select_related("revision"),
+        return FindingSerializer(rows if rows is not None else revision.findings.select_related("revision").order_by("pk"),
                                  many=True).data
 
 
 class RoundCreateSerializer(serializers.Serializer):
-    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    # A plain id: the recording service reads the table under its lock (and refuses an unknown one).
+    table = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The table's id.")
     dealer = serializers.PrimaryKeyRelatedField(
         queryset=Dealer.objects.all(), required=False, allow_null=True,
         help_text="The dealer who dealt it; refused unless on duty. Omitted: the dealer on duty.",
@@ -214,11 +216,46 @@ class RoundFilter(filters.FilterSet):
         return queryset.filter(Exists(current) if value else ~Exists(current))
 
 
+_DATETIME, _DAY = serializers.DateTimeField(), serializers.DateField()
+_MONEY = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+def _money(value):
+    return None if value is None else _MONEY.to_representation(value)
+
+
 def _detail(audited) -> dict:
-    """The response for a round just written, from the objects in hand (no read-back)."""
-    rnd = audited.round
-    rnd._current_revision = audited.revision
-    return RoundDetailSerializer(rnd).data
+    """The response for a round just written, from the objects in hand (no read-back).
+
+    The same document as :class:`RoundDetailSerializer` (a test holds them equal), built
+    directly: recording rounds is the hot path, and the serializer machinery cost more
+    than the rest of the response.
+    """
+    rnd, revision = audited.round, audited.revision
+    version = rnd.ruleset_version
+    return {
+        "id": rnd.pk, "table": rnd.table_id, "table_label": rnd.table.label, "sequence": rnd.sequence,
+        "game": rnd.game, "gaming_day": _DAY.to_representation(rnd.gaming_day), "dealer": rnd.dealer_id,
+        "dealer_name": rnd.dealer.name, "ruleset_version": version.number, "recorded_by": rnd.recorded_by_id,
+        "recorded_at": _DATETIME.to_representation(rnd.recorded_at), "revision": rnd.revision, "status": rnd.status,
+        "open_findings": rnd.open_findings, "ruleset": version.ruleset_id, "void_reason": rnd.void_reason,
+        "data": revision.data, "summary": revision.audit.get("summary", {}),
+        "wagers": [
+            {"seat": w.seat, "player": w.player, "wager": w.wager, "hand": w.hand, "line": w.line,
+             "stake": _money(w.stake), "expected_net": _money(w.expected_net), "recorded_net": _money(w.recorded_net),
+             "outcome": w.outcome, "explanation": w.explanation}
+            for w in revision.wager_rows
+        ],
+        "findings": [
+            {"id": f.pk, "round": rnd.pk, "revision": revision.number, "kind": f.kind, "code": f.code,
+             "message": f.message, "path": f.path, "rule": f.rule, "expected": f.expected, "recorded": f.recorded,
+             "amount": _money(f.amount), "seat": f.seat, "player": f.player, "status": f.status,
+             "review_note": f.review_note, "reviewed_by": f.reviewed_by_id,
+             "reviewed_at": _DATETIME.to_representation(f.reviewed_at) if f.reviewed_at else None,
+             "created_at": _DATETIME.to_representation(f.created_at)}
+            for f in revision.finding_rows
+        ],
+    }
 
 
 class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):

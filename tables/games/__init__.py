@@ -24,7 +24,7 @@ from . import accel
 accel.install()  # before any engine module is imported: compiled only where it matches its source
 
 from . import rulesets  # noqa: E402
-from .config import config_from_dict, config_to_dict
+from .config import config_from_dict, config_to_dict  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,7 @@ def build(names: list[str], jobs: int) -> None:
     command = distribution.get_command_obj("build_ext")
     command.inplace = True
     command.build_temp = str(BUILD_DIR / "temp")
+    command.build_lib = str(BUILD_DIR / "lib")
     command.parallel = jobs
     command.ensure_finalized()
     command.run()

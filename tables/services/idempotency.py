@@ -7,9 +7,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
+from django.utils import timezone
 
+from casino.rows import RowInserter
 from tables.models import IdempotencyKey
+
+# Round recording is the hot path: its key's row is looked up and written with prepared SQL.
+_KEYS = RowInserter(IdempotencyKey, ("key", "user_id", "request_hash", "response_status", "response_body",
+                                     "round_id", "created_at"), returning_pk=False)
 
 
 class IdempotencyMismatch(Exception):  # noqa: N818 - the API answers 422
@@ -28,6 +34,13 @@ def request_hash(body: object) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()
 
 
+def _key_used(user, key: str) -> bool:
+    table = IdempotencyKey._meta.db_table
+    with connections[router.db_for_read(IdempotencyKey)].cursor() as cursor:
+        cursor.execute(f'SELECT 1 FROM {table} WHERE user_id = %s AND "key" = %s', [user.pk, key])  # noqa: S608
+        return cursor.fetchone() is not None
+
+
 def idempotent_call(*, user, key: str | None, body: object,
                     produce: Callable[[], tuple[int, dict, object]]) -> StoredResponse:
     """Run ``produce`` once per (user, key): later calls with the same body replay its response.
@@ -40,13 +53,12 @@ def idempotent_call(*, user, key: str | None, body: object,
         status, data, _ = produce()
         return StoredResponse(status, data, replayed=False)
     digest = request_hash(body)
-    existing = IdempotencyKey.objects.filter(user=user, key=key).first()
+    existing = IdempotencyKey.objects.filter(user=user, key=key).first() if _key_used(user, key) else None
     if existing is None:
         try:
             with transaction.atomic():
                 status, data, rnd = produce()
-                IdempotencyKey.objects.create(user=user, key=key, request_hash=digest, response_status=status,
-                                              response_body=data, round=rnd)
+                _KEYS.insert([(key, user.pk, digest, status, data, getattr(rnd, "pk", None), timezone.now())])
             return StoredResponse(status, data, replayed=False)
         except IntegrityError:
             existing = IdempotencyKey.objects.filter(user=user, key=key).first()

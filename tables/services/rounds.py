@@ -7,10 +7,10 @@ author required) that is audited afresh; the old revision and its findings stay 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
-from django.db.models import Max
+from django.db import connections, router, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_update_with_history
 
@@ -22,10 +22,20 @@ from audit.jackpots.services import (
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
 from casino.roles import GAMING_MANAGER, has_role
+from casino.rows import RowInserter, history_columns, history_values
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
-from tables.models import Dealer, Round, RoundRevision, RulesetVersion, Table, Wager
-from tables.services.sessions import dealer_on_duty, table_session_current
+from tables.models import (
+    Dealer,
+    DealerAssignment,
+    Round,
+    RoundRevision,
+    Ruleset,
+    RulesetVersion,
+    Table,
+    TableSession,
+    Wager,
+)
 
 
 class StaleRevision(Exception):  # noqa: N818 - the API answers 409 Conflict
@@ -69,40 +79,119 @@ def _players(canonical: dict) -> dict[int, str]:
     return {seat["seat"]: seat.get("player") or "" for seat in canonical.get("seats", [])}
 
 
+_ROUND_COLUMNS = ("table_id", "session_id", "sequence", "game", "gaming_day", "ruleset_version_id", "dealer_id",
+                  "recorded_by_id", "recorded_at", "revision", "status", "void_reason", "voided_by_id", "voided_at",
+                  "open_findings")
+_ROUNDS = RowInserter(Round, _ROUND_COLUMNS)
+_ROUND_HISTORY_COLUMNS = history_columns(Round)
+_ROUND_HISTORY = RowInserter(Round.history.model, _ROUND_HISTORY_COLUMNS, returning_pk=False)
+_REVISIONS = RowInserter(RoundRevision, ("round_id", "number", "data", "audit", "reason", "author_id", "created_at",
+                                         "engine_version"))
+_WAGERS = RowInserter(Wager, ("revision_id", "round_id", "seat", "player", "wager", "hand", "line", "stake",
+                              "expected_net", "recorded_net", "outcome", "explanation"), returning_pk=False)
+_FINDINGS = RowInserter(Finding, ("round_id", "revision_id", "kind", "code", "message", "path", "rule", "expected",
+                                  "recorded", "amount", "seat", "player", "status", "review_note", "created_at"))
+
+
 def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, author, reason: str, at) -> RoundRevision:
-    revision = RoundRevision.objects.create(
-        round=rnd, number=number, data=canonical, audit=result.to_dict(), reason=reason, author=author,
-        created_at=at, engine_version=ENGINE_VERSION,
-    )
+    """Write a revision with its wager and finding rows (built SQL: this is the hot path)."""
+    revision = RoundRevision(round=rnd, number=number, data=canonical, audit=result.to_dict(), reason=reason,
+                             author_id=author.pk, created_at=at, engine_version=ENGINE_VERSION)
+    revision.pk = _REVISIONS.insert([(rnd.pk, number, revision.data, revision.audit, reason, author.pk, at,
+                                      ENGINE_VERSION)])[0]
+    revision._state.adding, revision._state.db = False, rnd._state.db
     module = GAMES[rnd.game].module
     recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
     players = _players(canonical)
-    revision.wager_rows = Wager.objects.bulk_create([
-        Wager(revision=revision, round=rnd, seat=s.seat, player=players.get(s.seat, ""), wager=s.wager, hand=s.hand,
-              line=s.line or "", stake=s.stake, expected_net=s.net, recorded_net=recorded.get(s.key),
-              outcome=s.outcome, explanation=s.explanation)
-        for s in result.settlements
-    ])
-    revision.finding_rows = Finding.objects.bulk_create([
-        Finding(round=rnd, revision=revision, kind=f.kind, code=f.code, message=f.message, path=f.path, rule=f.rule,
-                expected=f.expected, recorded=f.recorded, amount=f.amount, seat=f.seat,
-                player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)
-        for f in result.findings
-    ])
+    wagers = [Wager(revision=revision, round=rnd, seat=s.seat, player=players.get(s.seat, ""), wager=s.wager,
+                    hand=s.hand, line=s.line or "", stake=s.stake, expected_net=s.net, recorded_net=recorded.get(s.key),
+                    outcome=s.outcome, explanation=s.explanation)
+              for s in result.settlements]
+    _WAGERS.insert([(revision.pk, rnd.pk, w.seat, w.player, w.wager, w.hand, w.line, w.stake, w.expected_net,
+                     w.recorded_net, w.outcome, w.explanation) for w in wagers])
+    findings = [Finding(round=rnd, revision=revision, kind=f.kind, code=f.code, message=f.message, path=f.path,
+                        rule=f.rule, expected=f.expected, recorded=f.recorded, amount=f.amount, seat=f.seat,
+                        player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)
+                for f in result.findings]
+    ids = _FINDINGS.insert([(rnd.pk, revision.pk, f.kind, f.code, f.message, f.path, f.rule, f.expected, f.recorded,
+                             f.amount, f.seat, f.player, f.status, f.review_note, at) for f in findings])
+    for finding, pk in zip(findings, ids, strict=True):
+        finding.pk = pk
+        finding._state.adding, finding._state.db = False, rnd._state.db
+    revision.wager_rows, revision.finding_rows = wagers, findings
     return revision
 
 
-def _resolve_dealer(session, dealer: Dealer | None) -> Dealer:
-    on_duty = dealer_on_duty(session)
-    if on_duty is None:
-        raise ValidationError({"dealer": ["No dealer is on duty at this table; change the dealer first"]})
-    if dealer is not None and dealer.pk != on_duty.pk:
-        raise ValidationError({"dealer": [f"{dealer} is not on duty at table {session.table.label}; {on_duty} is"]})
-    return on_duty
+@dataclass(frozen=True)
+class _TableNow:
+    """What recording a round needs to know about its table, read in one statement under its lock."""
+
+    table: Table
+    version_id: int
+    version_created_at: object
+    session_id: int | None
+    gaming_day: date | None
+    dealer_id: int | None
+    dealer_name: str | None
+
+
+def _context_sql(connection) -> str:
+    t, r, v = Table._meta.db_table, Ruleset._meta.db_table, RulesetVersion._meta.db_table
+    s, a, d = TableSession._meta.db_table, DealerAssignment._meta.db_table, Dealer._meta.db_table
+    # Identifiers come from the models' metadata; the table's id is a parameter.
+    sql = (f"SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, s.gaming_day, d.id, "  # noqa: S608
+           f"d.name FROM {t} t JOIN {r} r ON r.id = t.ruleset_id "
+           f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
+           f"LEFT JOIN {s} s ON s.table_id = t.id AND s.closed_at IS NULL "
+           f"LEFT JOIN {a} a ON a.session_id = s.id AND a.ended_at IS NULL "
+           f"LEFT JOIN {d} d ON d.id = a.dealer_id WHERE t.id = %s ORDER BY s.id, a.id")
+    if connection.vendor == "postgresql":
+        # The table's row alone: recording at one table never waits for another.
+        sql += " FOR NO KEY UPDATE OF t"
+    return sql
+
+
+def _lock_table(table_id: int) -> _TableNow:
+    """Lock the table's row (rounds at one table are numbered one after another) and read its state."""
+    connection = connections[router.db_for_write(Table)]
+    with connection.cursor() as cursor:
+        cursor.execute(_context_sql(connection), [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise ValidationError({"table": [f'Invalid pk "{table_id}" - object does not exist.']})
+    tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name = row
+    table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
+    table._state.adding, table._state.db = False, connection.alias
+    if isinstance(day, str):  # SQLite hands back text
+        day = date.fromisoformat(day)
+    return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name)
+
+
+def _version(version_id: int, created_at) -> RulesetVersion:
+    """A ruleset version never changes (append-only), so it is read once per process."""
+    key = (version_id, created_at)  # created_at too: a test database may reuse a pk
+    version = _VERSIONS.get(key)
+    if version is None:
+        version = RulesetVersion.objects.select_related("ruleset").get(pk=version_id)
+        if len(_VERSIONS) > 1000:
+            _VERSIONS.clear()
+        _VERSIONS[key] = version
+    return version
+
+
+_VERSIONS: dict[tuple, RulesetVersion] = {}
+
+
+def _next_sequence(table_id: int) -> int:
+    # Read after the table's lock is held, so the number is never handed out twice.
+    with connections[router.db_for_write(Round)].cursor() as cursor:
+        cursor.execute(f"SELECT MAX(sequence) FROM {Round._meta.db_table} WHERE table_id = %s",  # noqa: S608
+                       [table_id])
+        return (cursor.fetchone()[0] or 0) + 1
 
 
 @transaction.atomic
-def round_record(*, table: Table, data: dict, author, dealer: Dealer | None = None, at=None,
+def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | None = None, at=None,
                  context: AuditContext | None = None) -> AuditedRound:
     """Store a round played at ``table`` and its audit, in one transaction.
 
@@ -111,20 +200,25 @@ def round_record(*, table: Table, data: dict, author, dealer: Dealer | None = No
     and its departures from the rules become findings.
     """
     at = at or timezone.now()
-    table = Table.objects.select_for_update(of=("self",), no_key=True).select_related("pit__casino", "ruleset").get(pk=table.pk)
-    session = table_session_current(table)
-    if session is None:
+    now = _lock_table(table.pk if isinstance(table, Table) else table)
+    table = now.table
+    if now.session_id is None:
         raise ValidationError({"table": [f"Table {table.label} is closed; open it before recording rounds"]})
-    dealer = _resolve_dealer(session, dealer)
-    version = table.ruleset.current_version
+    if now.dealer_id is None:
+        raise ValidationError({"dealer": ["No dealer is on duty at this table; change the dealer first"]})
+    if dealer is not None and dealer.pk != now.dealer_id:
+        on_duty = Dealer.objects.get(pk=now.dealer_id)
+        raise ValidationError({"dealer": [f"{dealer} is not on duty at table {table.label}; {on_duty} is"]})
+    version = _version(now.version_id, now.version_created_at)
     context = jackpot_context_for_round(table=table, version=version, context=context)
     canonical, result = round_audit(game=table.game, data=data, version=version, context=context)
-    sequence = (Round.objects.filter(table=table).aggregate(m=Max("sequence"))["m"] or 0) + 1
-    rnd = Round(table=table, session=session, sequence=sequence, game=table.game, gaming_day=session.gaming_day,
-                ruleset_version=version, dealer=dealer, recorded_by=author, recorded_at=at,
-                open_findings=len(result.findings))
-    rnd._history_user, rnd._change_reason = author, "recorded"
-    rnd.save()
+    rnd = Round(table=table, session_id=now.session_id, sequence=_next_sequence(table.pk), game=table.game,
+                gaming_day=now.gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
+                recorded_by=author, recorded_at=at, open_findings=len(result.findings))
+    rnd.pk = _ROUNDS.insert([[getattr(rnd, c) for c in _ROUND_COLUMNS]])[0]
+    rnd._state.adding, rnd._state.db = False, table._state.db
+    _ROUND_HISTORY.insert([history_values(rnd, _ROUND_HISTORY_COLUMNS, history_type="+", user=author,
+                                          reason="recorded", at=at)])
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at)
     jackpot_round_posted(round=rnd, revision=revision, audit=result, author=author, at=at)

@@ -1,0 +1,67 @@
+"""INSERT statements built once per model and column list, for the hottest write path.
+
+Recording a round writes six tables. The ORM compiles every INSERT afresh, and on the
+round-recording path that compilation cost more CPU than PostgreSQL's own work (about a
+millisecond a statement on a small server). A :class:`RowInserter` builds the statement
+text once per database vendor and row count from the model's own metadata, and converts
+every value with the field's own ``get_db_prep_save``, so it writes exactly what
+``bulk_create`` would, on SQLite and PostgreSQL alike. It sends no signals: callers write
+the history rows they need themselves (see :func:`history_values`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import connections
+
+
+class RowInserter:
+    """``INSERT INTO <model's table> (<columns>) VALUES ... [RETURNING <pk>]``."""
+
+    def __init__(self, model, columns: Sequence[str], *, returning_pk: bool = True):
+        meta = model._meta
+        self.fields = [meta.get_field(name) for name in columns]
+        self.table = meta.db_table
+        self.pk_column = meta.pk.column
+        self.returning_pk = returning_pk
+        self._sql: dict[tuple[str, int], str] = {}
+
+    def _statement(self, connection, rows: int) -> str:
+        key = (connection.vendor, rows)
+        sql = self._sql.get(key)
+        if sql is None:
+            quote = connection.ops.quote_name
+            columns = ", ".join(quote(f.column) for f in self.fields)
+            row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
+            # Identifiers come from the model's metadata; every value is a parameter.
+            sql = f"INSERT INTO {quote(self.table)} ({columns}) VALUES {', '.join([row] * rows)}"  # noqa: S608
+            if self.returning_pk:
+                sql += f" RETURNING {quote(self.pk_column)}"
+            self._sql[key] = sql
+        return sql
+
+    def insert(self, rows: Sequence[Sequence], using: str = "default") -> list:
+        """Insert ``rows`` (values in column order); the new primary keys, in row order."""
+        if not rows:
+            return []
+        connection = connections[using]
+        fields = self.fields
+        params = [field.get_db_prep_save(value, connection) for row in rows for field, value in zip(fields, row,
+                                                                                                     strict=True)]
+        with connection.cursor() as cursor:
+            cursor.execute(self._statement(connection, len(rows)), params)
+            return [r[0] for r in cursor.fetchall()] if self.returning_pk else []
+
+
+def history_columns(model) -> list[str]:
+    """The columns of ``model``'s django-simple-history table, without its own key."""
+    history = model.history.model
+    return [f.attname for f in history._meta.concrete_fields if f.attname != "history_id"]
+
+
+def history_values(instance, columns: Sequence[str], *, history_type: str, user, reason: str, at) -> list:
+    """One history row for ``instance`` as simple-history would write it (``+`` created, ``~`` changed)."""
+    extra = {"history_date": at, "history_change_reason": reason, "history_type": history_type,
+             "history_user_id": getattr(user, "pk", None)}
+    return [extra[c] if c in extra else getattr(instance, c) for c in columns]

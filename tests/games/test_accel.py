@@ -1,0 +1,74 @@
+"""The compiled engine is loaded only when it was built from the source on disk."""
+
+from __future__ import annotations
+
+import importlib.machinery
+
+import pytest
+
+from tables.games import accel, build_ext
+
+
+def finder_with(monkeypatch, tmp_path, *, mode: str, digest: str | None, extension: bool = True):
+    monkeypatch.setenv("CASINO_ENGINE", mode)
+    so = tmp_path / f"cards{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    if extension:
+        so.write_bytes(b"not really a compiled module")
+    monkeypatch.setattr(accel, "extension_path", lambda name: so)
+    finder = accel.EngineFinder()
+    finder.manifest = {"modules": {"cards": {"file": so.name, "source_sha256": digest}}} if digest else {}
+    return finder
+
+
+def test_a_build_of_the_current_source_is_used(monkeypatch, tmp_path):
+    digest = accel.source_digest(accel.HERE / "cards.py")
+    finder = finder_with(monkeypatch, tmp_path, mode="auto", digest=digest)
+    spec = finder.find_spec("tables.games.cards")
+    assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+    assert finder.loaded["cards"] == "compiled"
+
+
+@pytest.mark.parametrize("digest", ["0" * 64, None], ids=["stale build", "no build"])
+def test_a_stale_or_missing_build_falls_back_to_the_source(monkeypatch, tmp_path, digest):
+    finder = finder_with(monkeypatch, tmp_path, mode="auto", digest=digest)
+    spec = finder.find_spec("tables.games.cards")
+    assert isinstance(spec.loader, importlib.machinery.SourceFileLoader)
+    assert spec.origin.endswith("cards.py") and finder.loaded["cards"] == "python"
+
+
+def test_compiled_mode_refuses_a_stale_build(monkeypatch, tmp_path):
+    finder = finder_with(monkeypatch, tmp_path, mode="compiled", digest="0" * 64)
+    with pytest.raises(accel.StaleBuild, match="make engine"):
+        finder.find_spec("tables.games.cards")
+
+
+def test_python_mode_never_loads_a_build(monkeypatch, tmp_path):
+    digest = accel.source_digest(accel.HERE / "cards.py")
+    finder = finder_with(monkeypatch, tmp_path, mode="python", digest=digest)
+    assert isinstance(finder.find_spec("tables.games.cards").loader, importlib.machinery.SourceFileLoader)
+
+
+def test_other_modules_are_left_to_python(monkeypatch, tmp_path):
+    finder = finder_with(monkeypatch, tmp_path, mode="auto", digest=None)
+    assert finder.find_spec("tables.games.accel") is None
+    assert finder.find_spec("tables.models") is None
+    assert finder.find_spec("tables.games.no_such_module") is None
+
+
+def test_an_unknown_mode_is_refused(monkeypatch):
+    monkeypatch.setenv("CASINO_ENGINE", "fast")
+    with pytest.raises(ValueError, match="CASINO_ENGINE"):
+        accel.mode()
+
+
+def test_the_build_lists_changed_modules_only(monkeypatch, tmp_path):
+    names = build_ext.engine_modules()
+    assert "blackjack" in names and "accel" not in names and "__init__" not in names
+    manifest = {"modules": {n: {"file": "present.so", "source_sha256": accel.source_digest(accel.HERE / f"{n}.py")}
+                            for n in names}}
+    manifest["modules"]["cards"]["source_sha256"] = "0" * 64
+    monkeypatch.setattr(build_ext, "_read_manifest", lambda: manifest)
+    monkeypatch.setattr(build_ext, "extension_path", lambda n: tmp_path / "present.so")
+    (tmp_path / "present.so").write_bytes(b"")
+    assert build_ext.stale_modules() == ["cards"]
+    assert build_ext.stale_modules(force=True) == names
