@@ -16,6 +16,7 @@ ERRORS = {
 }
 WRITE_ERRORS = {
     "409": "Conflict: e.g. a correction of a revision that is no longer current.",
+    "415": "The body's media type is not accepted, or the body does not parse as it (send application/json).",
     "422": "An Idempotency-Key reused with a different body.",
 }
 

@@ -2,9 +2,12 @@
 
 What it does, on a scratch database it creates (``casino_bench_ingest``):
 
-1. migrates, loads the demo floor and opens its five tables (one per game);
+1. migrates, loads the demo floor, adds tables so that ``--tables-per-game`` (4) of each
+   game are open (20 tables; a casino floor has many, and rounds at one table are
+   recorded one at a time, under the table's lock);
 2. simulates the rounds to send (not timed), 1 to 7 seats each, all five games;
-3. starts gunicorn (2 workers x 4 threads) and, from a separate load process,
+3. starts gunicorn with the production configuration (``deploy/gunicorn.conf.py``;
+   ``--workers`` x ``--threads``) and, from a separate load process,
    ``--clients`` concurrent keep-alive clients POST the rounds with Idempotency-Keys
    for ``--seconds`` seconds (after a warm-up), recording each request's latency;
 4. copies out every row the run wrote (rounds, revisions, wagers, findings, history,
@@ -51,12 +54,16 @@ from tables.services.demo import demo_floor_load
 from tables.services.sessions import table_session_current, table_session_open
 demo_floor_load()
 boss = get_user_model().objects.get(username="pitboss")
-dealers = list(Dealer.objects.order_by("pk"))
+for demo in list(Table.objects.order_by("label")):
+    for n in range(1, TABLES_PER_GAME):
+        Table.objects.create(pit=demo.pit, label=f"{demo.label}-{n}", game=demo.game, ruleset=demo.ruleset,
+                             seats=demo.seats, min_bet=demo.min_bet, max_bet=demo.max_bet)
 tables = {}
 for i, table in enumerate(Table.objects.order_by("label")):
     if table_session_current(table) is None:
-        table_session_open(table=table, dealer=dealers[i % len(dealers)], author=boss)
-    tables[table.game] = table.pk
+        dealer = Dealer.objects.create(casino=table.pit.casino, employee_number=f"B{i}", name=f"Bench Dealer {i}")
+        table_session_open(table=table, dealer=dealer, author=boss)
+    tables.setdefault(table.game, []).append(table.pk)
 print("BENCH", Token.objects.get_or_create(user=boss)[0].key, __import__("json").dumps(tables))
 """
 
@@ -74,18 +81,19 @@ def _psql(sql: str) -> None:
         conn.execute(sql)
 
 
-def prepare() -> tuple[str, dict[str, int]]:
+def prepare(tables_per_game: int) -> tuple[str, dict[str, list[int]]]:
     _psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
     _psql(f"CREATE DATABASE {DB_NAME}")
     run = {"cwd": ROOT, "env": _env(), "check": True, "capture_output": True, "text": True}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], **run)
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], **run).stdout
+    setup = SETUP.replace("TABLES_PER_GAME", str(tables_per_game))
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", setup], **run).stdout
     line = next(line for line in out.splitlines() if line.startswith("BENCH "))
     _, token, tables = line.split(" ", 2)
     return token, json.loads(tables)
 
 
-def simulate(tables: dict[str, int], count: int, seed: int) -> list[bytes]:
+def simulate(tables: dict[str, list[int]], count: int, seed: int) -> list[bytes]:
     from tables.games import GAMES
 
     rng = random.Random(seed)
@@ -96,7 +104,7 @@ def simulate(tables: dict[str, int], count: int, seed: int) -> list[bytes]:
         rules = game.default_rules()
         seats = rng.randint(1, 7) if game.key != "holdem_blackjack" else rng.randint(2, 6)
         data = game.module.simulate_round(rng, rules, seats=seats)
-        bodies.append(json.dumps({"table": tables[game.key], "round": data}).encode())
+        bodies.append(json.dumps({"table": rng.choice(tables[game.key]), "round": data}).encode())
     return bodies
 
 
@@ -182,18 +190,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3000, help="distinct simulated rounds to cycle through")
+    parser.add_argument("--tables-per-game", type=int, default=4,
+                        help="open tables of each game (rounds at one table are recorded one at a time)")
     args = parser.parse_args(argv)
     try:
-        token, tables = prepare()
+        token, tables = prepare(args.tables_per_game)
     except Exception as exc:  # noqa: BLE001 - a benchmark that cannot start says why
         print(f"ingest: cannot prepare the PostgreSQL benchmark database ({exc}); is PostgreSQL running?")
         return 1
     bodies = simulate(tables, args.rounds, seed=5)
     port = _free_port()
+    (ROOT / "var").mkdir(exist_ok=True)
+    access_log = (ROOT / "var" / "bench-ingest-gunicorn.log").open("w")  # its access log, as journald would keep
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "-b", f"127.0.0.1:{port}",
-         "-w", str(args.workers), "-k", "gthread", "--threads", str(args.threads), "--log-level", "warning"],
-        cwd=ROOT, env=_env())
+        [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "-c", "deploy/gunicorn.conf.py",
+         "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
+        cwd=ROOT, env={**_env(), "GUNICORN_WORKERS": str(args.workers), "GUNICORN_THREADS": str(args.threads)},
+        stdout=access_log, stderr=subprocess.STDOUT)
     try:
         for _ in range(100):
             try:
