@@ -73,9 +73,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from itertools import chain
 from operator import eq
 from typing import NamedTuple
+
+import cython
 
 from . import three_card_poker as tcp
 from .base import (
@@ -320,7 +321,7 @@ def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> S
 _POSITIVE_CACHE: dict[str, Decimal] = {}
 _NET_CACHE: dict[str, Decimal] = {}
 _CARD = _CARD_BY_TEXT.__getitem__
-_make_seat = tuple.__new__
+_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
 
 
 def _cached_amount(value: object, cache: dict[str, Decimal], positive: bool) -> Decimal | None:
@@ -349,7 +350,8 @@ def _recorded_pair(key: tuple) -> tuple[str, Decimal] | None:
     amount = _cached_amount(net, _NET_CACHE, False)
     if amount is None:
         return None
-    pair = (wager, amount)
+    # the module's own wager string: the audit's comparison of pays then matches it by identity
+    pair = (ANTE if wager == ANTE else ODDS, amount)
     if len(_PAIR_CACHE) < 8192:
         _PAIR_CACHE[key] = pair
     return pair
@@ -362,30 +364,30 @@ def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
     the seat again and names every problem (it is the single source of the rules, this
     function only recognises input that it would accept unchanged).
     """
-    if type(data) is not dict or not data.keys() <= _SEAT_KEYS:
+    if type(data) is not dict:
         return None
     try:
         seat = data["seat"]
         wagers = data["wagers"]
         raw = data["cards"]
+        player = data.get("player")
+        paid_raw = data.get("paid")
+        # the five fields read here are all a seat may have; anything else (or an explicit
+        # null) is left to the detailed parser
+        if len(data) != 3 + (player is not None) + (paid_raw is not None):
+            return None
         if type(seat) is not int or not 0 < seat <= MAX_SEATS or seat in used:
             return None
         if type(wagers) is not dict or len(wagers) != 2:
             return None
         a, o = wagers[ANTE], wagers[ODDS]
-        ante = (
-            _POSITIVE_CACHE[a] if a in _POSITIVE_CACHE else _cached_amount(a, _POSITIVE_CACHE, True)
-        )
-        odds = (
-            _POSITIVE_CACHE[o] if o in _POSITIVE_CACHE else _cached_amount(o, _POSITIVE_CACHE, True)
-        )
+        ante = _POSITIVE_CACHE.get(a) or _cached_amount(a, _POSITIVE_CACHE, True)
+        odds = _POSITIVE_CACHE.get(o) or _cached_amount(o, _POSITIVE_CACHE, True)
         if ante is None or odds is None or type(raw) is not list or len(raw) < PLAYER_CARDS:
             return None
         cards = tuple(map(_CARD, raw))
-        player = data.get("player")
         if player is not None and (type(player) is not str or not player.strip()):
             return None
-        paid_raw = data.get("paid")
         if paid_raw:
             if type(paid_raw) is not list or len(paid_raw) > 2:
                 return None
@@ -408,19 +410,49 @@ def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
     except (KeyError, TypeError):  # a missing field, an unknown card, an unhashable value
         return None
     used[seat] = i
-    return _make_seat(SeatHand, (seat, player, ante, odds, cards, paid, i))
+    return _new_tuple(SeatHand, (seat, player, ante, odds, cards, paid, i))
+
+
+@cython.locals(
+    limit=cython.int,
+    k=cython.Py_ssize_t,
+    c=cython.Py_ssize_t,
+    cards=tuple,
+)
+def _too_many_copies(dealer: tuple, seats: list, decks: int) -> bool:
+    """Whether some card appears more often than a ``decks``-deck shoe holds."""
+    if cython.compiled:
+        # Compiled, counting into a C array beats sorting every card of the round.
+        counts = cython.declare(cython.int[52])
+        limit = decks
+        for k in range(52):
+            counts[k] = 0
+        for k in range(len(seats) + 1):
+            cards = dealer if k == 0 else seats[k - 1].cards
+            for c in cards:
+                if c < 0 or c >= 52:  # not a card: the detailed check names it
+                    return True
+                counts[c] += 1
+                if counts[c] > limit:
+                    return True
+        return False
+    every = list(dealer)
+    for s in seats:
+        every += s.cards
+    every.sort()
+    return any(map(eq, every, every[decks:]))  # sorted: decks + 1 equal cards sit decks apart
 
 
 def _check_shoe(dealer: tuple[int, ...], seats: list[SeatHand], decks: int, errors: Errors) -> None:
     """More copies of a card than the shoe holds: name each copy past the last real one."""
-    every = sorted(dealer + tuple(chain.from_iterable(s.cards for s in seats)))
-    if not any(map(eq, every, every[decks:])):  # sorted: decks + 1 equal cards sit decks apart
+    if not _too_many_copies(dealer, seats, decks):
         return
-    counts = [0] * 52
-    for c in every:
-        counts[c] += 1
-    seen = [0] * 52
     located = [("dealer.cards", dealer)] + [(f"seats[{s.index}].cards", s.cards) for s in seats]
+    counts = [0] * 52
+    for _path, cards in located:
+        for c in cards:
+            counts[c] += 1
+    seen = [0] * 52
     for path, cards in located:
         for k, c in enumerate(cards):
             seen[c] += 1
@@ -468,7 +500,7 @@ def parse_round(data: Mapping, rules: PokerOrBustRules) -> Round:
                 seats.append(s)
     _check_shoe(dealer_cards, seats, rules.decks, errors)
     errors.raise_if_any()
-    return Round(dealer_cards, tuple(seats))
+    return _new_tuple(Round, (dealer_cards, tuple(seats)))
 
 
 def round_to_dict(rnd: Round) -> dict:
@@ -494,11 +526,13 @@ def round_to_dict(rnd: Round) -> dict:
 # --- points and the dealer's rule ---------------------------------------------------------
 
 
+@cython.locals(total=cython.int, k=cython.Py_ssize_t, n=cython.Py_ssize_t)
 def bust_at(cards: Sequence[int]) -> int:
     """Index of the card that took the total past 31, or -1 if the hand never busted."""
     total = 0
-    for k, c in enumerate(cards):
-        total += BJ_POINTS[c]
+    n = len(cards)
+    for k in range(n):
+        total += BJ_POINTS[cards[k]]
         if total > BUST_ABOVE:
             return k
     return -1
@@ -512,6 +546,20 @@ def points(cards: Sequence[int]) -> int:
     return sum(map(_POINTS, cards))
 
 
+@cython.cfunc
+@cython.locals(total=cython.int, c=cython.Py_ssize_t, pts=tuple)
+def _points(cards: tuple) -> cython.int:
+    """:func:`points` of a parsed hand, for the audit's loop: a C loop when compiled."""
+    if not cython.compiled:
+        return sum(map(_POINTS, cards))
+    pts = BJ_POINTS
+    total = 0
+    for c in cards:
+        total += cython.cast(cython.int, pts[c])
+    return total
+
+
+@cython.locals(total=cython.int, k=cython.Py_ssize_t, n=cython.Py_ssize_t)
 def dealer_stop(cards: Sequence[int]) -> int:
     """How many cards the dealer should hold when someone stands, given the cards as dealt.
 
@@ -637,7 +685,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     ints from :mod:`.three_card_poker`, descriptions and pays come from caches.
     """
     dealer = rnd.dealer_cards
-    d_total = sum(map(_POINTS, dealer))
+    d_total = _points(dealer)
     d_bust = d_total > BUST_ABOVE
     paytable = rules.odds_paytable
     settlements: list[Settlement] = []
@@ -655,9 +703,9 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
         seat, _player, ante, odds, cards, paid, index = s
         if ante is None or odds is None:
             findings.append(_wager_missing(s))
-        elif ante != odds:
+        elif ante is not odds and ante != odds:  # equal texts share one parsed Decimal
             findings.append(_unequal(s))
-        if sum(map(_POINTS, cards)) > BUST_ABOVE:
+        if _points(cards) > BUST_ABOVE:
             busted = bust_at(cards)
             if busted + 1 < len(cards):
                 findings.append(_cards_after_bust(s, busted))

@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tables.games import engine_build  # noqa: E402
 from tables.games import holdem_blackjack as hb  # noqa: E402
 from tables.games.rulesets import HoldemBlackjackRules  # noqa: E402
 
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"holdem_blackjack: {args.rounds} rounds in {cpu:.2f} s = {rate:,.0f} rounds/s "
         f"(target {TARGET:,}; {SEATS} players; CPU time; wall {wall:.2f} s = "
-        f"{args.rounds / wall:,.0f}/s; {findings} findings)"
+        f"{args.rounds / wall:,.0f}/s; {findings} findings; {engine_build()} engine)"
     )
     print(
         f"  machine: sum(range(1000)) takes {ref:.1f} us of CPU; a hand takes {per_hand:.1f} us "

@@ -5,7 +5,8 @@
 Rounds are simulated first (not timed) with the recorded pays filled in, as a pit boss's
 tablet would send them; then every round is parsed from its JSON form and audited
 (settlement of Ante and Odds, the dealer's drawing rule, wager rules, recorded pays).
-Prints one line and exits non-zero when the target (20,000 rounds a second) is missed.
+Prints one line, naming the engine build that ran (compiled, python or mixed), and exits
+non-zero when the target (20,000 rounds a second) is missed.
 Time is the process's CPU time (``time.process_time``), so other work on a shared machine
 does not count against the engine.
 """
@@ -22,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tables.games import GAMES, POKER_OR_BUST  # noqa: E402
+from tables.games import GAMES, POKER_OR_BUST, engine_build  # noqa: E402
 
 TARGET = 20_000
 SEATS = 7
@@ -57,7 +58,8 @@ def bench(rounds: int, seed: int, profile: bool) -> float:
         )
     rate = rounds / elapsed
     print(
-        f"{POKER_OR_BUST}: {rounds} rounds in {elapsed:.2f} s = {rate:,.0f} rounds/s (target {TARGET:,})"
+        f"{POKER_OR_BUST}: {rounds} rounds in {elapsed:.2f} s = {rate:,.0f} rounds/s "
+        f"(target {TARGET:,}; {engine_build()} engine)"
     )
     return rate
 

@@ -897,6 +897,9 @@ def _mutate(data: dict, rng: random.Random) -> dict:
     """One small change of the kind a tablet or a dealer could make (or a broken client)."""
     data = json.loads(json.dumps(data))
     log, seats = data["actions"], data["seats"]
+    if not log:  # an earlier change cut the whole log: all that is left is to add to it
+        log.append(A("rake", None, "0.00"))
+        return data
     k = rng.randrange(len(log))
     item = log[k]
     r = rng.random()
