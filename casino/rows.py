@@ -54,6 +54,43 @@ class RowInserter:
             return [r[0] for r in cursor.fetchall()] if self.returning_pk else []
 
 
+class NumberedRowInserter(RowInserter):
+    """Insert one row numbered one past the highest ``number`` of its ``group`` (e.g. a
+    table's round sequence), in the same statement: ``INSERT ... SELECT ..., MAX + 1``.
+
+    The caller holds a lock that serialises the group (two inserts would otherwise read
+    the same maximum; the unique constraint on (group, number) is the backstop).
+    """
+
+    def __init__(self, model, columns: Sequence[str], *, number: str, group: str):
+        super().__init__(model, columns)
+        meta = model._meta
+        self.number, self.group = meta.get_field(number), meta.get_field(group)
+        self.group_index = list(columns).index(group)
+
+    def _numbered_statement(self, connection) -> str:
+        sql = self._sql.get((connection.vendor, "numbered"))
+        if sql is None:
+            quote = connection.ops.quote_name
+            columns = ", ".join(quote(f.column) for f in [*self.fields, self.number])
+            values = ", ".join(["%s"] * len(self.fields))
+            number, table = quote(self.number.column), quote(self.table)
+            # Identifiers come from the model's metadata; every value is a parameter.
+            sql = (f"INSERT INTO {table} ({columns}) SELECT {values}, COALESCE(MAX({number}), 0) + 1 "  # noqa: S608
+                   f"FROM {table} WHERE {quote(self.group.column)} = %s RETURNING {quote(self.pk_column)}, {number}")
+            self._sql[(connection.vendor, "numbered")] = sql
+        return sql
+
+    def insert_numbered(self, row: Sequence, using: str = "default") -> tuple:
+        """Insert ``row``; (its primary key, the number it was given)."""
+        connection = connections[using]
+        params = [field.get_db_prep_save(value, connection) for field, value in zip(self.fields, row, strict=True)]
+        params.append(params[self.group_index])
+        with connection.cursor() as cursor:
+            cursor.execute(self._numbered_statement(connection), params)
+            return tuple(cursor.fetchone())
+
+
 def history_columns(model) -> list[str]:
     """The columns of ``model``'s django-simple-history table, without its own key."""
     history = model.history.model

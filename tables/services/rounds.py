@@ -22,7 +22,7 @@ from audit.jackpots.services import (
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
 from casino.roles import GAMING_MANAGER, has_role
-from casino.rows import RowInserter, history_columns, history_values
+from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
 from tables.models import (
@@ -79,10 +79,11 @@ def _players(canonical: dict) -> dict[int, str]:
     return {seat["seat"]: seat.get("player") or "" for seat in canonical.get("seats", [])}
 
 
-_ROUND_COLUMNS = ("table_id", "session_id", "sequence", "game", "gaming_day", "ruleset_version_id", "dealer_id",
+_ROUND_COLUMNS = ("table_id", "session_id", "game", "gaming_day", "ruleset_version_id", "dealer_id",
                   "recorded_by_id", "recorded_at", "revision", "status", "void_reason", "voided_by_id", "voided_at",
                   "open_findings")
-_ROUNDS = RowInserter(Round, _ROUND_COLUMNS)
+# The table's next sequence number is read in the INSERT itself, under the table's lock.
+_ROUNDS = NumberedRowInserter(Round, _ROUND_COLUMNS, number="sequence", group="table_id")
 _ROUND_HISTORY_COLUMNS = history_columns(Round)
 _ROUND_HISTORY = RowInserter(Round.history.model, _ROUND_HISTORY_COLUMNS, returning_pk=False)
 _REVISIONS = RowInserter(RoundRevision, ("round_id", "number", "data", "audit", "reason", "author_id", "created_at",
@@ -162,6 +163,7 @@ def _lock_table(table_id: int) -> _TableNow:
     tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name = row
     table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
     table._state.adding, table._state.db = False, connection.alias
+    table._jackpot_membership = []  # filled once by the jackpot hooks for this recording
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
     return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name)
@@ -180,14 +182,6 @@ def _version(version_id: int, created_at) -> RulesetVersion:
 
 
 _VERSIONS: dict[tuple, RulesetVersion] = {}
-
-
-def _next_sequence(table_id: int) -> int:
-    # Read after the table's lock is held, so the number is never handed out twice.
-    with connections[router.db_for_write(Round)].cursor() as cursor:
-        cursor.execute(f"SELECT MAX(sequence) FROM {Round._meta.db_table} WHERE table_id = %s",  # noqa: S608
-                       [table_id])
-        return (cursor.fetchone()[0] or 0) + 1
 
 
 @transaction.atomic
@@ -212,10 +206,10 @@ def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | Non
     version = _version(now.version_id, now.version_created_at)
     context = jackpot_context_for_round(table=table, version=version, context=context)
     canonical, result = round_audit(game=table.game, data=data, version=version, context=context)
-    rnd = Round(table=table, session_id=now.session_id, sequence=_next_sequence(table.pk), game=table.game,
+    rnd = Round(table=table, session_id=now.session_id, game=table.game,
                 gaming_day=now.gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
                 recorded_by=author, recorded_at=at, open_findings=len(result.findings))
-    rnd.pk = _ROUNDS.insert([[getattr(rnd, c) for c in _ROUND_COLUMNS]])[0]
+    rnd.pk, rnd.sequence = _ROUNDS.insert_numbered([getattr(rnd, c) for c in _ROUND_COLUMNS])
     rnd._state.adding, rnd._state.db = False, table._state.db
     _ROUND_HISTORY.insert([history_values(rnd, _ROUND_HISTORY_COLUMNS, history_type="+", user=author,
                                           reason="recorded", at=at)])
