@@ -22,10 +22,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+import cython
+
 from . import blackjack as bj
 from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Errors, Finding, Settlement
 from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT
 from .money import ZERO, money_text
+
+make_settlement = bj.make_settlement
 
 ANTE, BET, POKER_BONUS = "ante", "bet", "poker_bonus"
 WAGERS = (ANTE, BET, POKER_BONUS)
@@ -390,7 +394,7 @@ def _audit_seat(
     number = seat.seat
     if ante is not None:
         if bet is None:
-            out.append(bj.make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT))
+            out.append(make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT))
         else:
             hands = seat.hands
             cards = seat.first_two if len(hands) > 1 else hands[0].cards
@@ -412,98 +416,86 @@ def _audit_seat(
 _FOLD_TEXT = "player folded (no BET); Ante loses"
 
 
-def _settle_poker(
-    number: int, ante: Decimal, bet: Decimal | None, p: int, d: int, dealer_natural: bool
-) -> tuple[Settlement, ...]:
-    """ANTE and BET of one seat: ``p`` and ``d`` are the player's and dealer's poker values.
+# The ANTE and BET explanations by (player value, dealer value, dealer natural): a pure
+# function of those three, and there are at most 91 * 91 * 2 of them.
+_POKER_TEXTS: dict[int, tuple[str, str]] = {}
 
-    The texts are those of :func:`_poker_explanation`, built here directly: the pairs of
-    hands are too many to keep."""
-    make = bj.make_settlement
-    if bet is None:
-        return (make(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT),)
+
+def _poker_texts(p: int, d: int, dealer_natural: bool) -> tuple[str, str]:
+    """The texts of :func:`_poker_explanation`, built here directly, for ANTE and BET."""
     pt, dt = _POKER_TEXT[p], _POKER_TEXT[d]
     if dealer_natural:
-        bet_st = make(
-            number, BET, bet, ZERO, PUSH, f"dealer blackjack: Bet pushes ({pt} against dealer {dt})"
-        )
+        bet_text = f"dealer blackjack: Bet pushes ({pt} against dealer {dt})"
         if p > d:
-            return (
-                make(
-                    number,
-                    ANTE,
-                    ante,
-                    ante,
-                    WIN,
-                    f"dealer blackjack; {pt} beats dealer {dt}: Ante wins 1 to 1",
-                ),
-                bet_st,
-            )
+            return f"dealer blackjack; {pt} beats dealer {dt}: Ante wins 1 to 1", bet_text
         if p < d:
-            return (
-                make(
-                    number,
-                    ANTE,
-                    ante,
-                    -ante,
-                    LOSE,
-                    f"dealer blackjack; {pt} loses to dealer {dt}: Ante loses",
-                ),
-                bet_st,
-            )
-        return (
-            make(
-                number,
-                ANTE,
-                ante,
-                ZERO,
-                PUSH,
-                f"dealer blackjack; {pt} ties dealer {dt}: Ante pushes",
-            ),
-            bet_st,
-        )
+            return f"dealer blackjack; {pt} loses to dealer {dt}: Ante loses", bet_text
+        return f"dealer blackjack; {pt} ties dealer {dt}: Ante pushes", bet_text
     if d < QUALIFY:
         return (
-            make(
-                number,
-                ANTE,
-                ante,
-                ante,
-                WIN,
-                f"dealer {dt} does not qualify (needs Queen-high); Ante wins 1 to 1 ({pt})",
-            ),
-            make(
-                number,
-                BET,
-                bet,
-                ZERO,
-                PUSH,
-                f"dealer {dt} does not qualify (needs Queen-high); Bet pushes ({pt})",
-            ),
+            f"dealer {dt} does not qualify (needs Queen-high); Ante wins 1 to 1 ({pt})",
+            f"dealer {dt} does not qualify (needs Queen-high); Bet pushes ({pt})",
         )
     if p > d:
         text = f"{pt} beats dealer {dt}; Ante and Bet win 1 to 1"
+    elif p < d:
+        text = f"{pt} loses to dealer {dt}; Ante and Bet lose"
+    else:
+        text = f"{pt} ties dealer {dt}; Ante and Bet push"
+    return text, text
+
+
+@cython.ccall
+@cython.locals(key=cython.int)
+def _settle_poker(
+    number: int,
+    ante: Decimal,
+    bet: Decimal | None,
+    p: cython.int,
+    d: cython.int,
+    dealer_natural: cython.bint,
+) -> tuple:
+    """ANTE and BET of one seat: ``p`` and ``d`` are the player's and dealer's poker values."""
+    if bet is None:
+        return (make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT),)
+    key = (p * 2048 + d) * 2 + (1 if dealer_natural else 0)
+    texts = _POKER_TEXTS.get(key)
+    if texts is None:
+        texts = _POKER_TEXTS[key] = _poker_texts(p, d, dealer_natural)
+    ante_text, bet_text = texts
+    if dealer_natural:
+        if p > d:
+            ante_st = make_settlement(number, ANTE, ante, ante, WIN, ante_text)
+        elif p < d:
+            ante_st = make_settlement(number, ANTE, ante, -ante, LOSE, ante_text)
+        else:
+            ante_st = make_settlement(number, ANTE, ante, ZERO, PUSH, ante_text)
+        return ante_st, make_settlement(number, BET, bet, ZERO, PUSH, bet_text)
+    if d < QUALIFY:
         return (
-            make(number, ANTE, ante, ante, WIN, text),
-            make(number, BET, bet, bet, WIN, text),
+            make_settlement(number, ANTE, ante, ante, WIN, ante_text),
+            make_settlement(number, BET, bet, ZERO, PUSH, bet_text),
+        )
+    if p > d:
+        return (
+            make_settlement(number, ANTE, ante, ante, WIN, ante_text),
+            make_settlement(number, BET, bet, bet, WIN, bet_text),
         )
     if p < d:
-        text = f"{pt} loses to dealer {dt}; Ante and Bet lose"
         return (
-            make(number, ANTE, ante, -ante, LOSE, text),
-            make(number, BET, bet, -bet, LOSE, text),
+            make_settlement(number, ANTE, ante, -ante, LOSE, ante_text),
+            make_settlement(number, BET, bet, -bet, LOSE, bet_text),
         )
-    text = f"{pt} ties dealer {dt}; Ante and Bet push"
     return (
-        make(number, ANTE, ante, ZERO, PUSH, text),
-        make(number, BET, bet, ZERO, PUSH, text),
+        make_settlement(number, ANTE, ante, ZERO, PUSH, ante_text),
+        make_settlement(number, BET, bet, ZERO, PUSH, bet_text),
     )
 
 
 def _settle_bonus(number: int, bonus: Decimal, c1: int, c2: int, upcard: int, rules) -> Settlement:
     cat = poker_bonus_category(c1, c2, upcard)
     if cat is None:
-        return bj.make_settlement(
+        return make_settlement(
             number,
             POKER_BONUS,
             bonus,
@@ -514,7 +506,7 @@ def _settle_bonus(number: int, bonus: Decimal, c1: int, c2: int, upcard: int, ru
     odds = rules.poker_bonus_paytable[cat]
     net = bj.pay_odds(bonus, odds, rules)
     cards = (c1, c2, upcard) if "three" in cat else (c1, c2)
-    return bj.make_settlement(
+    return make_settlement(
         number,
         POKER_BONUS,
         bonus,

@@ -83,6 +83,8 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import NamedTuple
 
+import cython
+
 from .base import (
     LOSE,
     PROCEDURE,
@@ -359,21 +361,17 @@ def pay_odds(stake: Decimal, odds: Decimal, rules) -> Decimal:
 
 
 _new_object = object.__new__
-(
-    _SET_SEAT,
-    _SET_WAGER,
-    _SET_STAKE,
-    _SET_NET,
-    _SET_OUTCOME,
-    _SET_EXPLANATION,
-    _SET_HAND,
-    _SET_LINE,
-) = (
-    getattr(Settlement, name).__set__
-    for name in ("seat", "wager", "stake", "net", "outcome", "explanation", "hand", "line")
-)
+# Objects of the engine's frozen dataclasses are built by setting their fields the way their
+# own ``__init__`` does (``object.__setattr__``), without the Python-level ``__init__``: an
+# equal object (same fields, same ``==``, still frozen) at a fraction of the cost. Compiled,
+# the same setter is called as the C function it is.
+if cython.compiled:
+    from cython.cimports.cpython.object import PyObject_GenericSetAttr as _set_field
+else:
+    _set_field = object.__setattr__
 
 
+@cython.ccall
 def make_settlement(
     seat: int,
     wager: str,
@@ -385,23 +383,53 @@ def make_settlement(
     line: str | None = None,
 ) -> Settlement:
     """``Settlement(seat, wager, stake, net, outcome, explanation, hand, line)``, built
-    through its slots.
+    field by field (see above).
 
-    The frozen dataclass's ``__init__`` goes through ``object.__setattr__`` field by field;
-    writing the slots directly gives an equal object (same fields, same ``==``, as frozen)
-    at half the cost. A busy table still makes new settlements every round (explanations
-    name the poker hands and the dealer's cards), so this cost counts.
+    A busy table makes new settlements every round (explanations name the poker hands and
+    the dealer's cards), so this cost counts.
     """
     obj = _new_object(Settlement)
-    _SET_SEAT(obj, seat)
-    _SET_WAGER(obj, wager)
-    _SET_STAKE(obj, stake)
-    _SET_NET(obj, net)
-    _SET_OUTCOME(obj, outcome)
-    _SET_EXPLANATION(obj, explanation)
-    _SET_HAND(obj, hand)
-    _SET_LINE(obj, line)
+    _set_field(obj, "seat", seat)
+    _set_field(obj, "wager", wager)
+    _set_field(obj, "stake", stake)
+    _set_field(obj, "net", net)
+    _set_field(obj, "outcome", outcome)
+    _set_field(obj, "explanation", explanation)
+    _set_field(obj, "hand", hand)
+    _set_field(obj, "line", line)
     return obj
+
+
+@cython.ccall
+def make_round(game: str, dealer: tuple, seats: tuple) -> Round:
+    """``Round(game, dealer, seats)`` built field by field (see above)."""
+    obj = _new_object(Round)
+    _set_field(obj, "game", game)
+    _set_field(obj, "dealer", dealer)
+    _set_field(obj, "seats", seats)
+    return obj
+
+
+@cython.ccall
+def make_audit(settlements: tuple, findings: tuple, summary: dict) -> Audit:
+    """``Audit(settlements, findings, summary)`` built field by field (see above)."""
+    obj = _new_object(Audit)
+    _set_field(obj, "settlements", settlements)
+    _set_field(obj, "findings", findings)
+    _set_field(obj, "summary", summary)
+    return obj
+
+
+@cython.cfunc
+@cython.inline
+def _fields(obj: object) -> tuple:
+    """A named tuple (Seat, Hand, Dealer) as the plain tuple it is, for fast indexing.
+
+    Compiled, indexing a tuple subclass goes through a Python-level ``__getitem__`` call
+    (CPython's slot for subclasses), several times slower than a tuple's own."""
+    if not isinstance(obj, tuple):
+        raise TypeError(f"expected a named tuple, not {type(obj).__name__}")
+    return cython.cast(tuple, obj)
 
 
 # --------------------------------------------------------------------------------------
@@ -628,22 +656,21 @@ def _parse_hands(
 
 
 _PAY_PATHS = tuple(tuple(f"seats[{i}].paid[{j}]" for j in range(16)) for i in range(16))
-_SET_PAY_SEAT, _SET_PAY_WAGER, _SET_PAY_NET, _SET_PAY_HAND, _SET_PAY_PATH = (
-    getattr(RecordedPay, name).__set__ for name in ("seat", "wager", "net", "hand", "path")
-)
 
 
 def _new_recorded_pay(
     number: int, wager: str, net: Decimal, hand: int | None, si: int, pj: int
 ) -> RecordedPay:
-    """``RecordedPay(number, wager, net, hand, "seats[si].paid[pj]")`` through its slots
+    """``RecordedPay(number, wager, net, hand, "seats[si].paid[pj]")`` built field by field
     (see :func:`make_settlement`)."""
     obj = _new_object(RecordedPay)
-    _SET_PAY_SEAT(obj, number)
-    _SET_PAY_WAGER(obj, wager)
-    _SET_PAY_NET(obj, net)
-    _SET_PAY_HAND(obj, hand)
-    _SET_PAY_PATH(obj, _PAY_PATHS[si][pj] if si < 16 and pj < 16 else f"seats[{si}].paid[{pj}]")
+    _set_field(obj, "seat", number)
+    _set_field(obj, "wager", wager)
+    _set_field(obj, "net", net)
+    _set_field(obj, "hand", hand)
+    _set_field(
+        obj, "path", _PAY_PATHS[si][pj] if si < 16 and pj < 16 else f"seats[{si}].paid[{pj}]"
+    )
     return obj
 
 
@@ -768,20 +795,10 @@ _CARD_OF = _card_texts()
 _card_of = _CARD_OF.__getitem__
 _POINTS_OF = BJ_POINTS.__getitem__
 _tuple_new = tuple.__new__
-_items = dict.items
 _CACHE_LIMIT = 50000
-_SEAT_RANGE = frozenset(range(1, MAX_SEAT_NUMBER + 1))
-_USUAL_SEAT_KEYS = frozenset({"seat", "wagers", "hands", "paid"})
-_usual_seat = itemgetter("seat", "wagers", "hands", "paid")
-_USUAL_SEAT_TYPES = (int, dict, list, list)
-_UNPAID_SEAT_KEYS = frozenset({"seat", "wagers", "hands"})
-_unpaid_seat = itemgetter("seat", "wagers", "hands")
-_UNPAID_SEAT_TYPES = (int, dict, list)
-_hand_fields = itemgetter("cards", "actions")
-_wager_hand_net = itemgetter("wager", "hand", "net")
-_wager_net = itemgetter("wager", "net")
-_WAGER_HAND = itemgetter(0, 1)
-_TWO_LISTS = (list, list)
+#: Seat numbers and recorded pays are checked for duplicates with bits of one int; a seat
+#: with more hands than this goes the detailed way.
+_MAX_FAST_HANDS = 32
 
 
 class _GiveUp(Exception):
@@ -798,21 +815,21 @@ class _FastCaches:
 
     Only entries whose amounts are JSON strings are kept: ``10 == 10.0 == True`` would make
     int keys unsafe (a float or a bool must be refused however many rounds came before).
+    ``pay_bits`` numbers the wagers a pay may name without a hand; the 21 bet's hands take
+    the bits after them.
     """
 
-    __slots__ = ("allowed", "pay_wagers", "validate", "validate_wagers", "wagers")
+    __slots__ = ("allowed", "pay_bits", "validate", "validate_wagers", "wagers")
 
     def __init__(self, spec: GameSpec):
-        self.allowed, self.pay_wagers = _wager_sets(spec)
+        self.allowed, pay_wagers = _wager_sets(spec)
+        self.pay_bits = {w: i for i, w in enumerate(sorted(pay_wagers - {W21}))}
         self.wagers: dict[tuple, Mapping[str, Decimal]] = {}
         self.validate = spec.validate
         self.validate_wagers = spec.validate_wagers
 
 
 _FAST_CACHES: dict[str, _FastCaches] = {}
-# The walk of an unsplit hand's actions (total, soft, busted, natural, doubled, splits) depends
-# only on its cards' points and the actions, so it is kept by those, not by the cards.
-_WALKS: dict[tuple, tuple] = {}
 
 
 def _fast_caches(spec: GameSpec) -> _FastCaches:
@@ -830,21 +847,14 @@ def _store(cache: dict, key: tuple, value: object) -> None:
 
 def _unusual_seat(raw: dict) -> tuple:
     """(seat, wagers, hands, paid, player, even_money) of a seat without exactly the usual
-    four fields, with the types the detailed parser accepts without a word."""
+    fields, with the types the detailed parser accepts without a word."""
     if not raw.keys() <= _SEAT_KEYS:
         raise _GiveUp
     number, wraw, hands_raw = raw["seat"], raw["wagers"], raw["hands"]
     praw = raw.get("paid")
     player = raw.get("player")
     even_money = raw.get("even_money", False)
-    if (
-        type(number) is not int
-        or type(wraw) is not dict
-        or type(hands_raw) is not list
-        or (praw is not None and type(praw) is not list)
-        or (player is not None and type(player) is not str)
-        or type(even_money) is not bool
-    ):
+    if (player is not None and type(player) is not str) or type(even_money) is not bool:
         raise _GiveUp
     return number, wraw, hands_raw, praw, player, even_money
 
@@ -875,39 +885,153 @@ def _fast_wagers(wraw: dict, fc: _FastCaches) -> Mapping[str, Decimal]:
     return proxy
 
 
-def _fast_hand(rh: dict) -> Hand:
-    """The one hand of an unsplit seat, checked in detail (a miss of the walk memo)."""
-    if not rh.keys() <= _HAND_KEYS:
+@cython.cfunc
+@cython.locals(
+    raw_cards=list,
+    actions=tuple,
+    cards=tuple,
+    points_of=tuple,
+    n=cython.Py_ssize_t,
+    j=cython.Py_ssize_t,
+    drawn=cython.Py_ssize_t,
+    p=cython.int,
+    points=cython.int,
+    total=cython.int,
+    ace=cython.bint,
+    natural=cython.bint,
+    doubled=cython.bint,
+    stood=cython.bint,
+    soft=cython.bint,
+)
+def _fast_hand(rh: object) -> object:
+    """The one hand of an unsplit seat: the walk of :func:`_play_hand` (unsplit), giving up
+    where it would report an error."""
+    if type(rh) is not dict:
         raise _GiveUp
-    raw_cards = rh["cards"]
-    raw_actions = rh.get("actions")
-    if type(raw_cards) is not list or len(raw_cards) < 2:
+    raw = rh["cards"]
+    n = len(rh)
+    if n == 2:
+        raw_actions = rh["actions"]
+    elif n == 1:
+        raw_actions = None
+    else:
         raise _GiveUp
-    cards = tuple(map(_card_of, raw_cards))
+    if type(raw) is not list:
+        raise _GiveUp
+    raw_cards = raw
+    n = len(raw_cards)
+    if n < 2:
+        raise _GiveUp
     if raw_actions is None:
-        actions: tuple = ()
+        actions = ()
     elif type(raw_actions) is list:
         actions = tuple(raw_actions)
     else:
         raise _GiveUp
-    if not _ACTION_SET.issuperset(actions) or (actions and actions[0] == SPLIT):
+    cards = tuple([_CARD_OF[t] for t in raw_cards])
+    points_of = BJ_POINTS
+    p = points_of[cards[0]]
+    points = p
+    ace = p == 1
+    p = points_of[cards[1]]
+    points += p
+    ace = ace or p == 1
+    natural = ace and points == 11
+    doubled = stood = False
+    drawn = 2
+    for j in range(len(actions)):
+        a = actions[j]
+        if a == STAND:
+            if stood or doubled:
+                raise _GiveUp
+            stood = True
+            continue
+        if stood or doubled or natural or points > 21 or drawn >= n:
+            raise _GiveUp
+        if a == DOUBLE:
+            if drawn != 2:
+                raise _GiveUp
+            doubled = True
+        elif a != HIT:
+            raise _GiveUp
+        p = points_of[cards[drawn]]
+        points += p
+        ace = ace or p == 1
+        drawn += 1
+    if drawn != n:
         raise _GiveUp
-    hand = _play_hand(cards, actions, 0, False, False, "", Errors())
-    if hand is None:
-        raise _GiveUp
-    _store(_WALKS, (tuple(map(_POINTS_OF, cards)), actions), hand[2:])
-    return hand
+    soft = ace and points <= 11
+    total = points + 10 if soft else points
+    return _tuple_new(Hand, (cards, actions, total, soft, total > 21, natural, doubled, 0))
 
 
 def _fast_split_hands(hands_raw: list, rules) -> tuple[tuple[Hand, ...], tuple[int, int], bool]:
     """A split seat's hands: the detailed walk of the split protocol (it reports nothing
     unless something is wrong, and then the whole round goes the detailed way)."""
     parsed = _parse_hands(hands_raw, "", Errors(), rules, [0] * 52)
-    if parsed is None:
+    if parsed is None or len(parsed[0]) > _MAX_FAST_HANDS:
         raise _GiveUp
     return parsed
 
 
+@cython.cfunc
+@cython.locals(
+    praw=list,
+    made=list,
+    n_keys=cython.Py_ssize_t,
+    bit=cython.int,
+    seen=cython.ulonglong,
+    one=cython.ulonglong,
+)
+def _fast_paid(raw: object, n_hands: cython.Py_ssize_t, pay_bits: dict) -> tuple:
+    """A seat's recorded pays in the usual form: exactly wager+net, or wager+hand+net for the
+    21 bet; each wager (each hand's 21 bet) once."""
+    if type(raw) is not list:
+        raise _GiveUp
+    praw = raw
+    made = []
+    seen = 0
+    one = 1
+    for p in praw:
+        if type(p) is not dict:
+            raise _GiveUp
+        n_keys = len(p)
+        wager = p["wager"]
+        net_raw = p["net"]
+        if n_keys == 3:
+            hand = p["hand"]
+            if wager != W21 or type(hand) is not int or not 0 <= hand < n_hands:
+                raise _GiveUp
+            bit = len(pay_bits) + hand
+        elif n_keys == 2:
+            hand = None
+            b = pay_bits.get(wager)  # the 21 bet is not there: it needs its hand
+            if b is None:
+                raise _GiveUp
+            bit = b
+        else:
+            raise _GiveUp
+        if (seen >> bit) & 1:
+            raise _GiveUp
+        seen |= one << bit
+        net = _MONEY_TEXT.get(net_raw)  # str keys only: nothing else can match
+        if net is None:
+            net = _money(net_raw)  # a MoneyError (bad text, float, bool) gives up
+        made.append((wager, hand, net))
+    return tuple(made)
+
+
+@cython.locals(
+    seats_raw=list,
+    seats=list,
+    all_cards=list,
+    wmemo=dict,
+    si=cython.Py_ssize_t,
+    n_keys=cython.Py_ssize_t,
+    n_hands=cython.Py_ssize_t,
+    seat_bit=cython.int,
+    seat_mask=cython.int,
+)
 def _parse_fast(data: object, rules, spec: GameSpec) -> Round | None:
     """The round, when it is well formed in the usual way; otherwise None (see above)."""
     try:
@@ -915,7 +1039,7 @@ def _parse_fast(data: object, rules, spec: GameSpec) -> Round | None:
             return None
         game = spec.key
         dealer_raw = data["dealer"]
-        seats_raw = data["seats"]
+        raw = data["seats"]
         if len(data) != 2 and (len(data) != 3 or data["game"] != game):
             return None
         if type(dealer_raw) is not dict or len(dealer_raw) != 1:
@@ -927,86 +1051,58 @@ def _parse_fast(data: object, rules, spec: GameSpec) -> Round | None:
         # No card after the dealer busted: points only grow, so the sum before the last card.
         if len(dealer) > 2 and sum(map(_POINTS_OF, dealer[:-1])) > 21:
             return None
-        if type(seats_raw) is not list or not seats_raw:
+        if type(raw) is not list or not raw:
             return None
+        seats_raw = raw
         fc = _FAST_CACHES.get(game) or _fast_caches(spec)
-        wagers_of = fc.wagers.get
-        walk_of = _WALKS.get
-        pay_wagers = fc.pay_wagers
-        money_of = _MONEY_TEXT.get
+        wmemo = fc.wagers
+        pay_bits = fc.pay_bits
         validate = fc.validate if fc.validate_wagers is None else None
         all_cards = list(dealer)
-        seats: list[Seat] = []
-        numbers: list[int] = []
-        for si, raw in enumerate(seats_raw):
-            keys = raw.keys()
-            if keys == _USUAL_SEAT_KEYS:
-                fields = _usual_seat(raw)
-                if tuple(map(type, fields)) != _USUAL_SEAT_TYPES:
-                    return None
-                number, wraw, hands_raw, praw = fields
-                player = None
-                even_money = False
-            elif keys == _UNPAID_SEAT_KEYS:  # nothing recorded yet
-                fields = _unpaid_seat(raw)
-                if tuple(map(type, fields)) != _UNPAID_SEAT_TYPES:
-                    return None
-                number, wraw, hands_raw = fields
-                praw = player = None
-                even_money = False
-            else:
+        seats = []
+        seat_mask = 0
+        for si in range(len(seats_raw)):
+            raw = seats_raw[si]
+            if type(raw) is not dict:
+                return None
+            n_keys = len(raw)
+            number = raw.get("seat")
+            wraw = raw.get("wagers")
+            hands_raw = raw.get("hands")
+            praw = raw.get("paid")
+            player = None
+            even_money = False
+            # Exactly seat, wagers, hands and (maybe) paid: the tablet's form.
+            if n_keys != (3 if praw is None else 4) or number is None or wraw is None:
                 number, wraw, hands_raw, praw, player, even_money = _unusual_seat(raw)
-            numbers.append(number)
-            wagers = wagers_of(tuple(_items(wraw))) or _fast_wagers(wraw, fc)
-            if len(hands_raw) == 1:
-                rh = hands_raw[0]
-                walk = None
-                if rh.keys() == _HAND_KEYS:
-                    hf = _hand_fields(rh)
-                    if tuple(map(type, hf)) == _TWO_LISTS:
-                        cards = tuple(map(_card_of, hf[0]))
-                        actions = tuple(hf[1])
-                        walk = walk_of((tuple(map(_POINTS_OF, cards)), actions))
-                if walk is not None:
-                    hands: tuple[Hand, ...] = (_tuple_new(Hand, (cards, actions) + walk),)
-                else:  # a new walk, or not the tablet's usual form: check every detail
-                    hands = (_fast_hand(rh),)
-                    cards = hands[0].cards
+            if type(number) is not int or type(wraw) is not dict or type(hands_raw) is not list:
+                return None
+            if not 1 <= number <= MAX_SEAT_NUMBER:
+                return None
+            seat_bit = number
+            seat_bit = 1 << seat_bit
+            if seat_mask & seat_bit:
+                return None
+            seat_mask |= seat_bit
+            wagers = wmemo.get(tuple(wraw.items()))
+            if wagers is None:
+                wagers = _fast_wagers(wraw, fc)
+            n_hands = len(hands_raw)
+            if n_hands == 1:
+                hand = _fast_hand(hands_raw[0])
+                cards = hand.cards
+                hands: tuple[Hand, ...] = (hand,)
                 first_two = cards[:2]
                 unequal = False
                 all_cards += cards
             else:
                 hands, first_two, unequal = _fast_split_hands(hands_raw, rules)
+                n_hands = len(hands)
                 for h in hands:
                     all_cards += h.cards
             if even_money and (INSURANCE in wagers or not hands[0].natural):
                 return None
-            if praw is None:
-                recorded: tuple[tuple[str, int | None, Decimal], ...] = ()
-            else:
-                # The usual pay has exactly wager+net, or wager+hand+net for the 21 bet.
-                n_hands = len(hands)
-                made = []
-                for p in praw:
-                    n_keys = len(p)
-                    if n_keys == 3:
-                        wager, hand, net_raw = _wager_hand_net(p)
-                        if wager != W21 or type(hand) is not int or not 0 <= hand < n_hands:
-                            return None
-                    elif n_keys == 2:
-                        wager, net_raw = _wager_net(p)
-                        hand = None
-                        if wager == W21 or wager not in pay_wagers:
-                            return None
-                    else:
-                        return None
-                    net = money_of(net_raw)  # str keys only: nothing else can match
-                    if net is None:
-                        net = _money(net_raw)  # a MoneyError (bad text, float, bool) gives up
-                    made.append((wager, hand, net))
-                recorded = tuple(made)
-                if len(recorded) > 1 and len(set(map(_WAGER_HAND, recorded))) != len(recorded):
-                    return None
+            recorded = () if praw is None else _fast_paid(praw, n_hands, pay_bits)
             seat = _tuple_new(
                 Seat, (number, player, wagers, even_money, hands, recorded, first_two, si, unequal)
             )
@@ -1016,15 +1112,13 @@ def _parse_fast(data: object, rules, spec: GameSpec) -> Round | None:
                 if errors:
                     return None
             seats.append(seat)
-        if len(set(numbers)) != len(numbers) or not _SEAT_RANGE.issuperset(numbers):
-            return None
         # The shoe: no card more often than the decks hold it (decks+1 equal cards in a row).
         decks = rules.decks
         if len(all_cards) > decks:
             all_cards.sort()
             if True in map(int.__eq__, all_cards, all_cards[decks:]):
                 return None
-        return Round(game, dealer, tuple(seats))
+        return make_round(game, dealer, tuple(seats))
     except _GIVE_UP:
         return None
 
@@ -1636,6 +1730,7 @@ def _play_checks_needed(s: Seat, plan: _Plan) -> bool:
     return False
 
 
+@cython.cfunc
 def _settle_hand_memo(
     number: int,
     base: Decimal,
@@ -1643,17 +1738,20 @@ def _settle_hand_memo(
     h: Hand,
     dealer: Dealer,
     rules,
-    peek_natural: bool,
-    dkey: int,
+    peek_natural: cython.bint,
+    key: object,
     plan: _Plan,
-) -> tuple[Settlement, Decimal]:
-    """A 21 bet's settlement and the money it leaves depending on the dealer's draw."""
+) -> tuple:
+    """A 21 bet's settlement and the money it leaves depending on the dealer's draw
+    (``key`` None: not kept)."""
     st = settle_hand(number, base, i, h, dealer, rules)
     live = ZERO if peek_natural or h.busted or h.natural else base + base if h.doubled else base
-    hands21 = plan.hands21
-    if len(hands21) > _CACHE_LIMIT:
-        hands21.clear()
-    hit = hands21[(number, base, i, h[2:7], dkey)] = (st, live)
+    hit = (st, live)
+    if key is not None:
+        hands21 = plan.hands21
+        if len(hands21) > _CACHE_LIMIT:
+            hands21.clear()
+        hands21[key] = hit
     return hit
 
 
@@ -1674,6 +1772,26 @@ def _audit_seat_hooks(
     return spec.side_live(s, dealer.upcard, rules)
 
 
+@cython.locals(
+    seats=tuple,
+    s=tuple,
+    h=tuple,
+    settlements=list,
+    seat_findings=list,
+    findings=list,
+    hands21=dict,
+    hit=tuple,
+    n_seats=cython.Py_ssize_t,
+    k=cython.Py_ssize_t,
+    i=cython.Py_ssize_t,
+    start=cython.Py_ssize_t,
+    number=cython.int,
+    last=cython.int,
+    total=cython.int,
+    dk=cython.int,
+    peek_natural=cython.bint,
+    mismatch=cython.bint,
+)
 def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None) -> Audit:
     """Settle every wager, replay the dealer, check the table rules, compare recorded pays.
 
@@ -1697,12 +1815,18 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
     peek_natural = dealer.natural and plan.peeks
     if peek_natural and played_on(rnd):
         dealer = dealer._replace(missed_peek=True)
-        dkey = -2
+        dk = 0
     else:
-        dkey = -1 if dealer.natural else dealer.total
-    seats = rnd.seats
-    if len(seats) > 1:
-        seats = sorted(seats, key=_FIRST)
+        dk = 1 if dealer.natural else dealer.total + 2
+    seats = tuple(rnd.seats)
+    n_seats = len(seats)
+    last = 0
+    for k in range(n_seats):  # already in seat order, as the tablet sends them?
+        number = seats[k].seat
+        if number < last:
+            seats = tuple(sorted(seats, key=_FIRST))
+            break
+        last = number
     hands21 = plan.hands21
     audit_seat = spec.audit_seat
     if audit_seat is None:
@@ -1711,39 +1835,60 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
         facts = spec.round_facts(dealer, rules) if spec.round_facts is not None else None
     upcard = dealer.upcard
     live = ZERO
-    settlements: list[Settlement] = []
-    seat_findings: list[Finding] = []
+    settlements = []
+    seat_findings = []
     mismatch = False
-    for s in seats:
-        number, _player, wagers, even_money, hands, recorded, _ft, _ix, _uq = s
-        start = len(settlements)
+    for k in range(n_seats):
+        seat = seats[k]
+        s = _fields(seat) if cython.compiled else seat  # (plain Python indexes it as it is)
+        number = s[0]
+        wagers = s[2]
+        hands = s[4]
         base = wagers[W21]
+        start = len(settlements)
         i = 0
-        for h in hands:
-            # (total, soft, busted, natural, doubled) and the dealer decide the 21 bet.
-            hit = hands21.get((number, base, i, h[2:7], dkey))
-            if hit is None:
-                hit = _settle_hand_memo(number, base, i, h, dealer, rules, peek_natural, dkey, plan)
+        for hand in hands:
+            h = _fields(hand) if cython.compiled else hand
+            # (total, natural, doubled) and the dealer decide the 21 bet; one int says which.
+            total = h[2]
+            if number < 16 and 0 <= total < 1024 and 0 <= dk < 64:
+                key = (
+                    base,
+                    (((i * 16 + number) * 64 + dk) * 1024 + total) * 4
+                    + (2 if h[5] else 0)
+                    + (1 if h[6] else 0),
+                )
+                hit = hands21.get(key)
+                if hit is None:
+                    hit = _settle_hand_memo(
+                        number, base, i, hand, dealer, rules, peek_natural, key, plan
+                    )
+            else:
+                hit = _settle_hand_memo(
+                    number, base, i, hand, dealer, rules, peek_natural, None, plan
+                )
             settlements.append(hit[0])
-            live += hit[1]
+            if hit[1] is not ZERO:
+                live += hit[1]
             i += 1
-        if even_money or INSURANCE in wagers:
-            settle_insurance(s, dealer, settlements)
-            seat_findings += insurance_findings(s, rules, upcard)
-        side = audit_seat(s, dealer, rules, context, settlements, seat_findings, facts)
-        if side and not peek_natural:
+        if s[3] or INSURANCE in wagers:
+            settle_insurance(seat, dealer, settlements)
+            seat_findings += insurance_findings(seat, rules, upcard)
+        side = audit_seat(seat, dealer, rules, context, settlements, seat_findings, facts)
+        if side is not ZERO and side and not peek_natural:
             live += side
-        if (i > 1 or hands[0].doubled) and _play_checks_needed(s, plan):
-            seat_findings += play_findings(s, rules)
+        if (i > 1 or hands[0].doubled) and _play_checks_needed(seat, plan):
+            seat_findings += play_findings(seat, rules)
         # The recorded pays, in order, against this seat's settlements; any difference sends
         # the round through compare_recorded (which says what is wrong).
+        recorded = s[5]
         if recorded and not mismatch:
             if len(recorded) != len(settlements) - start:
                 mismatch = True
             else:
-                for wager, hand, net in recorded:
+                for rec in recorded:
                     st = settlements[start]
-                    if st.net != net or st.wager != wager or st.hand != hand:
+                    if st.net != rec[2] or st.wager != rec[0] or st.hand != rec[1]:
                         mismatch = True
                         break
                     start += 1
@@ -1774,7 +1919,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
         "dealer_busted": dealer.busted,
         "live_stake": live_text,
     }
-    return Audit(tuple(settlements), tuple(findings), summary)
+    return make_audit(tuple(settlements), tuple(findings), summary)
 
 
 def audit_reference(

@@ -23,6 +23,8 @@ from .base import LOSE, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
 from .money import ZERO, money_text, odds_text
 from .paytables import TIE_BETS
 
+make_settlement = bj.make_settlement
+
 WAGERS = tuple(f"tie_{b}" for b in TIE_BETS)
 BONUS_OF_WAGER = {f"tie_{b}": b for b in TIE_BETS}
 
@@ -202,7 +204,7 @@ def _settle_bonus(
     bonus = BONUS_OF_WAGER[key]
     if tie is not None and tie in WINS_ON[bonus]:
         odds = rules.tie_paytable[bonus]
-        return bj.make_settlement(
+        return make_settlement(
             number,
             key,
             amount,
@@ -211,7 +213,7 @@ def _settle_bonus(
             f"player and dealer tie on {_TIE_NAMES[tie]}; {bonus} bonus pays {odds_text(odds)}",
         )
     if tie is not None:
-        return bj.make_settlement(
+        return make_settlement(
             number,
             key,
             amount,
@@ -219,7 +221,7 @@ def _settle_bonus(
             LOSE,
             f"tie on {_TIE_NAMES[tie]} is not covered by the {bonus} bonus; loses",
         )
-    return bj.make_settlement(
+    return make_settlement(
         number,
         key,
         amount,

@@ -29,6 +29,8 @@ from .cards import ACE, BJ_POINTS, JACK, RANK, SPADES, SUIT, TEN_VALUE, cards_te
 from .money import ZERO, money_text, odds_text
 from .paytables import JACKPOT_LINE_NAMES, UPCARD_LUCK_CATEGORY_NAMES, UPCARD_LUCK_LIVE_UPCARDS
 
+make_settlement = bj.make_settlement
+
 UPCARD_LUCK = "upcard_luck"
 TAXPAYERS_FORTUNE = "taxpayers_fortune"
 TAX = "taxpayers_fortune_tax"
@@ -372,7 +374,7 @@ def _audit_seat(
 
 def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rules) -> Settlement:
     if not _LIVE_UP[up]:
-        return bj.make_settlement(
+        return make_settlement(
             number,
             UPCARD_LUCK,
             ul,
@@ -383,7 +385,7 @@ def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rul
     cat = _UL_TABLE[c1 * 52 + c2]
     first = bj.TWO_TEXT[c1 * 52 + c2]
     if cat is None:
-        return bj.make_settlement(
+        return make_settlement(
             number,
             UPCARD_LUCK,
             ul,
@@ -393,7 +395,7 @@ def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rul
         )
     odds = _ul_odds(rules)[cat]
     net = bj.pay_odds(ul, odds, rules)
-    return bj.make_settlement(
+    return make_settlement(
         number,
         UPCARD_LUCK,
         ul,
@@ -410,7 +412,7 @@ def _settle_tax(number: int, tf: Decimal, first_two: tuple[int, int], up: int, r
     cat = _TAX_TABLE[c1 * 52 + c2] if live else None
     tax = rules.tax_schedule[cat] if cat is not None else ZERO
     if tax > 0:
-        return bj.make_settlement(
+        return make_settlement(
             number,
             TAX,
             tf,
@@ -424,7 +426,7 @@ def _settle_tax(number: int, tf: Decimal, first_two: tuple[int, int], up: int, r
         if not live
         else f"{bj.TWO_TEXT[c1 * 52 + c2]} owes no tax"
     )
-    return bj.make_settlement(number, TAX, tf, ZERO, PUSH, f"{why}; player keeps the marker")
+    return make_settlement(number, TAX, tf, ZERO, PUSH, f"{why}; player keeps the marker")
 
 
 def _settle_jackpot(
@@ -436,7 +438,7 @@ def _settle_jackpot(
     source = (
         "progressive meter" if line in rules.progressive_lines else f"{rules.decks}-deck column"
     )
-    return bj.make_settlement(
+    return make_settlement(
         seat.seat,
         JACKPOT,
         ZERO,

@@ -16,7 +16,8 @@ Simulating is slower than auditing, so the pool (20,000 by default) keeps the ru
 ``--pool 0`` simulates every round afresh. The engine's memos (card walks, wager sets,
 21-bet outcomes) make a seen round hardly cheaper: the first-pass line shows by how much.
 
-Time is this process's CPU time (``time.process_time``): the machine is shared, and
+The first lines say which build of the engine ran (``engine_build()``: "compiled", "python"
+or "mixed", i.e. some compiled modules were stale). Time is this process's CPU time (``time.process_time``): the machine is shared, and
 wall-clock time would also count the other processes' work. A shared machine is also slower
 per CPU second when its other core (often a hyperthread of the same physical core) is busy,
 so, as bench_holdem_blackjack does, the script times a pure-Python reference loop,
@@ -43,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tables.games import GAMES  # noqa: E402
+from tables.games import GAMES, engine_build  # noqa: E402
 
 TARGET = 20_000
 SEATS = 7
@@ -171,8 +172,16 @@ def main(argv: list[str] | None = None) -> int:
         f"simulated rounds",
         flush=True,
     )
+    keys = args.game or GAME_KEYS
+    modules = [GAMES[key].module for key in keys]  # imported now: the line below covers them
+    print(
+        f"engine build: {engine_build()} (CASINO_ENGINE={os.environ.get('CASINO_ENGINE', 'auto')}; "
+        "`make engine` compiles, CASINO_ENGINE=python runs the plain Python reference)",
+        flush=True,
+    )
+    del modules
     ok = True
-    for key in args.game or GAME_KEYS:
+    for key in keys:
         data = simulate(key, pool, args.seed, args.workers)
         ok &= bench(key, data, args.rounds, args.profile) >= TARGET
         del data

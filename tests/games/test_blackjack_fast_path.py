@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from tables.games import GAMES, cards
 from tables.games import blackjack as bj
-from tables.games.base import InvalidInput, RecordedPay, Settlement
+from tables.games.base import Audit, InvalidInput, RecordedPay, Settlement
 from tables.games.cards import parse_card
 from tables.games.rulesets import BlackjackTieRules
 from tables.games.simulate_blackjack import INJECT_KINDS, simulation_context
@@ -329,6 +329,46 @@ def test_settlements_built_through_slots_are_ordinary_frozen_settlements():
     assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
     with pytest.raises(FrozenInstanceError):
         made.net = Decimal(0)  # type: ignore[misc]
+
+
+def test_rounds_and_audits_built_field_by_field_are_the_ordinary_ones():
+    made = bj.make_round("blackjack_tie", (0, 36), ())
+    assert made == bj.Round("blackjack_tie", (0, 36), ()) and repr(made) == repr(
+        bj.Round("blackjack_tie", (0, 36), ())
+    )
+    audit = bj.make_audit((), (), {"live_stake": "0.00"})
+    assert audit == Audit((), (), {"live_stake": "0.00"})
+    assert audit.to_dict() == Audit((), (), {"live_stake": "0.00"}).to_dict()
+    with pytest.raises(FrozenInstanceError):
+        made.game = "x"  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        audit.findings = ()  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "paid",
+    [
+        [{"wager": "21", "hand": 0, "net": "10"}, {"wager": "21", "hand": 0, "net": "10"}],
+        [{"wager": "tie_17", "net": "-5"}, {"wager": "21", "hand": 0, "net": "10"},
+         {"wager": "tie_17", "net": "-5"}],
+        [{"wager": "21", "hand": 1, "net": "10"}],
+        [{"wager": "21", "net": "10"}],
+        [{"wager": "tie_17", "hand": 0, "net": "-5"}],
+    ],
+)  # fmt: skip
+def test_recorded_pays_twice_or_for_no_hand_are_refused(paid):
+    """The fast parser checks duplicates with bits of an int; the errors are the detailed ones."""
+    module, rules = _setup("blackjack_tie", "default")
+    data = round_("TS 8H", seat(1, {"21": "10", "tie_17": "5"}, ("KS 9H", "stand"), paid=paid))
+    assert bj._parse_fast(data, rules, module.SPEC) is None
+    assert _check_same(module, data, rules) == "invalid"
+
+
+def test_a_seat_number_twice_is_refused():
+    module, rules = _setup("ante_up_21", "default")
+    data = round_("TS 8H", seat(3, {"21": "10"}, "KS 9H"), seat(3, {"21": "10"}, "QS 9D"))
+    assert bj._parse_fast(data, rules, module.SPEC) is None
+    assert _check_same(module, data, rules) == "invalid"
 
 
 def test_fast_card_texts_are_parse_card():
