@@ -357,6 +357,7 @@ def _recorded_pair(key: tuple) -> tuple[str, Decimal] | None:
     return pair
 
 
+@cython.locals(d=dict, wagers=dict, positive=dict, card_of=dict, n=cython.Py_ssize_t)
 def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
     """The common case, a well-formed seat, parsed with no error bookkeeping.
 
@@ -366,51 +367,69 @@ def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
     """
     if type(data) is not dict:
         return None
+    d = data  # typed as a dict when compiled: its lookups become direct C calls
+    positive, card_of = _POSITIVE_CACHE, _CARD_BY_TEXT
     try:
-        seat = data["seat"]
-        wagers = data["wagers"]
-        raw = data["cards"]
-        player = data.get("player")
-        paid_raw = data.get("paid")
+        seat = d["seat"]
+        raw_wagers = d["wagers"]
+        raw = d["cards"]
+        player = d.get("player")
+        paid_raw = d.get("paid")
         # the five fields read here are all a seat may have; anything else (or an explicit
         # null) is left to the detailed parser
-        if len(data) != 3 + (player is not None) + (paid_raw is not None):
+        if len(d) != 3 + (player is not None) + (paid_raw is not None):
             return None
         if type(seat) is not int or not 0 < seat <= MAX_SEATS or seat in used:
             return None
-        if type(wagers) is not dict or len(wagers) != 2:
+        if type(raw_wagers) is not dict:
+            return None
+        wagers = raw_wagers
+        if len(wagers) != 2:
             return None
         a, o = wagers[ANTE], wagers[ODDS]
-        ante = _POSITIVE_CACHE.get(a) or _cached_amount(a, _POSITIVE_CACHE, True)
-        odds = _POSITIVE_CACHE.get(o) or _cached_amount(o, _POSITIVE_CACHE, True)
+        ante = positive.get(a) or _cached_amount(a, positive, True)
+        odds = positive.get(o) or _cached_amount(o, positive, True)
         if ante is None or odds is None or type(raw) is not list or len(raw) < PLAYER_CARDS:
             return None
-        cards = tuple(map(_CARD, raw))
+        cards = tuple([card_of[t] for t in raw])
         if player is not None and (type(player) is not str or not player.strip()):
             return None
-        if paid_raw:
-            if type(paid_raw) is not list or len(paid_raw) > 2:
-                return None
-            out = []
-            for item in paid_raw:
-                if type(item) is not dict or len(item) != 2:
-                    return None
-                key = (item["wager"], item["net"])
-                pair = _PAIR_CACHE.get(key) or _recorded_pair(key)
-                if pair is None:
-                    return None
-                out.append(pair)
-            if len(out) == 2 and out[0][0] == out[1][0]:
-                return None
-            paid = tuple(out)
-        elif paid_raw is None or type(paid_raw) is list:
+        if paid_raw is None:
             paid = ()
-        else:
+        elif type(paid_raw) is not list:
             return None
+        else:
+            n = len(paid_raw)
+            if n == 2:
+                first, second = _fast_pair(paid_raw[0]), _fast_pair(paid_raw[1])
+                if first is None or second is None or first[0] is second[0]:
+                    return None
+                paid = (first, second)
+            elif n == 1:
+                first = _fast_pair(paid_raw[0])
+                if first is None:
+                    return None
+                paid = (first,)
+            elif n == 0:
+                paid = ()
+            else:
+                return None
     except (KeyError, TypeError):  # a missing field, an unknown card, an unhashable value
         return None
     used[seat] = i
     return _new_tuple(SeatHand, (seat, player, ante, odds, cards, paid, i))
+
+
+@cython.locals(d=dict)
+def _fast_pair(item: object) -> tuple[str, Decimal] | None:
+    """One recorded pay ``{"wager": "ante", "net": "10.00"}`` of a well-formed seat, or None."""
+    if type(item) is not dict:
+        return None
+    d = item
+    if len(d) != 2:
+        return None
+    key = (d["wager"], d["net"])
+    return _PAIR_CACHE.get(key) or _recorded_pair(key)
 
 
 @cython.locals(
@@ -676,6 +695,35 @@ def _settlement(
     return obj
 
 
+#: Odds settlements of standing hands by (seat, stake, hand value, pay, rounding): the Odds
+#: depends on nothing else, a Settlement is immutable, and a table sees a few bet sizes
+#: and hands, so audits share one object per result. An entry serves only the very stake
+#: object it was built with (parsed amounts are shared), so even the Decimal's exponent
+#: is the one the round gave.
+_ODDS_SETTLED: dict[tuple, Settlement] = {}
+
+
+def _odds_settlement(
+    seat: int,
+    odds: Decimal,
+    hand: str,
+    pay: Decimal | None,
+    below_pair: bool,
+    rules: PokerOrBustRules,
+) -> Settlement:
+    if pay is None:
+        why = (
+            f"{hand} is below a pair of Jacks; Odds loses"
+            if below_pair
+            else f"{hand} is not on the Odds pay table; Odds loses"
+        )
+        return _settlement(seat, ODDS, odds, -odds, LOSE, why)
+    net = _odds_pay(odds, pay, rules)
+    return _settlement(
+        seat, ODDS, odds, net, WIN if net > 0 else PUSH, f"{hand}; Odds pays {_odds_words(pay)}"
+    )
+
+
 def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = None) -> Audit:
     """Settle every Ante and Odds, check the dealer's drawing and the wagers, compare pays.
 
@@ -688,6 +736,8 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     d_total = _points(dealer)
     d_bust = d_total > BUST_ABOVE
     paytable = rules.odds_paytable
+    unit, direction = rules.rounding_unit, rules.rounding_direction
+    odds_settled = _ODDS_SETTLED
     settlements: list[Settlement] = []
     add = settlements.append
     findings: list[Finding] = []
@@ -766,26 +816,14 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
                 else:
                     pay = None
                     cat = -1
-                if pay is None:
-                    odds_net = -odds
-                    why = (
-                        f"{hand} is below a pair of Jacks; Odds loses"
-                        if cat < 0
-                        else f"{hand} is not on the Odds pay table; Odds loses"
-                    )
-                    add(_settlement(seat, ODDS, odds, odds_net, LOSE, why))
-                else:
-                    odds_net = _odds_pay(odds, pay, rules)
-                    add(
-                        _settlement(
-                            seat,
-                            ODDS,
-                            odds,
-                            odds_net,
-                            WIN if odds_net > 0 else PUSH,
-                            f"{hand}; Odds pays {_odds_words(pay)}",
-                        )
-                    )
+                key = (seat, odds, value, pay, unit, direction)
+                settled = odds_settled.get(key)
+                if settled is None or settled.stake is not odds:
+                    settled = _odds_settlement(seat, odds, hand, pay, cat < 0, rules)
+                    if len(odds_settled) < 65536:
+                        odds_settled[key] = settled
+                odds_net = settled.net
+                add(settled)
         if paid and paid != ((ANTE, ante_net), (ODDS, odds_net)):
             for j, (wager, net) in enumerate(paid):
                 expected = ante_net if wager == ANTE else odds_net
