@@ -446,7 +446,7 @@ def _poker_texts(p: int, d: int, dealer_natural: bool) -> tuple[str, str]:
 
 
 @cython.ccall
-@cython.locals(key=cython.int)
+@cython.locals(key=cython.int, memo=dict)
 def _settle_poker(
     number: int,
     ante: Decimal,
@@ -459,9 +459,10 @@ def _settle_poker(
     if bet is None:
         return (make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT),)
     key = (p * 2048 + d) * 2 + (1 if dealer_natural else 0)
-    texts = _POKER_TEXTS.get(key)
+    memo = _POKER_TEXTS
+    texts = memo.get(key)
     if texts is None:
-        texts = _POKER_TEXTS[key] = _poker_texts(p, d, dealer_natural)
+        texts = memo[key] = _poker_texts(p, d, dealer_natural)
     ante_text, bet_text = texts
     if dealer_natural:
         if p > d:

@@ -982,6 +982,7 @@ def _fast_split_hands(hands_raw: list, rules) -> tuple[tuple[Hand, ...], tuple[i
     bit=cython.int,
     seen=cython.ulonglong,
     one=cython.ulonglong,
+    money_memo=dict,
 )
 def _fast_paid(raw: object, n_hands: cython.Py_ssize_t, pay_bits: dict) -> tuple:
     """A seat's recorded pays in the usual form: exactly wager+net, or wager+hand+net for the
@@ -992,6 +993,7 @@ def _fast_paid(raw: object, n_hands: cython.Py_ssize_t, pay_bits: dict) -> tuple
     made = []
     seen = 0
     one = 1
+    money_memo = _MONEY_TEXT
     for p in praw:
         if type(p) is not dict:
             raise _GiveUp
@@ -1014,7 +1016,7 @@ def _fast_paid(raw: object, n_hands: cython.Py_ssize_t, pay_bits: dict) -> tuple
         if (seen >> bit) & 1:
             raise _GiveUp
         seen |= one << bit
-        net = _MONEY_TEXT.get(net_raw)  # str keys only: nothing else can match
+        net = money_memo.get(net_raw)  # str keys only: nothing else can match
         if net is None:
             net = _money(net_raw)  # a MoneyError (bad text, float, bool) gives up
         made.append((wager, hand, net))
@@ -1023,6 +1025,8 @@ def _fast_paid(raw: object, n_hands: cython.Py_ssize_t, pay_bits: dict) -> tuple
 
 @cython.locals(
     seats_raw=list,
+    seat_raw=dict,
+    fast_caches=dict,
     seats=list,
     all_cards=list,
     wmemo=dict,
@@ -1054,7 +1058,8 @@ def _parse_fast(data: object, rules, spec: GameSpec) -> Round | None:
         if type(raw) is not list or not raw:
             return None
         seats_raw = raw
-        fc = _FAST_CACHES.get(game) or _fast_caches(spec)
+        fast_caches = _FAST_CACHES
+        fc = fast_caches.get(game) or _fast_caches(spec)
         wmemo = fc.wagers
         pay_bits = fc.pay_bits
         validate = fc.validate if fc.validate_wagers is None else None
@@ -1065,16 +1070,17 @@ def _parse_fast(data: object, rules, spec: GameSpec) -> Round | None:
             raw = seats_raw[si]
             if type(raw) is not dict:
                 return None
-            n_keys = len(raw)
-            number = raw.get("seat")
-            wraw = raw.get("wagers")
-            hands_raw = raw.get("hands")
-            praw = raw.get("paid")
+            seat_raw = raw
+            n_keys = len(seat_raw)
+            number = seat_raw.get("seat")
+            wraw = seat_raw.get("wagers")
+            hands_raw = seat_raw.get("hands")
+            praw = seat_raw.get("paid")
             player = None
             even_money = False
             # Exactly seat, wagers, hands and (maybe) paid: the tablet's form.
             if n_keys != (3 if praw is None else 4) or number is None or wraw is None:
-                number, wraw, hands_raw, praw, player, even_money = _unusual_seat(raw)
+                number, wraw, hands_raw, praw, player, even_money = _unusual_seat(seat_raw)
             if type(number) is not int or type(wraw) is not dict or type(hands_raw) is not list:
                 return None
             if not 1 <= number <= MAX_SEAT_NUMBER:
@@ -1776,6 +1782,10 @@ def _audit_seat_hooks(
     seats=tuple,
     s=tuple,
     h=tuple,
+    plans=dict,
+    dealers=dict,
+    dealer_ok=dict,
+    live_texts=dict,
     settlements=list,
     seat_findings=list,
     findings=list,
@@ -1801,16 +1811,18 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
     nothing on a normal round are gated by cheap tests, and :func:`audit_reference` (the
     same audit written plainly) is what tests/games/test_blackjack_fast_path.py holds it to.
     """
-    plan = _PLANS.get(id(rules))
+    plans = _PLANS
+    plan = plans.get(id(rules))
     if plan is None or plan.rules is not rules:
         plan = _plan(rules)
     cards = rnd.dealer
-    known = plan.dealers.get(cards)
+    dealers = plan.dealers
+    known = dealers.get(cards)
     if known is None:
         known = (_dealer_facts(cards, rules, False), cards_text(cards))
-        if len(plan.dealers) > _CACHE_LIMIT:
-            plan.dealers.clear()
-        plan.dealers[cards] = known
+        if len(dealers) > _CACHE_LIMIT:
+            dealers.clear()
+        dealers[cards] = known
     dealer, dealer_text = known
     peek_natural = dealer.natural and plan.peeks
     if peek_natural and played_on(rnd):
@@ -1894,23 +1906,25 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
                     start += 1
     # The dealer's drawing: a memo of "nothing to report" by cards and whether money was live.
     ok_key = (cards, live > 0)
-    if dealer.missed_peek or not plan.dealer_ok.get(ok_key):
+    dealer_ok = plan.dealer_ok
+    if dealer.missed_peek or not dealer_ok.get(ok_key):
         findings = dealer_findings(rnd, rules, dealer, live)
         if not findings and not dealer.missed_peek:
-            if len(plan.dealer_ok) > _CACHE_LIMIT:
-                plan.dealer_ok.clear()
-            plan.dealer_ok[ok_key] = True
+            if len(dealer_ok) > _CACHE_LIMIT:
+                dealer_ok.clear()
+            dealer_ok[ok_key] = True
         findings += seat_findings
     else:
         findings = seat_findings
     if mismatch:
         findings += compare_recorded(settlements, [p for s in seats for p in s.paid])
-    live_text = _LIVE_TEXT.get(live)
+    live_texts = _LIVE_TEXT
+    live_text = live_texts.get(live)
     if live_text is None:
         live_text = money_text(live)
-        if len(_LIVE_TEXT) > _CACHE_LIMIT:
-            _LIVE_TEXT.clear()
-        _LIVE_TEXT[live] = live_text
+        if len(live_texts) > _CACHE_LIMIT:
+            live_texts.clear()
+        live_texts[live] = live_text
     summary = {
         "dealer_cards": dealer_text,
         "dealer_total": dealer.total,

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import cython
+
 from . import blackjack as bj
 from .base import LOSE, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
 from .money import ZERO, money_text, odds_text
@@ -150,6 +152,7 @@ def _settle(
             )
 
 
+@cython.locals(keys=list, order=dict, bonus_of=dict, wins_on=dict)
 def _audit_seat(
     seat: bj.Seat,
     dealer: bj.Dealer,
@@ -166,11 +169,12 @@ def _audit_seat(
     w = seat.wagers
     if len(w) == 1:
         return ZERO
-    keys = [key for key in w if key in _ORDER]
+    order = _ORDER
+    keys = [key for key in w if key in order]
     if not keys:
         return ZERO
     if len(keys) > 1:
-        keys.sort(key=_ORDER.__getitem__)
+        keys.sort(key=order.__getitem__)
     h = seat.hands[0]
     tie = tie_of(h, dealer)
     if tie is None:
@@ -178,18 +182,22 @@ def _audit_seat(
         dtext = dealer.text
     else:
         mine = dtext = None
+    # What _side_live adds up: the bonuses that cover a first hand standing on 17 to 21.
+    stands_on = None if h.busted or h.natural or h.total < 17 else str(h.total)
+    bonus_of = BONUS_OF_WAGER
+    wins_on = WINS_ON
     number = seat.seat
     total = ZERO
+    live = ZERO
     for key in keys:
         amount = w[key]
         total += amount
         out.append(_settle_bonus(number, key, amount, tie, mine, dtext, rules))
-    primary = w[bj.W21]
-    if total > primary:
+        if stands_on is not None and stands_on in wins_on[bonus_of[key]]:
+            live += amount
+    if total > w[bj.W21]:
         findings += _rule_findings(seat, rules)
-    if h.busted or h.natural or h.total < 17:
-        return ZERO
-    return _side_live(seat, dealer.upcard, rules)
+    return live
 
 
 def _settle_bonus(
