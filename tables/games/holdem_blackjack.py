@@ -168,6 +168,8 @@ from itertools import chain, compress, repeat
 from operator import not_, sub
 from typing import Any, NamedTuple
 
+import cython
+
 from .base import (
     LOSE,
     OVERPAY,
@@ -1279,6 +1281,27 @@ _END_ITEM: dict[str, str] = {"action": "end of the log"}  # the fast loop's sent
 _Fast = tuple[int, tuple[HandSeat, ...], tuple[Action, ...], _Replay]
 
 
+# Compiled, the dicts and lists of the loop's state are typed so that their lookups and
+# appends are direct C calls (each is only ever assigned a dict or a list).
+@cython.locals(
+    specs=dict,
+    all_specs=dict,
+    positive=dict,
+    pos=dict,
+    card_by_text=dict,
+    left=list,
+    inr=list,
+    ante=list,
+    state=list,
+    need=list,
+    stood=list,
+    fold_round=list,
+    succ=list,
+    index=list,
+    stack0=list,
+    clock=list,
+    order=list,
+)
 def _parse_fast(data: object, st: _Stakes) -> _Fast | None:  # noqa: C901, PLR0911, PLR0912, PLR0915
     """Round fields and replay of a well-formed hand without findings; None for any other.
 
