@@ -440,26 +440,26 @@ def _fast_pair(item: object) -> tuple[str, Decimal] | None:
 )
 def _too_many_copies(dealer: tuple, seats: list, decks: int) -> bool:
     """Whether some card appears more often than a ``decks``-deck shoe holds."""
-    if cython.compiled:
-        # Compiled, counting into a C array beats sorting every card of the round.
-        counts = cython.declare(cython.int[52])
-        limit = decks
-        for k in range(52):
-            counts[k] = 0
-        for k in range(len(seats) + 1):
-            cards = dealer if k == 0 else seats[k - 1].cards
-            for c in cards:
-                if c < 0 or c >= 52:  # not a card: the detailed check names it
-                    return True
-                counts[c] += 1
-                if counts[c] > limit:
-                    return True
-        return False
-    every = list(dealer)
-    for s in seats:
-        every += s.cards
-    every.sort()
-    return any(map(eq, every, every[decks:]))  # sorted: decks + 1 equal cards sit decks apart
+    if not cython.compiled:
+        every = list(dealer)
+        for s in seats:
+            every += s.cards
+        every.sort()
+        return any(map(eq, every, every[decks:]))  # sorted: decks + 1 equal cards sit decks apart
+    # Compiled, counting into a C array beats sorting every card of the round.
+    counts = cython.declare(cython.int[52])
+    limit = decks
+    for k in range(52):
+        counts[k] = 0
+    for k in range(len(seats) + 1):
+        cards = dealer if k == 0 else seats[k - 1].cards
+        for c in cards:
+            if c < 0 or c >= 52:  # not a card: the detailed check names it
+                return True
+            counts[c] += 1
+            if counts[c] > limit:
+                return True
+    return False
 
 
 def _check_shoe(dealer: tuple[int, ...], seats: list[SeatHand], decks: int, errors: Errors) -> None:
