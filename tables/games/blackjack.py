@@ -1023,6 +1023,22 @@ def _fast_paid(raw: object, n_hands: cython.Py_ssize_t, pay_bits: dict) -> tuple
     return tuple(made)
 
 
+@cython.cfunc
+@cython.locals(n=cython.Py_ssize_t, k=cython.Py_ssize_t, decks=cython.Py_ssize_t)
+def _overdrawn(cards: list, shoe_decks: object) -> cython.bint:
+    """Does any card come more often than the shoe holds it? (Sorted, that is decks+1 equal
+    cards in a row: a card equal to the one ``decks`` places further on.)"""
+    decks = shoe_decks
+    n = len(cards)
+    if n <= decks:
+        return False
+    cards.sort()
+    for k in range(n - decks):  # noqa: SIM110 - a C loop when compiled (any() would be a generator)
+        if cards[k] == cards[k + decks]:
+            return True
+    return False
+
+
 @cython.locals(
     seats_raw=list,
     seat_raw=dict,
@@ -1118,12 +1134,8 @@ def _parse_fast(data: object, rules, spec: GameSpec) -> Round | None:
                 if errors:
                     return None
             seats.append(seat)
-        # The shoe: no card more often than the decks hold it (decks+1 equal cards in a row).
-        decks = rules.decks
-        if len(all_cards) > decks:
-            all_cards.sort()
-            if True in map(int.__eq__, all_cards, all_cards[decks:]):
-                return None
+        if _overdrawn(all_cards, rules.decks):
+            return None
         return make_round(game, dealer, tuple(seats))
     except _GIVE_UP:
         return None

@@ -200,6 +200,7 @@ def _audit_seat(
     return live
 
 
+@cython.cfunc
 def _settle_bonus(
     number: int,
     key: str,
