@@ -425,8 +425,8 @@ def make_audit(settlements: tuple, findings: tuple, summary: dict) -> Audit:
 def _fields(obj: object) -> tuple:
     """A named tuple (Seat, Hand, Dealer) as the plain tuple it is, for fast indexing.
 
-    Compiled, indexing a tuple subclass goes through a Python-level ``__getitem__`` call
-    (CPython's slot for subclasses), several times slower than a tuple's own."""
+    Compiled, indexing a tuple subclass goes through CPython's generic slot for subclasses
+    (a lookup and call of ``__getitem__``), several times slower than a tuple's own."""
     if not isinstance(obj, tuple):
         raise TypeError(f"expected a named tuple, not {type(obj).__name__}")
     return cython.cast(tuple, obj)
@@ -773,11 +773,12 @@ def parse_round(data: object, rules, spec: GameSpec) -> Round:
 #
 # Nearly every round the tablet sends is well formed, and reading it is most of the cost of
 # an audit. The fast path checks the same things as the detailed parser with the cheapest
-# test that settles each (exact types, set inclusion of keys, memoised cards, amounts and
-# hands) and gives up (returns None) at the first thing it does not like, without saying
-# why: the detailed parser then runs from scratch and reports every error with its path,
-# so error messages never depend on this path. tests/games/test_blackjack_fast_path.py
-# checks that both parsers give equal rounds and the same errors.
+# test that settles each (exact types, counts of keys, memoised amounts and wager sets, a
+# typed walk of each hand) and gives up (returns None) at the first thing it does not like,
+# without saying why: the detailed parser then runs from scratch and reports every error
+# with its path, so error messages never depend on this path.
+# tests/games/test_blackjack_fast_path.py checks that both parsers give equal rounds and the
+# same errors.
 
 
 def _card_texts() -> dict[str, int]:

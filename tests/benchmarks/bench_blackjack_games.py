@@ -13,8 +13,8 @@ per game, then the rate of the first pass alone (rounds the engine had never see
 exit status is non-zero when a game misses the target (20,000 rounds a second).
 
 Simulating is slower than auditing, so the pool (20,000 by default) keeps the run short;
-``--pool 0`` simulates every round afresh. The engine's memos (card walks, wager sets,
-21-bet outcomes) make a seen round hardly cheaper: the first-pass line shows by how much.
+``--pool 0`` simulates every round afresh. The engine's memos (amounts, wager sets, 21-bet
+outcomes, dealer hands) make a seen round hardly cheaper: the first-pass line shows by how much.
 
 The first lines say which build of the engine ran (``engine_build()``: "compiled", "python"
 or "mixed", i.e. some compiled modules were stale). Time is this process's CPU time (``time.process_time``): the machine is shared, and
