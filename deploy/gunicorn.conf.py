@@ -4,8 +4,12 @@ Used by deploy/systemd/casino-web.service:
     gunicorn casino.wsgi:application -c deploy/gunicorn.conf.py
 
 Tunables (optional, set in /etc/casino/casino.env):
-    GUNICORN_WORKERS  worker processes (default: 2 * CPU cores + 1)
-    GUNICORN_THREADS  threads per worker (default: 4)
+    GUNICORN_WORKERS  worker processes (default: CPU cores + 1)
+    GUNICORN_THREADS  threads per worker (default: 2)
+
+The defaults are what served recorded rounds fastest on the project's 2-core machine
+(tests/benchmarks/bench_ingest.py: 3 x 2 beat 2 x 4, 4 x 1 and 5 x 1): the work is mostly
+Python, so processes scale with cores, and a second thread covers database waits.
     LOG_LEVEL         also used for gunicorn's error log (default: INFO)
 
 Every worker thread can hold its own PostgreSQL connection, so keep
@@ -25,9 +29,9 @@ def _cpu_count() -> int:
 # nginx on the same host is the only client.
 bind = "127.0.0.1:8000"
 
-workers = int(os.environ.get("GUNICORN_WORKERS") or 2 * _cpu_count() + 1)
+workers = int(os.environ.get("GUNICORN_WORKERS") or _cpu_count() + 1)
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS") or 4)
+threads = int(os.environ.get("GUNICORN_THREADS") or 2)
 
 # Worker heartbeat timeout, and how long workers get to finish in-flight
 # requests on restart (systemd's TimeoutStopSec is a little longer).
@@ -54,3 +58,14 @@ access_log_format = (
 control_socket_disable = True
 
 proc_name = "casino-web"
+
+
+def post_worker_init(worker):
+    """Keep the loaded application out of the garbage collector's full passes.
+
+    Everything imported at start (Django, the apps, the engine and its tables) lives as long
+    as the worker; without this every full collection walks it again, on the request path.
+    """
+    import gc
+
+    gc.freeze()

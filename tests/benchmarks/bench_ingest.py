@@ -186,9 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (production default: cores + 1)")
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker (production default: 2)")
     parser.add_argument("--rounds", type=int, default=3000, help="distinct simulated rounds to cycle through")
     parser.add_argument("--tables-per-game", type=int, default=4,
                         help="open tables of each game (rounds at one table are recorded one at a time)")
