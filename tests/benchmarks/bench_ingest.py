@@ -17,7 +17,7 @@ What it does, on a scratch database it creates (``casino_bench_ingest``):
 Targets (issue #5): at least 200 rounds/s sustained, p99 at most 150 ms. The machine is
 shared with the load generator (2 cores), which is stated in the output.
 
-    .venv/bin/python tests/benchmarks/bench_ingest.py [--seconds 30] [--clients 4]
+    .venv/bin/python tests/benchmarks/bench_ingest.py [--seconds 30] [--clients 8] [--workers 3] [--threads 2]
 """
 
 from __future__ import annotations
