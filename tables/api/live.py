@@ -285,8 +285,9 @@ class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
         def produce():
             try:
+                # idempotent_call's transaction is rolled back whole on any error: no savepoint.
                 audited = round_record(table=data["table"], data=data["round"], dealer=data.get("dealer"),
-                                       author=request.user)
+                                       author=request.user, savepoint=False)
             except ValidationError as exc:
                 raise _drf_error(exc) from None
             return status.HTTP_201_CREATED, _detail(audited), audited.round

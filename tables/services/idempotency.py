@@ -45,12 +45,14 @@ def idempotent_call(*, user, key: str | None, body: object,
                     produce: Callable[[], tuple[int, dict, object]]) -> StoredResponse:
     """Run ``produce`` once per (user, key): later calls with the same body replay its response.
 
-    ``produce`` returns (status, body, round) and runs in the same transaction as the key's
-    row, so a failure stores neither. Two concurrent first calls: the database's unique key
+    ``produce`` returns (status, body, round) and always runs inside a transaction of this
+    function's (with the key's row, when there is a key), rolled back whole if it fails:
+    a failure stores neither. Two concurrent first calls: the database's unique key
     lets one win; the other's work is rolled back and it replays the winner's response.
     """
     if not key:
-        status, data, _ = produce()
+        with transaction.atomic():  # produce may rely on it (see round_record's savepoint)
+            status, data, _ = produce()
         return StoredResponse(status, data, replayed=False)
     digest = request_hash(body)
     existing = IdempotencyKey.objects.filter(user=user, key=key).first() if _key_used(user, key) else None

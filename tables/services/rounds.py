@@ -184,15 +184,22 @@ def _version(version_id: int, created_at) -> RulesetVersion:
 _VERSIONS: dict[tuple, RulesetVersion] = {}
 
 
-@transaction.atomic
 def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | None = None, at=None,
-                 context: AuditContext | None = None) -> AuditedRound:
+                 context: AuditContext | None = None, savepoint: bool = True) -> AuditedRound:
     """Store a round played at ``table`` and its audit, in one transaction.
 
     Refused (nothing stored): impossible input (every wrong field named), a closed table,
     and a dealer who is not on duty. Anything else that happened is stored as recorded,
     and its departures from the rules become findings.
+
+    Called inside a transaction that is rolled back whole on any error (the API's
+    idempotent call), ``savepoint=False`` spares the savepoint's two round trips.
     """
+    with transaction.atomic(savepoint=savepoint):
+        return _round_record(table=table, data=data, author=author, dealer=dealer, at=at, context=context)
+
+
+def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     at = at or timezone.now()
     now = _lock_table(table.pk if isinstance(table, Table) else table)
     table = now.table
