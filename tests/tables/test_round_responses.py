@@ -46,3 +46,21 @@ def test_unknown_table_is_a_field_error_and_stores_nothing(pitboss):  # noqa: F8
     assert response.status_code == 400
     assert "table" in response.json() and "987654" in str(response.json()["table"])
     assert not Round.objects.exists()
+
+
+def test_a_recorded_round_has_its_history_row_and_numbered_rows(pitboss):  # noqa: F811
+    from audit.models import Finding
+    from tables.models import Round, Wager
+
+    client = api_as(pitboss)
+    game = "ante_up_21"
+    table = open_table(game, pitboss)
+    first, second = (post_round(client, table, case[0]).json() for case in list(ROUNDS[game].values())[:2])
+    assert (first["sequence"], second["sequence"]) == (1, 2)
+    history = Round.history.get(id=second["id"])
+    assert (history.history_type, history.history_change_reason, history.history_user) == ("+", "recorded", pitboss)
+    assert (history.sequence, history.table_id, history.status) == (2, table.pk, "active")
+    for body in (first, second):
+        assert Wager.objects.filter(round_id=body["id"]).count() == len(body["wagers"])
+        assert sorted(Finding.objects.filter(round_id=body["id"]).values_list("id", flat=True)) == \
+            [f["id"] for f in body["findings"]]
