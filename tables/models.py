@@ -103,6 +103,21 @@ class RulesetVersion(models.Model):
     def __str__(self) -> str:
         return f"{self.ruleset.name} v{self.number}"
 
+    @classmethod
+    def cached(cls, pk: int, created_at) -> RulesetVersion:
+        """The version with ``pk``, read once per process: a version never changes (append-only).
+
+        ``created_at`` is part of the key, as in :meth:`rules`: a test database may reuse a pk.
+        """
+        key = (pk, created_at)
+        version = _VERSIONS.get(key)
+        if version is None:
+            version = cls.objects.select_related("ruleset").get(pk=pk)
+            if len(_VERSIONS) > 1000:
+                _VERSIONS.clear()
+            _VERSIONS[key] = version
+        return version
+
     def rules(self):
         """The engine's ruleset. A version never changes, so it is parsed once per process."""
         key = (self.pk, self.created_at)  # created_at too: a test database may reuse a pk
@@ -117,6 +132,7 @@ class RulesetVersion(models.Model):
 
 
 _VERSION_RULES: dict[tuple, object] = {}
+_VERSIONS: dict[tuple, RulesetVersion] = {}
 
 
 class Table(models.Model):

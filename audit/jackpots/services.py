@@ -334,17 +334,9 @@ def _bank_of(table, *, earlier_round: Round | None = None) -> JackpotBank | None
     before the table joined the bank and so never fed its meters."""
     if table.game != GAME:
         return None
-    # Recording a round asks twice (context, then posting) about the table it has locked;
-    # it leaves a per-call memo on its own Table object (tables.services.rounds).
-    memo = getattr(table, "_jackpot_membership", None)
-    if memo:
-        member = memo[0]
-    else:
-        member = (
-            JackpotBankTable.objects.filter(table_id=table.pk).select_related("bank__casino").first()
-        )
-        if memo is not None:
-            memo.append(member)
+    member = (
+        JackpotBankTable.objects.filter(table_id=table.pk).select_related("bank__casino").first()
+    )
     if member is None:
         return None
     if (

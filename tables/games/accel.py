@@ -49,7 +49,7 @@ def mode() -> str:
     return value
 
 
-def _manifest() -> dict:
+def read_manifest() -> dict:
     try:
         return json.loads(MANIFEST.read_text())
     except (OSError, ValueError):
@@ -61,7 +61,7 @@ class EngineFinder:
 
     def __init__(self) -> None:
         self.mode = mode()
-        self.manifest = _manifest() if self.mode != "python" else {}
+        self.manifest = read_manifest() if self.mode != "python" else {}
         self.loaded: dict[str, str] = {}  # module -> "compiled" | "python"
 
     def compiled_spec(self, fullname: str, name: str, source: Path):

@@ -19,7 +19,15 @@ import sysconfig
 import time
 from pathlib import Path
 
-from .accel import HERE, MANIFEST, NOT_COMPILED, PACKAGE, extension_path, source_digest
+from .accel import (
+    HERE,
+    MANIFEST,
+    NOT_COMPILED,
+    PACKAGE,
+    extension_path,
+    read_manifest,
+    source_digest,
+)
 
 ROOT = HERE.parents[1]
 BUILD_DIR = ROOT / "var" / "build"
@@ -32,15 +40,8 @@ def engine_modules() -> list[str]:
     return sorted(p.stem for p in HERE.glob("*.py") if p.stem not in NOT_COMPILED)
 
 
-def _read_manifest() -> dict:
-    try:
-        return json.loads(MANIFEST.read_text())
-    except (OSError, ValueError):
-        return {}
-
-
 def stale_modules(force: bool = False) -> list[str]:
-    recorded = _read_manifest().get("modules", {})
+    recorded = read_manifest().get("modules", {})
     stale = []
     for name in engine_modules():
         entry = recorded.get(name, {})

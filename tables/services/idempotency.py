@@ -13,7 +13,7 @@ from django.utils import timezone
 from casino.rows import RowInserter
 from tables.models import IdempotencyKey
 
-# Round recording is the hot path: its key's row is looked up and written with prepared SQL.
+# Round recording is the hot path: its key's row is looked up and written with SQL built once.
 _KEYS = RowInserter(IdempotencyKey, ("key", "user_id", "request_hash", "response_status", "response_body",
                                      "round_id", "created_at"), returning_pk=False)
 

@@ -99,7 +99,7 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
     revision = RoundRevision(round=rnd, number=number, data=canonical, audit=result.to_dict(), reason=reason,
                              author_id=author.pk, created_at=at, engine_version=ENGINE_VERSION)
     revision.pk = _REVISIONS.insert([(rnd.pk, number, revision.data, revision.audit, reason, author.pk, at,
-                                      ENGINE_VERSION)])[0]
+                                      ENGINE_VERSION)], using=rnd._state.db)[0]
     revision._state.adding, revision._state.db = False, rnd._state.db
     module = GAMES[rnd.game].module
     recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
@@ -109,13 +109,14 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
                     outcome=s.outcome, explanation=s.explanation)
               for s in result.settlements]
     _WAGERS.insert([(revision.pk, rnd.pk, w.seat, w.player, w.wager, w.hand, w.line, w.stake, w.expected_net,
-                     w.recorded_net, w.outcome, w.explanation) for w in wagers])
+                     w.recorded_net, w.outcome, w.explanation) for w in wagers], using=rnd._state.db)
     findings = [Finding(round=rnd, revision=revision, kind=f.kind, code=f.code, message=f.message, path=f.path,
                         rule=f.rule, expected=f.expected, recorded=f.recorded, amount=f.amount, seat=f.seat,
                         player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)
                 for f in result.findings]
     ids = _FINDINGS.insert([(rnd.pk, revision.pk, f.kind, f.code, f.message, f.path, f.rule, f.expected, f.recorded,
-                             f.amount, f.seat, f.player, f.status, f.review_note, at) for f in findings])
+                             f.amount, f.seat, f.player, f.status, f.review_note, at) for f in findings],
+                           using=rnd._state.db)
     for finding, pk in zip(findings, ids, strict=True):
         finding.pk = pk
         finding._state.adding, finding._state.db = False, rnd._state.db
@@ -163,25 +164,9 @@ def _lock_table(table_id: int) -> _TableNow:
     tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name = row
     table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
     table._state.adding, table._state.db = False, connection.alias
-    table._jackpot_membership = []  # filled once by the jackpot hooks for this recording
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
     return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name)
-
-
-def _version(version_id: int, created_at) -> RulesetVersion:
-    """A ruleset version never changes (append-only), so it is read once per process."""
-    key = (version_id, created_at)  # created_at too: a test database may reuse a pk
-    version = _VERSIONS.get(key)
-    if version is None:
-        version = RulesetVersion.objects.select_related("ruleset").get(pk=version_id)
-        if len(_VERSIONS) > 1000:
-            _VERSIONS.clear()
-        _VERSIONS[key] = version
-    return version
-
-
-_VERSIONS: dict[tuple, RulesetVersion] = {}
 
 
 def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | None = None, at=None,
@@ -210,16 +195,16 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     if dealer is not None and dealer.pk != now.dealer_id:
         on_duty = Dealer.objects.get(pk=now.dealer_id)
         raise ValidationError({"dealer": [f"{dealer} is not on duty at table {table.label}; {on_duty} is"]})
-    version = _version(now.version_id, now.version_created_at)
+    version = RulesetVersion.cached(now.version_id, now.version_created_at)
     context = jackpot_context_for_round(table=table, version=version, context=context)
     canonical, result = round_audit(game=table.game, data=data, version=version, context=context)
     rnd = Round(table=table, session_id=now.session_id, game=table.game,
                 gaming_day=now.gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
                 recorded_by=author, recorded_at=at, open_findings=len(result.findings))
-    rnd.pk, rnd.sequence = _ROUNDS.insert_numbered([getattr(rnd, c) for c in _ROUND_COLUMNS])
+    rnd.pk, rnd.sequence = _ROUNDS.insert_numbered([getattr(rnd, c) for c in _ROUND_COLUMNS], using=table._state.db)
     rnd._state.adding, rnd._state.db = False, table._state.db
     _ROUND_HISTORY.insert([history_values(rnd, _ROUND_HISTORY_COLUMNS, history_type="+", user=author,
-                                          reason="recorded", at=at)])
+                                          reason="recorded", at=at)], using=table._state.db)
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at)
     jackpot_round_posted(round=rnd, revision=revision, audit=result, author=author, at=at)

@@ -67,7 +67,7 @@ def test_the_build_lists_changed_modules_only(monkeypatch, tmp_path):
     manifest = {"modules": {n: {"file": "present.so", "source_sha256": accel.source_digest(accel.HERE / f"{n}.py")}
                             for n in names}}
     manifest["modules"]["cards"]["source_sha256"] = "0" * 64
-    monkeypatch.setattr(build_ext, "_read_manifest", lambda: manifest)
+    monkeypatch.setattr(build_ext, "read_manifest", lambda: manifest)
     monkeypatch.setattr(build_ext, "extension_path", lambda n: tmp_path / "present.so")
     (tmp_path / "present.so").write_bytes(b"")
     assert build_ext.stale_modules() == ["cards"]
