@@ -23,7 +23,7 @@ class Finding(models.Model):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="findings")
     revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="findings")
     kind = models.CharField(max_length=20, choices=[(k, k.replace("_", " ")) for k in FINDING_KINDS])
-    code = models.CharField(max_length=60, db_index=True)
+    code = models.CharField(max_length=60)
     message = models.TextField()
     path = models.CharField(max_length=200, blank=True)
     rule = models.TextField(blank=True)
@@ -33,7 +33,7 @@ class Finding(models.Model):
     amount = models.DecimalField(max_digits=14, decimal_places=2, help_text="Money at stake.")
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     player = models.CharField(max_length=40, blank=True)
-    status = models.CharField(max_length=12, choices=STATUSES, default=OPEN, db_index=True)
+    status = models.CharField(max_length=12, choices=STATUSES, default=OPEN)
     review_note = models.TextField(blank=True)
     reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="+")
@@ -43,7 +43,9 @@ class Finding(models.Model):
 
     class Meta:
         ordering = ["-created_at", "id"]
-        indexes = [models.Index(fields=["status", "kind"])]
+        # Every finding written costs an index write per index: (status, kind) also serves
+        # status alone, and codes are matched exactly (no LIKE index).
+        indexes = [models.Index(fields=["status", "kind"]), models.Index(fields=["code"], name="finding_code")]
 
     def __str__(self) -> str:
         return f"{self.code} on {self.round}"

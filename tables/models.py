@@ -233,11 +233,13 @@ class Round(models.Model):
     ACTIVE, VOIDED = "active", "voided"
     STATUSES = [(ACTIVE, "active"), (VOIDED, "voided")]
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    # Indexes cost every recorded round a write: none that another index already serves
+    # (the table's by round_unique_sequence, the gaming day's by (gaming_day, table)).
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds", db_index=False)
     session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="rounds")
     sequence = models.PositiveIntegerField(help_text="Per-table round number.")
     game = models.CharField(max_length=32, choices=GAME_CHOICES)
-    gaming_day = models.DateField(db_index=True)
+    gaming_day = models.DateField()
     ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.PROTECT, related_name="rounds")
     dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, related_name="rounds")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -249,7 +251,10 @@ class Round(models.Model):
                                   related_name="+")
     voided_at = models.DateTimeField(null=True, blank=True)
     open_findings = models.PositiveIntegerField(default=0, help_text="Findings of the current revision still open.")
-    history = HistoricalRecords()
+    # The history is read by round (its "id") and by date and author: its other columns
+    # need no index of their own.
+    history = HistoricalRecords(no_db_index=["table", "session", "gaming_day", "ruleset_version", "dealer",
+                                             "recorded_by", "recorded_at", "voided_by"])
 
     class Meta:
         ordering = ["-recorded_at"]
@@ -264,7 +269,8 @@ class RoundRevision(models.Model):
     """What was recorded, as the engine's canonical JSON, and the engine's audit of it.
     Append-only (a correction is a new revision with a reason and an author)."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="revisions")
+    # Indexed by roundrevision_unique_number (round, number).
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="revisions", db_index=False)
     number = models.PositiveIntegerField()
     data = models.JSONField(help_text="The round in the engine's canonical JSON form.")
     audit = models.JSONField(help_text="The engine's settlements, findings and summary.")
@@ -286,9 +292,10 @@ class Wager(models.Model):
     Relational so that finance aggregates in SQL."""
 
     revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="wagers")
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers")
+    # Indexed by (round, revision) below.
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers", db_index=False)
     seat = models.PositiveSmallIntegerField()
-    player = models.CharField(max_length=40, blank=True, db_index=True)
+    player = models.CharField(max_length=40, blank=True)
     wager = models.CharField(max_length=40)
     hand = models.PositiveSmallIntegerField(null=True, blank=True)
     line = models.CharField(max_length=40, blank=True)
@@ -300,7 +307,9 @@ class Wager(models.Model):
 
     class Meta:
         ordering = ["revision", "seat", "wager", "hand"]
-        indexes = [models.Index(fields=["round", "revision"])]
+        # A player's wagers are found by their exact identifier: a plain index, without the
+        # LIKE index Django adds to an indexed text field.
+        indexes = [models.Index(fields=["round", "revision"]), models.Index(fields=["player"], name="wager_player")]
 
     def __str__(self) -> str:
         return f"{self.round} seat {self.seat} {self.wager}"
@@ -310,11 +319,12 @@ class IdempotencyKey(models.Model):
     """A client's Idempotency-Key: the same key and body replays the first response."""
 
     key = models.CharField(max_length=200)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Indexed by idempotencykey_unique_per_user (user, key); nothing looks keys up by round.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", db_index=False)
     request_hash = models.CharField(max_length=64)
     response_status = models.PositiveSmallIntegerField()
     response_body = models.JSONField()
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, related_name="+")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, related_name="+", db_index=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

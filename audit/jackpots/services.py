@@ -329,14 +329,20 @@ def jackpot_line_configure(
 # Recording hooks (called by tables.services.rounds inside the round's transaction)
 
 
-def _bank_of(table, *, earlier_round: Round | None = None) -> JackpotBank | None:
-    """The bank of ``table``; for a correction or void, None when the round was recorded
-    before the table joined the bank and so never fed its meters."""
+# ``bank=LOOK_UP`` (the default of the hooks below): the hook finds the table's bank
+# itself. A recording that calls two hooks finds it once (jackpot_bank_of) and passes it.
+LOOK_UP = object()
+
+
+def jackpot_bank_of(table, *, earlier_round: Round | None = None) -> JackpotBank | None:
+    """The bank whose meters a round at ``table`` feeds: None for a table in no bank and,
+    for a correction or void (``earlier_round``), when the round was recorded before the
+    table joined the bank and so never fed its meters."""
     if table.game != GAME:
         return None
-    member = (
-        JackpotBankTable.objects.filter(table_id=table.pk).select_related("bank__casino").first()
-    )
+    # A table is in at most one bank: no ordering (Meta's would join the tables).
+    member = next(iter(JackpotBankTable.objects.filter(table_id=table.pk).select_related("bank__casino")
+                       .order_by()[:1]), None)
     if member is None:
         return None
     if (
@@ -357,8 +363,9 @@ def _live_awards(rnd: Round) -> list[JackpotAward]:
 
 
 def jackpot_context_for_round(
-    *, table, version, context: AuditContext | None = None, round: Round | None = None
-) -> AuditContext | None:  # noqa: A002
+    *, table, version, context: AuditContext | None = None, round: Round | None = None,  # noqa: A002
+    bank=LOOK_UP,
+) -> AuditContext | None:
     """Lock the bank's meters and give the engine their values.
 
     A table in no bank keeps the caller's context. A line the bank meters must be
@@ -367,7 +374,8 @@ def jackpot_context_for_round(
     progressive but the bank pays fixed is given its fixed column amount. A correction
     (``round``) keeps the amounts its round already won.
     """
-    bank = _bank_of(table, earlier_round=round)
+    if bank is LOOK_UP:
+        bank = jackpot_bank_of(table, earlier_round=round)
     if bank is None:
         progressive = set(getattr(version.rules(), "progressive_lines", None) or ())
         unpriced = sorted(progressive - set(context.jackpot_amounts if context else ()))
@@ -524,14 +532,15 @@ def _w2g_required(amount: Decimal, wager: Decimal) -> bool:
     return amount >= W2G_MIN_AMOUNT and wager > 0 and amount >= W2G_MIN_ODDS * wager
 
 
-def jackpot_round_posted(*, round: Round, revision, audit, author, at=None) -> None:  # noqa: A002
+def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank=LOOK_UP) -> None:  # noqa: A002
     """Post a recorded (or corrected) round: tax, contributions, hits -> pending awards and
     meter resets. For a correction the previous revision's tax and contributions are
     reversed; awards already won are kept when the corrected round still wins them, a
     pending award it no longer wins is reversed (meter restored), and a paid one refuses
     the correction."""
     rnd = round
-    bank = _bank_of(rnd.table, earlier_round=rnd if revision.number > 1 else None)
+    if bank is LOOK_UP:
+        bank = jackpot_bank_of(rnd.table, earlier_round=rnd if revision.number > 1 else None)
     if bank is None:
         return
     at = at or timezone.now()
@@ -672,7 +681,7 @@ def _award_reverse(book: Book, *, award: JackpotAward, author, at, why: str) -> 
 def jackpot_round_voided(*, round: Round, author, reason: str, at=None) -> None:  # noqa: A002
     """Reverse a voided round's postings. A paid award refuses the void."""
     rnd = round
-    bank = _bank_of(rnd.table, earlier_round=rnd)
+    bank = jackpot_bank_of(rnd.table, earlier_round=rnd)
     if bank is None:
         return
     at = at or timezone.now()

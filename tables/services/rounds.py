@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
+from typing import NamedTuple
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connections, router, transaction
@@ -15,6 +17,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_update_with_history
 
 from audit.jackpots.services import (
+    jackpot_bank_of,
     jackpot_context_for_round,
     jackpot_round_posted,
     jackpot_round_voided,
@@ -88,8 +91,24 @@ _ROUND_HISTORY_COLUMNS = history_columns(Round)
 _ROUND_HISTORY = RowInserter(Round.history.model, _ROUND_HISTORY_COLUMNS, returning_pk=False)
 _REVISIONS = RowInserter(RoundRevision, ("round_id", "number", "data", "audit", "reason", "author_id", "created_at",
                                          "engine_version"))
-_WAGERS = RowInserter(Wager, ("revision_id", "round_id", "seat", "player", "wager", "hand", "line", "stake",
-                              "expected_net", "recorded_net", "outcome", "explanation"), returning_pk=False)
+
+
+class WagerLine(NamedTuple):
+    """A wager row as it is written, without its revision and round: what the answer lists."""
+
+    seat: int
+    player: str
+    wager: str
+    hand: int | None
+    line: str
+    stake: Decimal
+    expected_net: Decimal
+    recorded_net: Decimal | None
+    outcome: str
+    explanation: str
+
+
+_WAGERS = RowInserter(Wager, ("revision_id", "round_id", *WagerLine._fields), returning_pk=False)
 _FINDINGS = RowInserter(Finding, ("round_id", "revision_id", "kind", "code", "message", "path", "rule", "expected",
                                   "recorded", "amount", "seat", "player", "status", "review_note", "created_at"))
 
@@ -104,12 +123,10 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
     module = GAMES[rnd.game].module
     recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
     players = _players(canonical)
-    wagers = [Wager(revision=revision, round=rnd, seat=s.seat, player=players.get(s.seat, ""), wager=s.wager,
-                    hand=s.hand, line=s.line or "", stake=s.stake, expected_net=s.net, recorded_net=recorded.get(s.key),
-                    outcome=s.outcome, explanation=s.explanation)
+    wagers = [WagerLine(s.seat, players.get(s.seat, ""), s.wager, s.hand, s.line or "", s.stake, s.net,
+                        recorded.get(s.key), s.outcome, s.explanation)
               for s in result.settlements]
-    _WAGERS.insert([(revision.pk, rnd.pk, w.seat, w.player, w.wager, w.hand, w.line, w.stake, w.expected_net,
-                     w.recorded_net, w.outcome, w.explanation) for w in wagers], using=rnd._state.db)
+    _WAGERS.insert([(revision.pk, rnd.pk, *w) for w in wagers], using=rnd._state.db)
     findings = [Finding(round=rnd, revision=revision, kind=f.kind, code=f.code, message=f.message, path=f.path,
                         rule=f.rule, expected=f.expected, recorded=f.recorded, amount=f.amount, seat=f.seat,
                         player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)
@@ -196,7 +213,8 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
         on_duty = Dealer.objects.get(pk=now.dealer_id)
         raise ValidationError({"dealer": [f"{dealer} is not on duty at table {table.label}; {on_duty} is"]})
     version = RulesetVersion.cached(now.version_id, now.version_created_at)
-    context = jackpot_context_for_round(table=table, version=version, context=context)
+    bank = jackpot_bank_of(table)
+    context = jackpot_context_for_round(table=table, version=version, context=context, bank=bank)
     canonical, result = round_audit(game=table.game, data=data, version=version, context=context)
     rnd = Round(table=table, session_id=now.session_id, game=table.game,
                 gaming_day=now.gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
@@ -207,7 +225,7 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
                                           reason="recorded", at=at)], using=table._state.db)
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at)
-    jackpot_round_posted(round=rnd, revision=revision, audit=result, author=author, at=at)
+    jackpot_round_posted(round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank)
     return AuditedRound(rnd, revision, result)
 
 
@@ -254,7 +272,9 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
         raise StaleRevision(rnd.revision, revision)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} was voided; it cannot be corrected"]})
-    context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd)
+    bank = jackpot_bank_of(rnd.table, earlier_round=rnd)
+    context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
+                                        bank=bank)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context)
     _supersede_findings(rnd, author=author, reason=f"superseded by a correction: {reason}")
     new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
@@ -263,7 +283,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     rnd.open_findings = len(result.findings)
     rnd._history_user, rnd._change_reason = author, f"corrected: {reason}"
     rnd.save(update_fields=["revision", "open_findings"])
-    jackpot_round_posted(round=rnd, revision=new_revision, audit=result, author=author, at=at)
+    jackpot_round_posted(round=rnd, revision=new_revision, audit=result, author=author, at=at, bank=bank)
     return AuditedRound(rnd, new_revision, result)
 
 

@@ -70,3 +70,14 @@ def test_no_broker_means_eager_tasks(settings):
         assert live.CELERY_TASK_ALWAYS_EAGER is False
     else:
         assert live.CELERY_TASK_ALWAYS_EAGER is True
+
+
+@pytest.mark.parametrize(("extra", "options"), [
+    ({}, "{'server_side_binding': True, 'prepare_threshold': 5}"),
+    ({"DATABASE_PREPARED": "false"}, "{}"),
+])
+def test_postgresql_prepares_statements_unless_told_not_to(extra, options):
+    show = "from django.conf import settings; print(settings.DATABASES['default'].get('OPTIONS', {}))"
+    result = _run(["shell", "-c", show], DATABASE_URL="postgres://casino@db.example.com/casino", **extra)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == options

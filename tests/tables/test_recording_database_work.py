@@ -1,0 +1,72 @@
+"""What recording a round asks of the database: prepared statements, one bank lookup, the indexes it writes."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tables.services.rounds import round_record
+from tests.jackpots.helpers import DAY_START, hit_round, linked_bank
+from tests.tables.rounds_data import ROUNDS
+from tests.tables.test_rounds_api import open_table, pitboss  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.django_db
+
+
+def _postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements and these index names are PostgreSQL's")
+
+
+@pytest.mark.postgres
+def test_the_recorders_statements_are_prepared_after_five_runs(pitboss):  # noqa: F811
+    _postgres_only()
+    table = open_table("ante_up_21", pitboss)
+    data = ROUNDS["ante_up_21"]["correct"][0]
+    for _ in range(6):
+        round_record(table=table, data=data, author=pitboss)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    # The table's context (six joined tables) and the round's INSERT: planned once per connection.
+    assert any("FOR NO KEY UPDATE OF t" in s for s in prepared), prepared
+    assert any(s.startswith('INSERT INTO "tables_round"') for s in prepared), prepared
+
+
+@pytest.mark.postgres
+def test_recording_at_a_banked_table_looks_the_bank_up_once():
+    bank, tables, _, pitboss = linked_bank(1)
+    with CaptureQueriesContext(connection) as queries:
+        round_record(table=tables[0], data=hit_round(), author=pitboss, at=DAY_START.replace(hour=9))
+    lookups = [q["sql"] for q in queries if 'FROM "jackpots_jackpotbanktable"' in q["sql"]]
+    assert len(lookups) == 1, lookups
+
+
+# Every index below costs each recorded round a write; the unique constraints serve the
+# foreign keys they start with. Adding one is a decision: make it here too.
+HOT_TABLE_INDEXES = {
+    "tables_round": {"tables_round_pkey", "round_unique_sequence", "tables_roun_gaming__f3f5f1_idx",
+                     "tables_round_session_id_98e189d5", "tables_round_ruleset_version_id_df860b14",
+                     "tables_round_dealer_id_46b1ba0d", "tables_round_recorded_by_id_c6c0c58c",
+                     "tables_round_recorded_at_0782a9a4", "tables_round_voided_by_id_0faa0b4b"},
+    "tables_historicalround": {"tables_historicalround_pkey", "tables_historicalround_id_a0346f38",
+                               "tables_historicalround_history_date_14f6a8dc",
+                               "tables_historicalround_history_user_id_3d007e81"},
+    "tables_roundrevision": {"tables_roundrevision_pkey", "roundrevision_unique_number",
+                             "tables_roundrevision_author_id_75b38ac5"},
+    "tables_wager": {"tables_wager_pkey", "tables_wage_round_i_9dc764_idx", "tables_wager_revision_id_32c05cec",
+                     "wager_player"},
+    "audit_finding": {"audit_finding_pkey", "audit_finding_round_id_cd40ebd6", "audit_finding_revision_id_7d7b7330",
+                      "audit_findi_status_172398_idx", "finding_code", "audit_finding_reviewed_by_id_83ebd388"},
+    "tables_idempotencykey": {"tables_idempotencykey_pkey", "idempotencykey_unique_per_user"},
+}
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("table", sorted(HOT_TABLE_INDEXES))
+def test_the_tables_a_round_writes_carry_only_the_indexes_they_need(table):
+    _postgres_only()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s", [table])
+        assert {row[0] for row in cursor.fetchall()} == HOT_TABLE_INDEXES[table]
