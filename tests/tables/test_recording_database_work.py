@@ -36,9 +36,9 @@ def test_the_recorders_statements_are_prepared_after_five_runs(pitboss):  # noqa
 
 @pytest.mark.postgres
 def test_recording_at_a_banked_table_looks_the_bank_up_once():
-    bank, tables, _, pitboss = linked_bank(1)
+    _, tables, _, boss = linked_bank(1)
     with CaptureQueriesContext(connection) as queries:
-        round_record(table=tables[0], data=hit_round(), author=pitboss, at=DAY_START.replace(hour=9))
+        round_record(table=tables[0], data=hit_round(), author=boss, at=DAY_START.replace(hour=9))
     lookups = [q["sql"] for q in queries if 'FROM "jackpots_jackpotbanktable"' in q["sql"]]
     assert len(lookups) == 1, lookups
 
