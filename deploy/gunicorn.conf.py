@@ -6,11 +6,12 @@ Used by deploy/systemd/casino-web.service:
 Tunables (optional, set in /etc/casino/casino.env):
     GUNICORN_WORKERS  worker processes (default: CPU cores + 1)
     GUNICORN_THREADS  threads per worker (default: 2)
-
-The defaults are what served recorded rounds fastest on the project's 2-core machine
-(tests/benchmarks/bench_ingest.py: 3 x 2 beat 2 x 4, 4 x 1 and 5 x 1): the work is mostly
-Python, so processes scale with cores, and a second thread covers database waits.
     LOG_LEVEL         also used for gunicorn's error log (default: INFO)
+
+The defaults served recorded rounds as fast as any other shape on the project's 2-core
+machine (tests/benchmarks/bench_ingest.py, 2026-11-21: 3 x 2, 2 x 2, 4 x 1 and 3 x 1 all
+gave 313-331 rounds/s): the work is mostly Python, so processes scale with cores, and a
+second thread covers database waits.
 
 Every worker thread can hold its own PostgreSQL connection, so keep
 GUNICORN_WORKERS * GUNICORN_THREADS (+ Celery concurrency) below max_connections.
@@ -39,9 +40,17 @@ timeout = 60
 graceful_timeout = 30
 keepalive = 5
 
-# Recycle workers periodically; jitter avoids all workers restarting at once.
-max_requests = 1000
-max_requests_jitter = 100
+# The application is imported once, in the master, and the workers fork from it: a worker
+# starts in milliseconds instead of re-importing Django and the engine (about 0.6 s of CPU),
+# and shares those pages with its siblings. Code changes therefore need
+# `systemctl restart casino-web`; a reload (HUP) re-reads this file only.
+preload_app = True
+
+# Recycle workers now and then (a guard against slow leaks); jitter avoids all workers
+# restarting at once. At 1,000 requests a worker restarted every few seconds under
+# recording load.
+max_requests = 10000
+max_requests_jitter = 1000
 
 # Trust X-Forwarded-Proto / X-Forwarded-For only from nginx on localhost.
 forwarded_allow_ips = "127.0.0.1,::1"

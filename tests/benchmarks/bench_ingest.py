@@ -114,9 +114,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _client(port: int, token: str, bodies: list[bytes], start: float, warmup: float, stop: float, out) -> None:
+def _client(port: int, token: str, bodies: list[bytes], start: float, warmup: float, stop: float, out,
+            keep_alive: bool) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     latencies, errors, i = [], 0, 0
+    # Behind nginx (deploy/nginx/casino.conf) gunicorn gets a new connection per request.
+    connection = {} if keep_alive else {"Connection": "close"}
     while True:
         now = time.monotonic()
         if now >= stop:
@@ -124,7 +127,7 @@ def _client(port: int, token: str, bodies: list[bytes], start: float, warmup: fl
         body = bodies[i % len(bodies)]
         i += 1
         headers = {"Content-Type": "application/json", "Authorization": f"Token {token}",
-                   "Idempotency-Key": str(uuid.uuid4())}
+                   "Idempotency-Key": str(uuid.uuid4()), **connection}
         t0 = time.perf_counter()
         conn.request("POST", "/api/v1/rounds/", body=body, headers=headers)
         response = conn.getresponse()
@@ -137,13 +140,14 @@ def _client(port: int, token: str, bodies: list[bytes], start: float, warmup: fl
     out.put((latencies, errors))
 
 
-def load(port: int, token: str, bodies: list[bytes], clients: int, seconds: float, warmup: float) -> dict:
+def load(port: int, token: str, bodies: list[bytes], clients: int, seconds: float, warmup: float,
+         keep_alive: bool = False) -> dict:
     """The separate load process: ``clients`` processes, one keep-alive connection each."""
     queue: multiprocessing.Queue = multiprocessing.Queue()
     start = time.monotonic()
     stop = start + warmup + seconds
     share = [bodies[i::clients] for i in range(clients)]
-    procs = [multiprocessing.Process(target=_client, args=(port, token, share[i], start, warmup, stop, queue))
+    procs = [multiprocessing.Process(target=_client, args=(port, token, share[i], start, warmup, stop, queue, keep_alive))
              for i in range(clients)]
     for p in procs:
         p.start()
@@ -192,6 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3000, help="distinct simulated rounds to cycle through")
     parser.add_argument("--tables-per-game", type=int, default=4,
                         help="open tables of each game (rounds at one table are recorded one at a time)")
+    parser.add_argument("--keep-alive", action="store_true",
+                        help="clients keep their connection to gunicorn open (by default each request has its own "
+                             "connection, as behind nginx; kept-alive connections stay with the worker that "
+                             "accepted them, so the load may fall on one worker)")
     args = parser.parse_args(argv)
     try:
         token, tables = prepare(args.tables_per_game)
@@ -214,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                     break
             except OSError:
                 time.sleep(0.2)
-        result = load(port, token, bodies, args.clients, args.seconds, args.warmup)
+        result = load(port, token, bodies, args.clients, args.seconds, args.warmup, args.keep_alive)
     finally:
         server.terminate()
         server.wait(timeout=30)
