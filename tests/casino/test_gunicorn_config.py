@@ -1,4 +1,5 @@
-"""The production gunicorn configuration serves the application (preloaded in the master)."""
+"""The production gunicorn configuration serves the application (preloaded in the master),
+one request per connection."""
 
 from __future__ import annotations
 
@@ -64,6 +65,14 @@ def test_deploy_config_serves_the_app_from_forked_workers(tmp_path):
                 time.sleep(0.2)
         assert (status, body) == (200, b'{"status": "ok", "database": "ok"}'), log.read_text()
         assert [_get(port, "/healthz")[0] for _ in range(6)] == [200] * 6
+        # A client asking to keep its connection is answered and let go, so that no worker
+        # keeps a client to itself.
+        kept = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        kept.request("GET", "/healthz")
+        response = kept.getresponse()
+        response.read()
+        kept.close()
+        assert response.status == 200 and response.getheader("Connection") == "close"
     finally:
         server.terminate()
         server.wait(timeout=30)
