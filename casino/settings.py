@@ -108,11 +108,12 @@ if _DATABASE_URL:
         DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
     except ValueError as exc:
         raise ImproperlyConfigured(f"DATABASE_URL: {exc}") from None
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_PREPARED", default=True):
+    _PREPARED = env_bool("DATABASE_PREPARED", default=True)
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _PREPARED:
         # Parameters bound on the server and statements prepared after their fifth run on a
         # connection (Django turns both off by default, for poolers that cannot follow):
         # PostgreSQL then stops planning the round recorder's statements on every request,
-        # and planning its table query cost twice what running it did. Set
+        # and planning its table query cost three times what running it did. Set
         # DATABASE_PREPARED=false behind a pooler without prepared statements (see
         # deploy/README.md).
         DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)

@@ -8,8 +8,10 @@ What it does, on a scratch database it creates (``casino_bench_ingest``):
 2. simulates the rounds to send (not timed), 1 to 7 seats each, all five games;
 3. starts gunicorn with the production configuration (``deploy/gunicorn.conf.py``;
    ``--workers`` x ``--threads``) and, from a separate load process,
-   ``--clients`` concurrent keep-alive clients POST the rounds with Idempotency-Keys
-   for ``--seconds`` seconds (after a warm-up), recording each request's latency;
+   ``--clients`` concurrent clients POST the rounds with Idempotency-Keys for
+   ``--seconds`` seconds (after a warm-up), recording each request's latency; each
+   request has its own connection, as nginx sends them upstream (``--keep-alive``: the
+   clients ask to keep theirs, which the production configuration declines);
 4. copies out every row the run wrote (rounds, revisions, wagers, findings, history,
    idempotency keys) and times loading the same rows with plain psycopg ``COPY`` into
    empty copies of those tables, to report the ratio.
@@ -18,6 +20,7 @@ Targets (issue #5): at least 200 rounds/s sustained, p99 at most 150 ms. The mac
 shared with the load generator (2 cores), which is stated in the output.
 
     .venv/bin/python tests/benchmarks/bench_ingest.py [--seconds 30] [--clients 8] [--workers 3] [--threads 2]
+        [--keep-alive]
 """
 
 from __future__ import annotations
@@ -142,7 +145,7 @@ def _client(port: int, token: str, bodies: list[bytes], start: float, warmup: fl
 
 def load(port: int, token: str, bodies: list[bytes], clients: int, seconds: float, warmup: float,
          keep_alive: bool = False) -> dict:
-    """The separate load process: ``clients`` processes, one keep-alive connection each."""
+    """The separate load process: ``clients`` processes, sending one request at a time."""
     queue: multiprocessing.Queue = multiprocessing.Queue()
     start = time.monotonic()
     stop = start + warmup + seconds
@@ -197,9 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables-per-game", type=int, default=4,
                         help="open tables of each game (rounds at one table are recorded one at a time)")
     parser.add_argument("--keep-alive", action="store_true",
-                        help="clients keep their connection to gunicorn open (by default each request has its own "
-                             "connection, as behind nginx; kept-alive connections stay with the worker that "
-                             "accepted them, so the load may fall on one worker)")
+                        help="clients ask to keep their connection to gunicorn (by default each request has its "
+                             "own connection, as behind nginx; the production configuration closes kept "
+                             "connections, which would stay with the worker that accepted them)")
     args = parser.parse_args(argv)
     try:
         token, tables = prepare(args.tables_per_game)

@@ -49,6 +49,8 @@ def test_production_passes_check_deploy_without_warnings():
         ({"CSRF_TRUSTED_ORIGINS": "tables.example.com"}, "CSRF_TRUSTED_ORIGINS"),
         ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS"),
         ({"DATABASE_URL": "nosuchdb://x"}, "DATABASE_URL"),
+        ({"DATABASE_URL": "postgres://casino@db.example.com/casino", "DATABASE_PREPARED": "perhaps"},
+         "DATABASE_PREPARED"),
     ],
 )
 def test_wrong_environment_stops_startup_naming_the_variable(env, named):
