@@ -23,7 +23,7 @@ class Finding(models.Model):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="findings")
     revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="findings")
     kind = models.CharField(max_length=20, choices=[(k, k.replace("_", " ")) for k in FINDING_KINDS])
-    code = models.CharField(max_length=60)
+    code = models.CharField(max_length=60, db_index=True)  # matched exactly: its LIKE index is dropped
     message = models.TextField()
     path = models.CharField(max_length=200, blank=True)
     rule = models.TextField(blank=True)
@@ -44,8 +44,8 @@ class Finding(models.Model):
     class Meta:
         ordering = ["-created_at", "id"]
         # Every finding written costs an index write per index: (status, kind) also serves
-        # status alone, and codes are matched exactly (no LIKE index).
-        indexes = [models.Index(fields=["status", "kind"]), models.Index(fields=["code"], name="finding_code")]
+        # status alone (migration 0003 dropped its own index).
+        indexes = [models.Index(fields=["status", "kind"])]
 
     def __str__(self) -> str:
         return f"{self.code} on {self.round}"

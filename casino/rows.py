@@ -11,9 +11,12 @@ the history rows they need themselves (see :func:`history_values`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from django.db import connections
+
+from casino.prepared import PREPARED
 
 
 class RowInserter:
@@ -30,14 +33,18 @@ class RowInserter:
 
     def _unnest_types(self, connection) -> list[str] | None:
         """PostgreSQL array types to insert many rows from one array per column, as Django's
-        own bulk_create does (base types: ``varchar``, not ``varchar(40)``, so that nothing
-        is silently cut); None where a column cannot be sent as an array."""
+        own bulk_create does: base types (``varchar``, not ``varchar(40)``), so that a value
+        too long is refused, never cut. None where a column cannot be sent as an array."""
         if connection.vendor != "postgresql" or any(hasattr(f, "get_placeholder") for f in self.fields):
             return None
-        types = [f.db_type(connection) for f in self.fields]
-        if any(t is None or t.endswith("]") for t in types):
-            return None
-        return [t.split("(")[0] for t in types]
+        types = []
+        for field in self.fields:
+            db_type = field.db_type(connection)
+            # A modifier dropped from char(n) would make it char(1): such a column uses VALUES.
+            if db_type is None or db_type.endswith("]") or db_type.split("(")[0].strip() in ("char", "character"):
+                return None
+            types.append(re.sub(r"\([^)]*\)", "", db_type).strip())
+        return types
 
     def _statement(self, connection, rows: int) -> tuple[str, bool]:
         """The statement for ``rows`` rows, and whether it takes one array per column."""
@@ -56,7 +63,7 @@ class RowInserter:
                 row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
                 source = "VALUES " + ", ".join([row] * rows)
             # Identifiers come from the model's metadata; every value is a parameter.
-            sql = f"INSERT INTO {quote(self.table)} ({columns}) {source}"  # noqa: S608
+            sql = f"{PREPARED}INSERT INTO {quote(self.table)} ({columns}) {source}"  # noqa: S608
             if self.returning_pk:
                 sql += f" RETURNING {quote(self.pk_column)}"
             cached = self._sql[key] = (sql, bool(types))
@@ -102,7 +109,7 @@ class NumberedRowInserter(RowInserter):
             values = ", ".join(["%s"] * len(self.fields))
             number, table = quote(self.number.column), quote(self.table)
             # Identifiers come from the model's metadata; every value is a parameter.
-            sql = (f"INSERT INTO {table} ({columns}) SELECT {values}, COALESCE(MAX({number}), 0) + 1 "  # noqa: S608
+            sql = (f"{PREPARED}INSERT INTO {table} ({columns}) SELECT {values}, COALESCE(MAX({number}), 0) + 1 "  # noqa: S608
                    f"FROM {table} WHERE {quote(self.group.column)} = %s RETURNING {quote(self.pk_column)}, {number}")
             self._numbered_sql[connection.vendor] = sql
         return sql

@@ -110,13 +110,13 @@ if _DATABASE_URL:
         raise ImproperlyConfigured(f"DATABASE_URL: {exc}") from None
     _PREPARED = env_bool("DATABASE_PREPARED", default=True)
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _PREPARED:
-        # Parameters bound on the server and statements prepared after their fifth run on a
-        # connection (Django turns both off by default, for poolers that cannot follow):
-        # PostgreSQL then stops planning the round recorder's statements on every request,
-        # and planning its table query cost three times what running it did. Set
-        # DATABASE_PREPARED=false behind a pooler without prepared statements (see
-        # deploy/README.md).
-        DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+        # The round recorder's statements are prepared once per connection, the others
+        # never (casino/prepared.py). DATABASE_PREPARED=false behind a pooler that cannot
+        # follow prepared statements (see deploy/README.md).
+        from .prepared import PreparingCursor
+
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=5, cursor_factory=PreparingCursor)
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {

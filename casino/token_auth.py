@@ -16,6 +16,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
+from casino.prepared import PREPARED
 from casino.roles import ALL_ROLES, role_of_group
 
 
@@ -23,7 +24,7 @@ def _sql() -> str:
     user_model = get_user_model()
     groups = user_model._meta.get_field("groups").remote_field.through._meta.db_table
     # Identifiers come from the models' metadata; the key is a parameter.
-    return (f"SELECT u.id, u.is_active, u.is_superuser, g.name FROM {Token._meta.db_table} t "  # noqa: S608
+    return (f"{PREPARED}SELECT u.id, u.is_active, u.is_superuser, g.name FROM {Token._meta.db_table} t "  # noqa: S608
             f"JOIN {user_model._meta.db_table} u ON u.id = t.user_id "
             f"LEFT JOIN {groups} ug ON ug.user_id = u.id "
             f"LEFT JOIN {Group._meta.db_table} g ON g.id = ug.group_id WHERE t.key = %s")

@@ -74,11 +74,12 @@ control_socket_disable = True
 proc_name = "casino-web"
 
 
-def post_worker_init(worker):
+def pre_fork(server, worker):
     """Keep the loaded application out of the garbage collector's full passes.
 
-    Everything imported at start (Django, the apps, the engine and its tables) lives as long
-    as the worker; without this every full collection walks it again, on the request path.
+    Everything the master imported (Django, the apps, the URLconf, the engine) lives as
+    long as the workers; frozen before the fork, no worker's full collection walks it on
+    the request path, and its pages stay shared between the workers.
     """
     import gc
 

@@ -295,7 +295,8 @@ class Wager(models.Model):
     # Indexed by (round, revision) below.
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers", db_index=False)
     seat = models.PositiveSmallIntegerField()
-    player = models.CharField(max_length=40, blank=True)
+    # Found by the exact identifier: its LIKE index is dropped (migration 0003).
+    player = models.CharField(max_length=40, blank=True, db_index=True)
     wager = models.CharField(max_length=40)
     hand = models.PositiveSmallIntegerField(null=True, blank=True)
     line = models.CharField(max_length=40, blank=True)
@@ -307,9 +308,7 @@ class Wager(models.Model):
 
     class Meta:
         ordering = ["revision", "seat", "wager", "hand"]
-        # A player's wagers are found by their exact identifier: a plain index, without the
-        # LIKE index Django adds to an indexed text field.
-        indexes = [models.Index(fields=["round", "revision"]), models.Index(fields=["player"], name="wager_player")]
+        indexes = [models.Index(fields=["round", "revision"])]
 
     def __str__(self) -> str:
         return f"{self.round} seat {self.seat} {self.wager}"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, connections, router, transaction
 from django.utils import timezone
 
+from casino.prepared import PREPARED
 from casino.rows import RowInserter
 from tables.models import IdempotencyKey
 
@@ -37,7 +38,7 @@ def request_hash(body: object) -> str:
 def _key_used(user, key: str) -> bool:
     table = IdempotencyKey._meta.db_table
     with connections[router.db_for_read(IdempotencyKey)].cursor() as cursor:
-        cursor.execute(f'SELECT 1 FROM {table} WHERE user_id = %s AND "key" = %s', [user.pk, key])  # noqa: S608
+        cursor.execute(f'{PREPARED}SELECT 1 FROM {table} WHERE user_id = %s AND "key" = %s', [user.pk, key])  # noqa: S608
         return cursor.fetchone() is not None
 
 

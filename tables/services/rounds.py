@@ -24,6 +24,7 @@ from audit.jackpots.services import (
 )
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
+from casino.prepared import PREPARED
 from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
 from tables.games import ENGINE_VERSION, GAMES
@@ -158,8 +159,8 @@ def _context_sql(connection) -> str:
     t, r, v = Table._meta.db_table, Ruleset._meta.db_table, RulesetVersion._meta.db_table
     s, a, d = TableSession._meta.db_table, DealerAssignment._meta.db_table, Dealer._meta.db_table
     # Identifiers come from the models' metadata; the table's id is a parameter.
-    sql = (f"SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, s.gaming_day, d.id, "  # noqa: S608
-           f"d.name FROM {t} t JOIN {r} r ON r.id = t.ruleset_id "
+    sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, "  # noqa: S608
+           f"s.gaming_day, d.id, d.name FROM {t} t JOIN {r} r ON r.id = t.ruleset_id "
            f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
            f"LEFT JOIN {s} s ON s.table_id = t.id AND s.closed_at IS NULL "
            f"LEFT JOIN {a} a ON a.session_id = s.id AND a.ended_at IS NULL "

@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+VIEWS = ("casino.urls", "tables.api.live", "audit.pages.views")
 
 
 def _free_port() -> int:
@@ -49,9 +50,16 @@ def test_deploy_config_serves_the_app_from_forked_workers(tmp_path):
     log = tmp_path / "gunicorn.log"
     env = {**os.environ, "GUNICORN_WORKERS": "2", "GUNICORN_THREADS": "2", "DEBUG": "false",
            "DJANGO_ENV": "development", "LOG_LEVEL": "INFO", "DATABASE_URL": _database_url(tmp_path)}
+    # The deploy configuration, plus a hook that notes which views the master has imported.
+    loaded, config = tmp_path / "loaded.txt", tmp_path / "gunicorn.conf.py"
+    config.write_text(
+        f"exec(compile(open({str(ROOT / 'deploy' / 'gunicorn.conf.py')!r}).read(), 'gunicorn.conf.py', 'exec'))\n"
+        "def when_ready(server):\n"
+        "    import sys\n"
+        f"    open({str(loaded)!r}, 'w').write(' '.join(m for m in {VIEWS!r} if m in sys.modules))\n")
     with log.open("w") as out:
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "-c", "deploy/gunicorn.conf.py",
+            [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "-c", str(config),
              "-b", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
@@ -78,4 +86,6 @@ def test_deploy_config_serves_the_app_from_forked_workers(tmp_path):
         server.wait(timeout=30)
     text = log.read_text()
     assert text.count("Booting worker") == 2, text
+    # The master imported the whole application, views included, before forking.
+    assert loaded.read_text().split() == list(VIEWS), text
     assert "Traceback" not in text, text

@@ -75,7 +75,8 @@ def test_no_broker_means_eager_tasks(settings):
 
 
 @pytest.mark.parametrize(("extra", "options"), [
-    ({}, "{'server_side_binding': True, 'prepare_threshold': 5}"),
+    ({}, "{'server_side_binding': True, 'prepare_threshold': 5, "
+         "'cursor_factory': <class 'casino.prepared.PreparingCursor'>}"),
     ({"DATABASE_PREPARED": "false"}, "{}"),
 ])
 def test_postgresql_prepares_statements_unless_told_not_to(extra, options):
