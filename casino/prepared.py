@@ -5,7 +5,8 @@ PostgreSQL then parsed and planned every statement on every request: planning th
 context query (six joined tables) cost three times what running it did. The database
 settings (casino/settings.py) therefore bind parameters on the server and give Django
 :class:`PreparingCursor`, which prepares a statement at its first run on a connection when
-its text starts with :data:`PREPARED` and never otherwise.
+its text starts with :data:`PREPARED` and never otherwise (psycopg's ``executemany``, which
+runs one statement over many rows, prepares it as before).
 
 Only statements marked that way are prepared: key lookups and INSERTs, for which a plan
 made once is the plan for any value. A statement over a range whose best plan depends on

@@ -77,7 +77,9 @@ class RowInserter:
         fields = self.fields
         sql, by_column = self._statement(connection, len(rows))
         if by_column:
-            params = [[field.get_db_prep_save(row[i], connection) for row in rows] for i, field in enumerate(fields)]
+            # One array per column; every row must have a value for every column.
+            params = [[field.get_db_prep_save(value, connection) for value in column]
+                      for field, column in zip(fields, zip(*rows, strict=True), strict=True)]
         else:
             params = [field.get_db_prep_save(value, connection) for row in rows
                       for field, value in zip(fields, row, strict=True)]

@@ -111,8 +111,10 @@ if _DATABASE_URL:
     _PREPARED = env_bool("DATABASE_PREPARED", default=True)
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _PREPARED:
         # The round recorder's statements are prepared once per connection, the others
-        # never (casino/prepared.py). DATABASE_PREPARED=false behind a pooler that cannot
-        # follow prepared statements (see deploy/README.md).
+        # never (casino/prepared.py): the cursor decides per statement, and any
+        # prepare_threshold (Django's None forbids preparing at all) lets it.
+        # DATABASE_PREPARED=false behind a pooler that cannot follow prepared statements
+        # (see deploy/README.md).
         from .prepared import PreparingCursor
 
         DATABASES["default"].setdefault("OPTIONS", {}).update(

@@ -19,6 +19,16 @@ def _create_like_index(apps, schema_editor):
         schema_editor.execute(f'CREATE INDEX IF NOT EXISTS "{name}" ON "{table}" ("{column}" varchar_pattern_ops)')
 
 
+def _drop_fk_index(model_name, name, field, index, table, column):
+    """Drop a foreign key's index and keep the key. Django's AlterField would also drop and
+    re-add the key, re-validating every row under a lock that stops recording on a live floor."""
+    return migrations.SeparateDatabaseAndState(
+        state_operations=[migrations.AlterField(model_name=model_name, name=name, field=field)],
+        database_operations=[migrations.RunSQL(f'DROP INDEX IF EXISTS "{index}"',
+                                               reverse_sql=f'CREATE INDEX "{index}" ON "{table}" ("{column}")')],
+    )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -67,57 +77,22 @@ class Migration(migrations.Migration):
             name='voided_by',
             field=models.ForeignKey(blank=True, db_constraint=False, db_index=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL),
         ),
-        # Only the index goes: Django's AlterField would also drop and re-add the foreign
-        # key, re-validating every row under a lock that stops recording on a live floor.
-        migrations.SeparateDatabaseAndState(
-            state_operations=[migrations.AlterField(model_name='idempotencykey', name='round', field=models.ForeignKey(db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.round'),)],
-            database_operations=[migrations.RunSQL(
-                'DROP INDEX IF EXISTS "tables_idempotencykey_round_id_3b38417f"',
-                reverse_sql='CREATE INDEX "tables_idempotencykey_round_id_3b38417f" ON "tables_idempotencykey" ("round_id")',
-            )],
-        ),
-        # Only the index goes: Django's AlterField would also drop and re-add the foreign
-        # key, re-validating every row under a lock that stops recording on a live floor.
-        migrations.SeparateDatabaseAndState(
-            state_operations=[migrations.AlterField(model_name='idempotencykey', name='user', field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),)],
-            database_operations=[migrations.RunSQL(
-                'DROP INDEX IF EXISTS "tables_idempotencykey_user_id_18b03b01"',
-                reverse_sql='CREATE INDEX "tables_idempotencykey_user_id_18b03b01" ON "tables_idempotencykey" ("user_id")',
-            )],
-        ),
+        _drop_fk_index('idempotencykey', 'round', models.ForeignKey(db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.round'),
+                       'tables_idempotencykey_round_id_3b38417f', 'tables_idempotencykey', 'round_id'),
+        _drop_fk_index('idempotencykey', 'user', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+                       'tables_idempotencykey_user_id_18b03b01', 'tables_idempotencykey', 'user_id'),
         migrations.AlterField(
             model_name='round',
             name='gaming_day',
             field=models.DateField(),
         ),
-        # Only the index goes: Django's AlterField would also drop and re-add the foreign
-        # key, re-validating every row under a lock that stops recording on a live floor.
-        migrations.SeparateDatabaseAndState(
-            state_operations=[migrations.AlterField(model_name='round', name='table', field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to='tables.table'),)],
-            database_operations=[migrations.RunSQL(
-                'DROP INDEX IF EXISTS "tables_round_table_id_c8dfaa1d"',
-                reverse_sql='CREATE INDEX "tables_round_table_id_c8dfaa1d" ON "tables_round" ("table_id")',
-            )],
-        ),
-        # Only the index goes: Django's AlterField would also drop and re-add the foreign
-        # key, re-validating every row under a lock that stops recording on a live floor.
-        migrations.SeparateDatabaseAndState(
-            state_operations=[migrations.AlterField(model_name='roundrevision', name='round', field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='revisions', to='tables.round'),)],
-            database_operations=[migrations.RunSQL(
-                'DROP INDEX IF EXISTS "tables_roundrevision_round_id_6407e00f"',
-                reverse_sql='CREATE INDEX "tables_roundrevision_round_id_6407e00f" ON "tables_roundrevision" ("round_id")',
-            )],
-        ),
+        _drop_fk_index('round', 'table', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to='tables.table'),
+                       'tables_round_table_id_c8dfaa1d', 'tables_round', 'table_id'),
+        _drop_fk_index('roundrevision', 'round', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='revisions', to='tables.round'),
+                       'tables_roundrevision_round_id_6407e00f', 'tables_roundrevision', 'round_id'),
         # Players are found by their exact identifier: the player index stays, its LIKE
         # twin goes (PostgreSQL only; nothing is built, so the floor never waits).
         migrations.RunPython(_drop_like_index, _create_like_index),
-        # Only the index goes: Django's AlterField would also drop and re-add the foreign
-        # key, re-validating every row under a lock that stops recording on a live floor.
-        migrations.SeparateDatabaseAndState(
-            state_operations=[migrations.AlterField(model_name='wager', name='round', field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='wagers', to='tables.round'),)],
-            database_operations=[migrations.RunSQL(
-                'DROP INDEX IF EXISTS "tables_wager_round_id_385b281b"',
-                reverse_sql='CREATE INDEX "tables_wager_round_id_385b281b" ON "tables_wager" ("round_id")',
-            )],
-        ),
+        _drop_fk_index('wager', 'round', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='wagers', to='tables.round'),
+                       'tables_wager_round_id_385b281b', 'tables_wager', 'round_id'),
     ]

@@ -51,3 +51,12 @@ def test_a_value_too_long_is_refused_not_cut(pitboss):  # noqa: F811
     too_long = (*row[:3], "P" * 41, *row[4:])
     with pytest.raises(DataError), transaction.atomic():
         WAGERS.insert([row, too_long])
+
+
+def test_a_row_short_of_a_value_is_refused_before_anything_is_sent(pitboss):  # noqa: F811
+    revision = _revision(pitboss)
+    row = (revision.pk, revision.round_id, 1, "", "ante", 1, "", Decimal(5), Decimal(5), None, "win", "")
+    before = Wager.objects.count()
+    with pytest.raises(ValueError):
+        WAGERS.insert([row, row[:-1]])
+    assert Wager.objects.count() == before
