@@ -53,8 +53,12 @@ def install_guards(schema_editor, *, append_only: tuple[str, ...], guarded: tupl
         schema_editor.execute(trigger_sql(table, "casino_guard_change"), params=None)
 
 
-def allow_audit_write() -> None:
-    """Let this transaction update guarded audit rows (rounds, findings). Call inside atomic()."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+def allow_audit_write(conn=None) -> None:
+    """Let this transaction update guarded audit rows (rounds, findings). Call inside atomic().
+
+    ``conn``: the connection to allow it on, when not the default (a data migration's).
+    """
+    conn = conn or connection
+    if conn.vendor == "postgresql":
+        with conn.cursor() as cursor:
             cursor.execute("SELECT set_config('casino.audit_write', 'on', true)")

@@ -180,10 +180,15 @@ class Dealer(models.Model):
 
 
 class TableSession(models.Model):
-    """A table open for a gaming day. Rounds are recorded against the open session."""
+    """A table open for a gaming day. Rounds are recorded against the open session, and each
+    round's gaming day is its session's: a table left open past the gaming-day start rolls
+    over to a continuation session for the new day (``tables/services/sessions.py``)."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="sessions")
     gaming_day = models.DateField(db_index=True)
+    continues = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="continuation",
+        help_text="The session of an earlier gaming day this one continues (the table stayed open).")
     opened_at = models.DateTimeField()
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField(null=True, blank=True)

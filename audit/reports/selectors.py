@@ -44,31 +44,33 @@ def casino_table_ids(casino) -> list[int]:
     return sorted(Table.objects.filter(pit__casino=casino).values_list("pk", flat=True))
 
 
-def day_rounds(casino, start: datetime, end: datetime):
-    """Every round (active or voided) recorded at ``casino`` in ``[start, end)``."""
-    return Round.objects.filter(
-        table_id__in=casino_table_ids(casino), recorded_at__gte=start, recorded_at__lt=end
-    )
+def day_rounds(casino, gaming_day: date):
+    """Every round (active or voided) of ``gaming_day`` at ``casino``.
+
+    ``Round.gaming_day`` is the casino's gaming day of the moment the round was recorded
+    (``casino/gaming_day.py``, written once by the recording service): the report reads the
+    same column as the tablet, the desk and the API, so they can never count different rounds.
+    """
+    return Round.objects.filter(table_id__in=casino_table_ids(casino), gaming_day=gaming_day)
 
 
 class _Slice:
-    """The rounds of a slice: ids in ``[first, last]``, recorded in ``[start, end)``, at one
-    of the casino's tables (``where`` gives the SQL condition on a round alias)."""
+    """The rounds of a slice: ids in ``[first, last]``, of the gaming day, at one of the
+    casino's tables (``where`` gives the SQL condition on a round alias)."""
 
-    def __init__(self, casino, start: datetime, end: datetime, first: int, last: int):
+    def __init__(self, casino, gaming_day: date, first: int, last: int):
         self.tables = casino_table_ids(casino)
         self.first, self.last = first, last
-        # Passed as the ORM passes them (SQLite: naive UTC text).
-        adapt = connection.ops.adapt_datetimefield_value
-        self.start, self.end = adapt(start), adapt(end)
+        # Passed as the ORM passes it (SQLite: ISO text).
+        self.day = connection.ops.adapt_datefield_value(gaming_day)
 
     def where(self, alias: str = "r") -> tuple[str, list]:
         marks = ", ".join(["%s"] * len(self.tables))
         sql = (
-            f"{alias}.id >= %s AND {alias}.id <= %s AND {alias}.recorded_at >= %s "
-            f"AND {alias}.recorded_at < %s AND {alias}.table_id IN ({marks})"
+            f"{alias}.id >= %s AND {alias}.id <= %s AND {alias}.gaming_day = %s "
+            f"AND {alias}.table_id IN ({marks})"
         )
-        return sql, [self.first, self.last, self.start, self.end, *self.tables]
+        return sql, [self.first, self.last, self.day, *self.tables]
 
 
 def _rows(sql: str, params: list) -> list[tuple]:
@@ -86,12 +88,12 @@ _REAUDIT = """
 """
 
 
-def slice_reaudit_ids(*, casino, start, end, first: int, last: int, full: bool) -> list[int]:
+def slice_reaudit_ids(*, casino, gaming_day: date, first: int, last: int, full: bool) -> list[int]:
     """Active rounds of the slice whose current revision the re-audit must replay: those audited
     by another engine version (every one with ``full``)."""
     from tables.games import ENGINE_VERSION
 
-    part = _Slice(casino, start, end, first, last)
+    part = _Slice(casino, gaming_day, first, last)
     if not part.tables:
         return []
     where, params = part.where()  # placeholders only: every value is a parameter
@@ -185,8 +187,8 @@ _FINDINGS = """
 """
 
 
-def slice_aggregates(*, casino, start: datetime, end: datetime, first: int, last: int) -> dict:
-    """SQL aggregates of the rounds with ids in ``[first, last]`` recorded in ``[start, end)``.
+def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict:
+    """SQL aggregates of the rounds of ``gaming_day`` with ids in ``[first, last]``.
 
     Returns lists of rows (amounts as strings) that add up across slices:
     ``wagers``: table, ruleset version, wager key, settlements, handle, sum of stake squared,
@@ -194,7 +196,7 @@ def slice_aggregates(*, casino, start: datetime, end: datetime, first: int, last
     underpaid; ``tables``: table, rounds, seats played, voided rounds; ``findings``: table,
     kind, count, amount; ``dealers``: dealer, rounds, rounds with findings, findings, amount.
     """
-    part = _Slice(casino, start, end, first, last)
+    part = _Slice(casino, gaming_day, first, last)
     if not part.tables:
         return {"wagers": [], "tables": [], "findings": [], "dealers": []}
     where, params = part.where()

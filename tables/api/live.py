@@ -43,8 +43,8 @@ class TableSessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TableSession
-        fields = ["id", "table", "gaming_day", "opened_at", "opened_by", "closed_at", "closed_by", "dealer",
-                  "assignments"]
+        fields = ["id", "table", "gaming_day", "continues", "opened_at", "opened_by", "closed_at", "closed_by",
+                  "dealer", "assignments"]
 
     def get_dealer(self, obj) -> int | None:
         dealer = dealer_on_duty(obj) if obj.closed_at is None else None
@@ -98,12 +98,13 @@ class TableSessionViewSet(viewsets.ReadOnlyModelViewSet):
     def dealer(self, request, pk=None):
         data = DealerChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        session = self.get_object()
         try:
-            table_session_dealer_change(session=session, dealer=data.validated_data["dealer"], author=request.user)
+            assignment = table_session_dealer_change(session=self.get_object(), dealer=data.validated_data["dealer"],
+                                                     author=request.user)
         except ValidationError as exc:
             raise _drf_error(exc) from None
-        return Response(TableSessionSerializer(TableSession.objects.get(pk=session.pk)).data)
+        # The session changed: after the gaming-day start, the continuation of the one named.
+        return Response(TableSessionSerializer(TableSession.objects.get(pk=assignment.session_id)).data)
 
 
 # --- rounds --------------------------------------------------------------------------------

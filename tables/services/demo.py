@@ -127,12 +127,14 @@ def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, se
         game = GAMES[table.game]
         rules = table.ruleset.current_version.rules()
         kinds = game.inject_kinds
-        session = table_session_current(table) or table_session_open(
+        table_session_current(table) or table_session_open(
             table=table, dealer=dealers[index % len(dealers)], author=pit_boss, at=start)
         for number in range(rounds_per_table):
             at = start + timedelta(seconds=75 * number + rng.randint(0, 30))
             if number and number % 20 == 0:  # dealers rotate on breaks
-                table_session_dealer_change(session=session, dealer=dealers[(index + number // 20) % len(dealers)],
+                # The session open now: play may have rolled it over to a new gaming day.
+                table_session_dealer_change(session=table_session_current(table),
+                                            dealer=dealers[(index + number // 20) % len(dealers)],
                                             author=pit_boss, at=at)
             inject = frozenset({rng.choice(kinds)}) if rng.random() < error_rate else frozenset()
             seats = rng.randint(2, min(table.seats, rules.max_seats if hasattr(rules, "max_seats") else 7))

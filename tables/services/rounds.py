@@ -24,14 +24,17 @@ from audit.jackpots.services import (
 )
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
+from casino.gaming_day import gaming_day_of
 from casino.prepared import PREPARED
 from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
 from tables.models import (
+    Casino,
     Dealer,
     DealerAssignment,
+    Pit,
     Round,
     RoundRevision,
     Ruleset,
@@ -40,6 +43,7 @@ from tables.models import (
     TableSession,
     Wager,
 )
+from tables.services.sessions import table_session_roll_over
 
 
 class StaleRevision(Exception):  # noqa: N818 - the API answers 409 Conflict
@@ -153,14 +157,18 @@ class _TableNow:
     gaming_day: date | None
     dealer_id: int | None
     dealer_name: str | None
+    time_zone: str
+    start_hour: int
 
 
 def _context_sql(connection) -> str:
     t, r, v = Table._meta.db_table, Ruleset._meta.db_table, RulesetVersion._meta.db_table
     s, a, d = TableSession._meta.db_table, DealerAssignment._meta.db_table, Dealer._meta.db_table
+    p, c = Pit._meta.db_table, Casino._meta.db_table
     # Identifiers come from the models' metadata; the table's id is a parameter.
     sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, "  # noqa: S608
-           f"s.gaming_day, d.id, d.name FROM {t} t JOIN {r} r ON r.id = t.ruleset_id "
+           f"s.gaming_day, d.id, d.name, c.time_zone, c.gaming_day_start_hour FROM {t} t "
+           f"JOIN {p} p ON p.id = t.pit_id JOIN {c} c ON c.id = p.casino_id JOIN {r} r ON r.id = t.ruleset_id "
            f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
            f"LEFT JOIN {s} s ON s.table_id = t.id AND s.closed_at IS NULL "
            f"LEFT JOIN {a} a ON a.session_id = s.id AND a.ended_at IS NULL "
@@ -179,12 +187,32 @@ def _lock_table(table_id: int) -> _TableNow:
         row = cursor.fetchone()
     if row is None:
         raise ValidationError({"table": [f'Invalid pk "{table_id}" - object does not exist.']})
-    tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name = row
+    (tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name,
+     time_zone, start_hour) = row
     table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
     table._state.adding, table._state.db = False, connection.alias
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
-    return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name)
+    return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name, time_zone,
+                     start_hour)
+
+
+def _session_of_day(now: _TableNow, *, at, author) -> tuple[int, date]:
+    """The open session for the gaming day ``at`` falls in, and that day.
+
+    A round's gaming day is the casino's gaming day of the moment it was recorded. In the
+    common case that is the open session's day and nothing more is asked of the database;
+    the first round after the gaming-day start at a table left open rolls its session over.
+    """
+    day = gaming_day_of(at, now.time_zone, now.start_hour)
+    if day == now.gaming_day:
+        return now.session_id, day
+    if day < now.gaming_day:
+        raise ValidationError({"table": [f"Table {now.table.label} is open for gaming day {now.gaming_day}; a round "
+                                         f"recorded at {at.isoformat()} belongs to gaming day {day}"]})
+    session = table_session_roll_over(session_id=now.session_id, day=day, time_zone=now.time_zone,
+                                      start_hour=now.start_hour, author=author)
+    return session.pk, day
 
 
 def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | None = None, at=None,
@@ -213,12 +241,13 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     if dealer is not None and dealer.pk != now.dealer_id:
         on_duty = Dealer.objects.get(pk=now.dealer_id)
         raise ValidationError({"dealer": [f"{dealer} is not on duty at table {table.label}; {on_duty} is"]})
+    session_id, gaming_day = _session_of_day(now, at=at, author=author)
     version = RulesetVersion.cached(now.version_id, now.version_created_at)
     bank = jackpot_bank_of(table)
     context = jackpot_context_for_round(table=table, version=version, context=context, bank=bank)
     canonical, result = round_audit(game=table.game, data=data, version=version, context=context)
-    rnd = Round(table=table, session_id=now.session_id, game=table.game,
-                gaming_day=now.gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
+    rnd = Round(table=table, session_id=session_id, game=table.game,
+                gaming_day=gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
                 recorded_by=author, recorded_at=at, open_findings=len(result.findings))
     rnd.pk, rnd.sequence = _ROUNDS.insert_numbered([getattr(rnd, c) for c in _ROUND_COLUMNS], using=table._state.db)
     rnd._state.adding, rnd._state.db = False, table._state.db

@@ -1,13 +1,23 @@
-"""Opening and closing tables, and who deals them."""
+"""Opening and closing tables, and who deals them.
+
+A session belongs to one gaming day. A table left open across the gaming-day start rolls
+over: the first round, dealer change or close after the start hour closes the old session
+at the end of its day and opens a continuation for the new day at the day's start, with the
+same dealer on duty, in the same transaction (:func:`table_session_roll_over`).
+"""
 
 from __future__ import annotations
+
+from datetime import date, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from casino.gaming_day import gaming_day_of
+from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from tables.models import Dealer, DealerAssignment, Table, TableSession
+
+_JUST_BEFORE = timedelta(microseconds=1)
 
 
 def _save_table_state(table: Table, *, is_open: bool, author, reason: str) -> None:
@@ -43,10 +53,61 @@ def table_session_open(*, table: Table, dealer: Dealer, author, at=None) -> Tabl
     return session
 
 
+def table_session_roll_over(*, session_id: int, day: date, time_zone: str, start_hour: int, author) -> TableSession:
+    """Close a session left open past its gaming day at that day's end, and open its
+    continuation for ``day`` at that day's start, with the dealer on duty dealing on.
+
+    The caller holds the table's row lock (rounds, dealer changes and closes all take it
+    first), so the table's rounds before and after the start hour stay numbered in order.
+    """
+    old = TableSession.objects.select_for_update(of=("self",)).get(pk=session_id)
+    if old.closed_at is not None:
+        raise ValidationError({"table": ["The table was closed meanwhile; open it before recording rounds"]})
+    ended = gaming_day_bounds(old.gaming_day, time_zone, start_hour)[1]
+    started = gaming_day_bounds(day, time_zone, start_hour)[0]
+    old.closed_at, old.closed_by = ended, None
+    old._history_user = author
+    old._change_reason = f"rolled over: gaming day {old.gaming_day} ended with the table open; continued on {day}"
+    old.save(update_fields=["closed_at", "closed_by"])
+    on_duty = DealerAssignment.objects.filter(session=old, ended_at__isnull=True).first()
+    new = TableSession(table_id=old.table_id, gaming_day=day, opened_at=started, opened_by_id=old.opened_by_id,
+                       continues=old)
+    new._history_user = author
+    new._change_reason = f"continues session {old.pk} of gaming day {old.gaming_day}: the table stayed open"
+    new.save()
+    if on_duty is not None:
+        on_duty.ended_at = ended
+        on_duty.save(update_fields=["ended_at"])
+        DealerAssignment.objects.create(session=new, dealer_id=on_duty.dealer_id, started_at=started,
+                                        assigned_by_id=on_duty.assigned_by_id)
+    return new
+
+
+def _open_session_now(session: TableSession, *, at, author, closing: bool = False) -> TableSession:
+    """Lock the table, then its session (the recorder's order: no deadlock), follow a session
+    that was rolled over to its continuation, and roll it over if ``at`` is a later gaming day
+    (``closing``: the table is open until just before ``at``, so a close at the start hour
+    itself ends the old day)."""
+    table = Table.objects.select_for_update(of=("self",)).select_related("pit__casino").get(pk=session.table_id)
+    session = TableSession.objects.select_for_update(of=("self",)).get(pk=session.pk)
+    while session.closed_at is not None:
+        continuation = TableSession.objects.select_for_update(of=("self",)).filter(continues=session).first()
+        if continuation is None:
+            break
+        session = continuation
+    casino = table.pit.casino
+    day = gaming_day_of(at - _JUST_BEFORE if closing else at, casino.time_zone, casino.gaming_day_start_hour)
+    if session.closed_at is None and day > session.gaming_day:
+        session = table_session_roll_over(session_id=session.pk, day=day, time_zone=casino.time_zone,
+                                          start_hour=casino.gaming_day_start_hour, author=author)
+    session.table = table
+    return session
+
+
 @transaction.atomic
 def table_session_close(*, session: TableSession, author, at=None) -> TableSession:
     at = at or timezone.now()
-    session = TableSession.objects.select_for_update(of=("self",)).select_related("table").get(pk=session.pk)
+    session = _open_session_now(session, at=at, author=author, closing=True)
     if session.closed_at is not None:
         raise ValidationError({"session": [f"Table {session.table.label} is already closed"]})
     session.closed_at, session.closed_by = at, author
@@ -61,7 +122,7 @@ def table_session_close(*, session: TableSession, author, at=None) -> TableSessi
 def table_session_dealer_change(*, session: TableSession, dealer: Dealer, author, at=None) -> DealerAssignment:
     """Relieve the dealer on duty and put ``dealer`` in; both times are kept."""
     at = at or timezone.now()
-    session = TableSession.objects.select_for_update(of=("self",)).select_related("table__pit").get(pk=session.pk)
+    session = _open_session_now(session, at=at, author=author)
     if session.closed_at is not None:
         raise ValidationError({"session": [f"Table {session.table.label} is closed"]})
     _check_dealer(dealer, session.table)

@@ -115,7 +115,9 @@ def report_plan(*, report_id: int, run_id: str) -> list[int]:
         return []
     start, end = selectors.day_bounds(report.casino, report.gaming_day)
     ids = list(
-        selectors.day_rounds(report.casino, start, end).order_by("pk").values_list("pk", flat=True)
+        selectors.day_rounds(report.casino, report.gaming_day)
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
     size = chunk_rounds()
     chunks = [
@@ -159,18 +161,19 @@ def report_chunk_run(*, chunk_id: int, full: bool = False) -> bool:
         return True
     report = chunk.report
     started = time.perf_counter()
-    start, end = report.period_start, report.period_end
     ids = selectors.slice_reaudit_ids(
         casino=report.casino,
-        start=start,
-        end=end,
+        gaming_day=report.gaming_day,
         first=chunk.first_round,
         last=chunk.last_round,
         full=full,
     )
     reaudit = rounds_reaudit(round_ids=ids, full=full)
     partial = selectors.slice_aggregates(
-        casino=report.casino, start=start, end=end, first=chunk.first_round, last=chunk.last_round
+        casino=report.casino,
+        gaming_day=report.gaming_day,
+        first=chunk.first_round,
+        last=chunk.last_round,
     )
     partial["reaudit"] = {
         "replayed": reaudit.replayed,
