@@ -175,7 +175,11 @@ def report_period_file(request):
             .order_by("-gaming_day")
             .first()
         )
-        day = done.gaming_day if done else timezone.now().date()
+        day = (
+            done.gaming_day
+            if done
+            else gaming_day_of(timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
+        )
     path, name = period_file_write(casino, kind, day, fmt)
     return FileResponse(
         path.open("rb"), as_attachment=True, filename=name, content_type=FORMATS[fmt][1]

@@ -1,4 +1,4 @@
-"""Migration tables 0004: rounds stored under the old rule (the session's opening day) get the
+"""Migration tables 0005: rounds stored under the old rule (the session's opening day) get the
 gaming day of the moment they were recorded; their sessions are split as the services now roll
 them over; every changed round and session says why in its history."""
 
@@ -17,10 +17,17 @@ from tables.models import DealerAssignment, Round, TableSession
 from tables.services import rounds as rounds_service
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
-from tests.factories import CasinoFactory, DealerFactory, PitFactory, RulesetFactory, TableFactory, user_with_role
+from tests.factories import (
+    CasinoFactory,
+    DealerFactory,
+    PitFactory,
+    RulesetFactory,
+    TableFactory,
+    user_with_role,
+)
 from tests.tables.rounds_data import ROUNDS
 
-migration = importlib.import_module("tables.migrations.0004_one_gaming_day")
+migration = importlib.import_module("tables.migrations.0005_rounds_on_their_recorded_gaming_day")
 NEW_YORK = ZoneInfo("America/New_York")
 ROUND = ROUNDS["ante_up_21"]["correct"][0]
 

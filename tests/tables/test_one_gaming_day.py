@@ -31,7 +31,14 @@ from tables.services.sessions import (
     table_session_open,
 )
 from tests.conftest import api_as
-from tests.factories import CasinoFactory, DealerFactory, PitFactory, RulesetFactory, TableFactory, user_with_role
+from tests.factories import (
+    CasinoFactory,
+    DealerFactory,
+    PitFactory,
+    RulesetFactory,
+    TableFactory,
+    user_with_role,
+)
 from tests.reports.conftest import _eager_celery  # noqa: F401 - report runs in-process
 from tests.tables.rounds_data import ROUNDS
 
@@ -292,3 +299,46 @@ def test_a_close_at_the_start_hour_itself_ends_the_old_day():
     old = table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T05:51"))
     closed = table_session_close(session=old, author=pitboss, at=ny("2026-11-22T06:00"))
     assert closed == old and closed.closed_by == pitboss and TableSession.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_tablet_says_when_an_open_table_will_roll_over():
+    from django.utils import timezone
+
+    casino, table, dealer = _floor()
+    pitboss = user_with_role("pit_boss")
+    table_session_open(table=table, dealer=dealer, author=pitboss, at=timezone.now() - timedelta(days=2))
+    client = api_as(pitboss)
+    page = client.get(reverse("tablet-table", args=[table.pk])).content.decode()
+    assert "rolls over to" in page
+    response = client.post(reverse("round-list"), {"table": table.pk, "round": ROUND}, format="json")
+    assert response.status_code == 201, response.content
+    today = gaming_day_of(timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
+    assert response.json()["gaming_day"] == today.isoformat()
+    page = client.get(reverse("tablet-table", args=[table.pk])).content.decode()
+    assert "rolls over to" not in page
+    assert _rounds_today(table, timezone.now()) == 1
+
+
+@pytest.mark.django_db
+def test_the_demo_loaded_at_13_51_in_new_york_puts_each_round_on_its_own_day(monkeypatch, settings):
+    """The issue's demo: play from 05:51 (eight hours before loading), across the 06:00 start."""
+    from django.utils import timezone
+
+    from tables.services.demo import demo_floor_load, demo_rounds_load
+
+    settings.CASINO_TIME_ZONE = "America/New_York"
+    monkeypatch.setattr(timezone, "now", lambda: ny("2026-11-22T13:51"))
+    demo_floor_load()
+    recorded = demo_rounds_load(rounds_per_table=24, error_rate=0)
+    rounds = list(Round.objects.filter(table__pit__casino__name="Demo Casino").select_related("session"))
+    assert recorded == len(rounds) > 0
+    days = {r.gaming_day for r in rounds}
+    assert days == {date(2026, 11, 21), date(2026, 11, 22)}
+    assert all(r.gaming_day == r.session.gaming_day == gaming_day_of(r.recorded_at, "America/New_York", 6)
+               for r in rounds)
+    # Dealers rotated after the rollover (round 20, about 06:16), on the continuation session.
+    assert DealerAssignment.objects.filter(session__gaming_day=date(2026, 11, 22)).count() > len(
+        {r.table_id for r in rounds})
+    assert _rounds_today(rounds[0].table, ny("2026-11-22T13:51")) == sum(
+        1 for r in rounds if r.table_id == rounds[0].table_id and r.gaming_day == date(2026, 11, 22))

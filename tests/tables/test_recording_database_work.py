@@ -32,7 +32,7 @@ def test_the_recorders_statements_are_prepared_and_no_others(pitboss):  # noqa: 
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
-    # The table's context (six joined tables) and the round's INSERT: planned once per connection.
+    # The table's context (eight joined tables) and the round's INSERT: planned once per connection.
     assert any("FOR NO KEY UPDATE OF t" in s for s in prepared), prepared
     assert any('INSERT INTO "tables_round"' in s for s in prepared), prepared
     # An ORM query run as often is planned each time (its best plan may depend on its values).

@@ -1,5 +1,7 @@
-"""One gaming day everywhere (issue #14): sessions continue across the gaming-day start, and
-the rounds already stored get the gaming day of the moment they were recorded.
+"""One gaming day everywhere (issue #14): the rounds already stored get the gaming day of the
+moment they were recorded, and their sessions are split as the services now roll them over
+(the schema step, ``TableSession.continues``, is migration 0004; a separate migration, so that
+its deferred index builds never meet this one's pending constraint checks).
 
 Before, a round took the day its table session was opened on, so a table opened at 05:51 for
 a 06:00 start put a whole day's rounds on the day before. Forwards, for every round: its day
@@ -17,7 +19,7 @@ those of the posting time.
 
 Backwards: the data is left as it is, on purpose. After the split every round's day is its
 session's day, which is all the earlier code assumed, and putting rounds back on the
-session's opening day would bring the defect back. The schema step (``continues``) reverses.
+session's opening day would bring the defect back.
 """
 
 from __future__ import annotations
@@ -25,13 +27,11 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import timedelta
 
-from django.db import migrations, models
+from django.db import migrations
 from django.utils import timezone
 
-import django.db.models.deletion
-
-ROUND_REASON = "gaming day recomputed from the recorded time (issue #14, migration tables 0004)"
-SPLIT_REASON = "split at the gaming-day start (issue #14, migration tables 0004)"
+ROUND_REASON = "gaming day recomputed from the recorded time (issue #14, migration tables 0005)"
+SPLIT_REASON = "split at the gaming-day start (issue #14, migration tables 0005)"
 CHUNK = 5000
 JUST_BEFORE = timedelta(microseconds=1)
 
@@ -159,27 +159,9 @@ def _update_rounds(Round, HistoricalRound, db, day_of_round, now):  # noqa: N803
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tables", "0003_leaner_indexes"),
+        ("tables", "0004_tablesession_continues"),
     ]
 
     operations = [
-        migrations.AddField(
-            model_name="historicaltablesession",
-            name="continues",
-            field=models.ForeignKey(
-                blank=True, db_constraint=False,
-                help_text="The session of an earlier gaming day this one continues (the table stayed open).",
-                null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name="+",
-                to="tables.tablesession"),
-        ),
-        migrations.AddField(
-            model_name="tablesession",
-            name="continues",
-            field=models.OneToOneField(
-                blank=True,
-                help_text="The session of an earlier gaming day this one continues (the table stayed open).",
-                null=True, on_delete=django.db.models.deletion.PROTECT, related_name="continuation",
-                to="tables.tablesession"),
-        ),
         migrations.RunPython(forwards, migrations.RunPython.noop, elidable=False),
     ]
