@@ -111,24 +111,33 @@ def _wait(predicate, seconds: float, what: str):
     raise AssertionError(f"timed out after {seconds} s waiting for {what}")
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_slice_lost_with_a_killed_worker_comes_back_and_is_counted_once(start_worker, settings):
-    settings.REPORTS_CHUNK_ROUNDS = 4
-    began = time.monotonic()
-    sim = simulated_day(day=DAY, rounds_per_table=8, seed=29)
-    first = start_worker("first")
-    report = report_request(casino=sim["casino"], gaming_day=DAY, via="command", full=True)
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _blocked() -> bool:
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'"
+        )
+        return cur.fetchone()[0] > 0
+
+
+def _hold_second_half(report, kill) -> int:
+    """Let the worker plan the run and finish half its slices; while it is held inside the
+    first slice of the second half (a row lock on that slice), ``kill()`` it. Returns the
+    number of slices."""
 
     def planned():
-        ids = list(ReportChunk.objects.filter(report_id=report.pk).values_list("pk", "index"))
-        return ids if ids and len(ids) == ReportChunk.objects.filter(report_id=report.pk).count() else None
+        rows = list(ReportChunk.objects.filter(report_id=report.pk).values_list("pk", "index"))
+        report.refresh_from_db()
+        return rows if rows and len(rows) == report.chunks_total else None
 
     chunks = _wait(planned, 30, "the worker to plan the run")
     total = len(chunks)
     assert total >= 8, total
     held = sorted(pk for pk, index in chunks if index >= total // 2)
-    # Hold the second half of the slices: the worker finishes the first half and stops,
-    # inside the first held slice, with its message delivered and unacknowledged.
     locker = psycopg.connect(_db_url(), autocommit=False)
     try:
         with locker.cursor() as cur:
@@ -137,32 +146,22 @@ def test_a_slice_lost_with_a_killed_worker_comes_back_and_is_counted_once(start_
                 [held],
             )
             assert len(cur.fetchall()) == len(held), "the worker got past the held slices"
-
-        def blocked():
-            with connection.cursor() as cur:
-                cur.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                    "AND wait_event_type = 'Lock'"
-                )
-                return cur.fetchone()[0] > 0
-
-        _wait(blocked, 30, "the worker to reach a held slice")
+        _wait(_blocked, 30, "the worker to reach a held slice")
         report.refresh_from_db()
         assert report.status == DailyReport.RUNNING and report.chunks_done < total
-        os.killpg(first.pid, signal.SIGKILL)  # the worker and its pool child, at once
-        first.wait(timeout=10)
+        kill()
     finally:
         locker.rollback()
         locker.close()
-    killed_at = time.monotonic()
+    return total
 
-    start_worker("second")  # systemd's Restart=, or any other worker
 
+def _finished_once(report, sim, total: int, seconds: float) -> None:
     def finished():
         report.refresh_from_db()
         return report.status in (DailyReport.DONE, DailyReport.FAILED)
 
-    _wait(finished, VISIBILITY + 30, "the run to finish on the second worker")
+    _wait(finished, seconds, "the run to finish")
     assert report.status == DailyReport.DONE, report.error
     assert report.chunks_done == report.chunks_total == total
     assert ReportChunk.objects.filter(report=report, done=True).count() == total
@@ -173,5 +172,46 @@ def test_a_slice_lost_with_a_killed_worker_comes_back_and_is_counted_once(start_
         expected["handle"],
         expected["win"],
     ), "the redelivered slice is counted exactly once"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_slice_lost_with_a_killed_worker_comes_back_and_is_counted_once(start_worker, settings):
+    """kill -9 of the whole worker: the slice's message was never acknowledged; the broker
+    gives it to another worker once its visibility timeout has passed."""
+    settings.REPORTS_CHUNK_ROUNDS = 4
+    began = time.monotonic()
+    sim = simulated_day(day=DAY, rounds_per_table=8, seed=29)
+    first = start_worker("first")
+    report = report_request(casino=sim["casino"], gaming_day=DAY, via="command", full=True)
+
+    def kill():
+        os.killpg(first.pid, signal.SIGKILL)  # the worker and its pool child, at once
+        first.wait(timeout=10)
+
+    total = _hold_second_half(report, kill)
+    killed_at = time.monotonic()
+    start_worker("second")  # systemd's Restart=, or any other worker
+    _finished_once(report, sim, total, VISIBILITY + 30)
     assert time.monotonic() - killed_at < VISIBILITY + 30
     assert time.monotonic() - began < 90
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_slice_whose_pool_process_dies_is_requeued_at_once(start_worker, settings):
+    """kill -9 of the pool process only (the OOM killer's way): the worker rejects the task
+    back to the queue (task_reject_on_worker_lost) instead of acknowledging it as failed,
+    and runs it again without waiting for any timeout."""
+    settings.REPORTS_CHUNK_ROUNDS = 4
+    sim = simulated_day(day=DAY, rounds_per_table=8, seed=37)
+    worker = start_worker("pool")
+    report = report_request(casino=sim["casino"], gaming_day=DAY, via="command")
+
+    def kill():
+        (child,) = _children(worker.pid)
+        os.kill(child, signal.SIGKILL)
+
+    total = _hold_second_half(report, kill)
+    killed_at = time.monotonic()
+    _finished_once(report, sim, total, VISIBILITY - 2)
+    assert time.monotonic() - killed_at < VISIBILITY - 2, "requeued, not waiting for the timeout"
+    assert worker.poll() is None, "the worker itself lived on"
