@@ -120,10 +120,12 @@ def test_a_slice_run_twice_and_a_plan_delivered_twice_count_once(sim):
     report.refresh_from_db()
     assert report.status == DailyReport.DONE, report.error
     run_id = str(report.run_id)
-    # Redelivered after its worker died: the plan gives the same slices, no error, no new ones.
-    DailyReport.objects.filter(pk=report.pk).update(status=DailyReport.RUNNING)
     chunk_ids = sorted(ReportChunk.objects.filter(report=report).values_list("pk", flat=True))
-    assert sorted(runs.report_plan(report_id=report.pk, run_id=run_id)) == []  # all done
+    # Redelivered after its worker died: the plan gives the slices not done, plans nothing new,
+    # and leaves a finished report finished.
+    assert runs.report_plan(report_id=report.pk, run_id=run_id) == []
+    assert DailyReport.objects.get(pk=report.pk).status == DailyReport.DONE
+    DailyReport.objects.filter(pk=report.pk).update(status=DailyReport.RUNNING)
     ReportChunk.objects.filter(pk=chunk_ids[0]).update(done=False)
     DailyReport.objects.filter(pk=report.pk).update(chunks_done=len(chunk_ids) - 1)
     assert runs.report_plan(report_id=report.pk, run_id=run_id) == [chunk_ids[0]]

@@ -191,10 +191,10 @@ def report_plan(*, report_id: int, run_id: str) -> list[int]:
     Delivered again (its worker died after planning): the run's slices not yet done.
     """
     report = _owned(report_id, run_id, lock=True)
-    if report is None:
+    if report is None or report.status == DailyReport.DONE:  # replaced, failed, or finished
         return []
     planned = ReportChunk.objects.filter(report=report, run_id=report.run_id)
-    if report.status == DailyReport.RUNNING and planned.exists():
+    if planned.exists():  # delivered again
         run_heartbeat(report_id, run_id, "plan")
         return list(planned.filter(done=False).values_list("pk", flat=True))
     start, end = selectors.day_bounds(report.casino, report.gaming_day)
