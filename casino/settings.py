@@ -215,6 +215,31 @@ CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task whose worker dies comes back (audit/reports/README.md, "When a worker dies"): at once
+# when only its pool process died (rejected, requeued), after the broker's visibility timeout
+# when the whole worker did (its message was never acknowledged). No task may outlive that
+# timeout, or its message would be handed to a second worker while the first still runs it.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=2)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 270, minimum=1)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 240, minimum=1)
+if not CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_VISIBILITY_TIMEOUT:
+    raise ImproperlyConfigured(
+        "CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_VISIBILITY_TIMEOUT must hold "
+        f"(got {CELERY_TASK_SOFT_TIME_LIMIT}, {CELERY_TASK_TIME_LIMIT}, {CELERY_VISIBILITY_TIMEOUT} s)"
+    )
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # Look for messages past their visibility timeout every N seconds (kombu's default scans
+    # every 10 x 10 s), so a lost task is back within the timeout plus N.
+    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10, minimum=1),
+    "unacked_restore_throttle": 1,
+}
+#: A report run with no progress (no heartbeat) for this long is stale: it may be retried at
+#: once. Longer than the visibility timeout: a slice lost with its worker is back by then.
+REPORTS_STALE_SECONDS = env_int("REPORTS_STALE_SECONDS", CELERY_VISIBILITY_TIMEOUT + 60, minimum=1)
+#: A slice started this many times without finishing (its worker died each time) fails the run.
+REPORTS_SLICE_ATTEMPTS = env_int("REPORTS_SLICE_ATTEMPTS", 3, minimum=1)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -1,5 +1,11 @@
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -10,6 +16,20 @@ from tests.factories import TableFactory, user_with_role
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _one_real_worker_test_at_a_time(request):
+    """Tests that start real Celery workers share the broker's queue: under xdist, two at once
+    would take each other's tasks (against the other test database). Serialize them."""
+    if not request.node.get_closest_marker("celery_worker"):
+        yield
+        return
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    name = f"casino-celery-worker-tests-{hashlib.sha256(broker.encode()).hexdigest()[:12]}.lock"
+    with (Path(tempfile.gettempdir()) / name).open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from tables.models import Casino
 
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
-from .services.runs import report_request
+from .services.runs import report_request, run_is_stale
 from .views import report_file_response
 
 READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE)
@@ -29,6 +29,7 @@ RUNNERS = (FINANCE, GAMING_MANAGER)
 class DailyReportSerializer(serializers.ModelSerializer):
     casino_name = serializers.CharField(source="casino.name", read_only=True)
     progress = serializers.IntegerField(read_only=True)
+    stale = serializers.SerializerMethodField()
     downloads = serializers.SerializerMethodField()
 
     class Meta:
@@ -48,11 +49,17 @@ class DailyReportSerializer(serializers.ModelSerializer):
             "queued_at",
             "started_at",
             "finished_at",
+            "heartbeat_at",
+            "stale",
             "period_start",
             "period_end",
             "engine_version",
             "downloads",
         ]
+
+    def get_stale(self, obj) -> bool:
+        """Queued or running with no progress for REPORTS_STALE_SECONDS: a retry is accepted."""
+        return run_is_stale(obj)
 
     def get_downloads(self, obj) -> dict:
         request = self.context.get("request")
@@ -135,7 +142,7 @@ class DailyReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     @extend_schema(request=RerunSerializer, responses={202: DailyReportSerializer})
     @action(detail=True, methods=["post"])
     def rerun(self, request, pk=None):
-        """Retry a failed run or re-run a finished day."""
+        """Retry a failed or stale run, or re-run a finished day."""
         report = self.get_object()
         payload = RerunSerializer(data=request.data)
         payload.is_valid(raise_exception=True)

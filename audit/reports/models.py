@@ -104,6 +104,11 @@ class DailyReport(models.Model):
     queued_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The run's last sign of progress (planned, a slice started or finished, combining).",
+    )
     period_start = models.DateTimeField(
         null=True, blank=True, help_text="UTC start of the gaming day."
     )
@@ -146,6 +151,9 @@ class ReportChunk(models.Model):
     last_round = models.BigIntegerField()
     rounds = models.PositiveIntegerField()
     done = models.BooleanField(default=False)
+    attempts = models.PositiveIntegerField(
+        default=0, help_text="Deliveries that started the slice (more than one: a worker died)."
+    )
     seconds = models.FloatField(null=True, blank=True)
     partial = models.JSONField(default=dict, blank=True, help_text="SQL aggregates of the slice.")
 

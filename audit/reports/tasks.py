@@ -1,10 +1,12 @@
 """Celery tasks of the daily reconciliation. Thin: load by id, call a service, never raise.
 
-A run is a chord: one ``reports.reconcile_chunk`` per slice of the day's rounds (any
-number of workers take them in parallel), then ``reports.reconcile_combine``. Every task is
-safe to run twice (acks_late redelivery): a slice already done is skipped, a step of a
-replaced run does nothing. A task that fails records the reason on the report (status
-"failed") instead of raising, so a person sees why and retries.
+A run: ``reports.reconcile_start`` plans the slices and queues one ``reports.reconcile_chunk``
+per slice (any number of workers take them in parallel); the slice that completes the run
+queues ``reports.reconcile_combine`` (the database counts the slices done, not a chord in the
+result backend, so a slice delivered twice cannot start the combine step early). Every task is
+safe to deliver twice (acks_late, reject on worker lost: see "When a worker dies" in
+README.md). A task that fails, or overruns ``CELERY_TASK_SOFT_TIME_LIMIT``, records the reason
+on the report (status "failed") instead of raising, so a person sees why and retries.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from __future__ import annotations
 import logging
 import traceback
 
-from celery import chord, shared_task
+from celery import group, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 
 from .services import runs
 
@@ -20,12 +24,17 @@ log = logging.getLogger(__name__)
 
 
 def _reason(exc: BaseException) -> str:
+    if isinstance(exc, SoftTimeLimitExceeded):
+        return (
+            f"it ran longer than CELERY_TASK_SOFT_TIME_LIMIT ({settings.CELERY_TASK_SOFT_TIME_LIMIT} s); "
+            "raise it (and CELERY_TASK_TIME_LIMIT, CELERY_VISIBILITY_TIMEOUT) or lower REPORTS_CHUNK_ROUNDS"
+        )
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     at = f" (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})" if where else ""
     return f"{type(exc).__name__}: {exc}{at}"
 
 
-@shared_task(name="reports.reconcile_start")
+@shared_task(name="reports.reconcile_start", ignore_result=True)
 def reconcile_start(report_id: int, run_id: str, full: bool = False) -> str:
     try:
         chunk_ids = runs.report_plan(report_id=report_id, run_id=run_id)
@@ -35,16 +44,14 @@ def reconcile_start(report_id: int, run_id: str, full: bool = False) -> str:
             report_id=report_id, run_id=run_id, error=f"planning failed: {_reason(exc)}"
         )
         return "failed"
-    if not chunk_ids:
+    if not chunk_ids:  # no rounds that day (or, delivered again, every slice already done)
         reconcile_combine.delay(report_id, run_id)
-        return "no rounds"
-    chord([reconcile_chunk.si(chunk_id, full) for chunk_id in chunk_ids])(
-        reconcile_combine.si(report_id, run_id)
-    )
+        return "no slices to run"
+    group(reconcile_chunk.si(chunk_id, full) for chunk_id in chunk_ids).apply_async()
     return f"{len(chunk_ids)} slices"
 
 
-@shared_task(name="reports.reconcile_chunk")
+@shared_task(name="reports.reconcile_chunk", ignore_result=True)
 def reconcile_chunk(chunk_id: int, full: bool = False) -> bool:
     try:
         return runs.report_chunk_run(chunk_id=chunk_id, full=full)
@@ -63,7 +70,7 @@ def reconcile_chunk(chunk_id: int, full: bool = False) -> bool:
         return False
 
 
-@shared_task(name="reports.reconcile_combine")
+@shared_task(name="reports.reconcile_combine", ignore_result=True)
 def reconcile_combine(report_id: int, run_id: str) -> str:
     try:
         report = runs.report_combine(report_id=report_id, run_id=run_id)

@@ -22,7 +22,7 @@ from tables.models import Casino
 
 from .exporters import FORMATS, period_file_write, reports_root
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
-from .services.runs import report_request
+from .services.runs import report_request, run_is_stale
 
 READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE)
 RUNNERS = (FINANCE, GAMING_MANAGER)
@@ -55,6 +55,7 @@ def _casino(request) -> Casino | None:
 @require_http_methods(["GET", "POST"])
 def reports_index(request):
     casino = _casino(request)
+    errors: dict[str, list[str]] = {}
     if request.method == "POST":
         if not has_role(request.user, *RUNNERS):
             raise PermissionDenied("Your role may read reports, not run them.")
@@ -62,13 +63,6 @@ def reports_index(request):
             if casino is None:
                 raise ValidationError({"casino": ["No casino is set up yet"]})
             day = date.fromisoformat(request.POST.get("gaming_day", ""))
-        except ValueError:
-            messages.error(request, "Gaming day: give a date as YYYY-MM-DD.")
-            return redirect("reports")
-        except ValidationError as exc:
-            messages.error(request, "; ".join(exc.messages))
-            return redirect("reports")
-        try:
             report = report_request(
                 casino=casino,
                 gaming_day=day,
@@ -76,11 +70,13 @@ def reports_index(request):
                 via="page",
                 full=request.POST.get("full") == "on",
             )
+        except ValueError:
+            errors = {"gaming_day": ["Give a date as YYYY-MM-DD."]}
         except ValidationError as exc:
-            messages.error(request, "; ".join(exc.messages))
-            return redirect("reports")
-        messages.success(request, f"Reconciliation of {day} started.")
-        return redirect("reports-day", pk=report.pk)
+            errors = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
+        else:
+            messages.success(request, f"Reconciliation of {day} started.")
+            return redirect("reports-day", pk=report.pk)
     reports = DailyReport.objects.select_related("casino")
     if casino is not None:
         reports = reports.filter(casino=casino)
@@ -96,8 +92,11 @@ def reports_index(request):
             "casinos": Casino.objects.all(),
             "reports": reports[:120],
             "yesterday": yesterday,
+            "entered": request.POST.get("gaming_day") if errors else None,
+            "errors": errors,
             "can_run": has_role(request.user, *RUNNERS),
         },
+        status=400 if errors else 200,
     )
 
 
@@ -127,6 +126,7 @@ def _context(request, report: DailyReport) -> dict:
         "summary": report.summary or {},
         "formats": list(FORMATS),
         "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
+        "stale": run_is_stale(report),
     }
 
 
@@ -143,7 +143,11 @@ def report_progress(request, pk: int):
     response = render(
         request,
         "reports/_progress.html",
-        {"report": report, "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING)},
+        {
+            "report": report,
+            "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
+            "stale": run_is_stale(report),
+        },
     )
     if report.status in (DailyReport.DONE, DailyReport.FAILED) and request.htmx:
         response["HX-Refresh"] = "true"  # show the finished report (or the failure) in full

@@ -194,3 +194,14 @@ def independent_totals(casino, day: date) -> dict:
             out[key][f"findings_{f.kind}"] += 1
             out[key][f"amount_{f.kind}"] += f.amount
     return out
+
+
+def casino_since(day: date, **fields):
+    """A casino that has existed since ``day``: its creation is recorded then, as an old casino's
+    is, so that reports of earlier test days fall within its life (see runs.first_gaming_day)."""
+    from datetime import UTC, datetime, time
+
+    casino = CasinoFactory.build(**fields)
+    casino._history_date = datetime.combine(day, time(12), tzinfo=UTC)
+    casino.save()
+    return casino

@@ -12,13 +12,13 @@ from audit.reports.services.runs import gaming_days_close, report_request
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
 from tests.factories import (
-    CasinoFactory,
     DealerFactory,
     PitFactory,
     RulesetFactory,
     TableFactory,
     user_with_role,
 )
+from tests.reports.helpers import casino_since
 from tests.tables.rounds_data import ROUNDS
 
 UTC = UTC
@@ -26,7 +26,9 @@ UTC = UTC
 
 @pytest.fixture
 def casino(db):
-    return CasinoFactory(name="DST Casino", time_zone="America/New_York", gaming_day_start_hour=6)
+    return casino_since(
+        date(2026, 1, 1), name="DST Casino", time_zone="America/New_York", gaming_day_start_hour=6
+    )
 
 
 def test_bounds_around_the_changes(casino):
@@ -103,7 +105,9 @@ def test_the_day_around_a_change_holds_exactly_its_rounds(casino, day, times, in
 @pytest.mark.django_db(transaction=True)
 def test_beat_starts_each_casino_day_once_it_has_ended(casino, settings):
     settings.REPORTS_CLOSE_DELAY_MINUTES = 10
-    las_vegas = CasinoFactory(name="West", time_zone="America/Los_Angeles", gaming_day_start_hour=4)
+    las_vegas = casino_since(
+        date(2026, 1, 1), name="West", time_zone="America/Los_Angeles", gaming_day_start_hour=4
+    )
     DailyReport.objects.create(
         casino=las_vegas, gaming_day=date(2026, 3, 6), status=DailyReport.DONE, runs=1
     )

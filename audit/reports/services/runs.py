@@ -5,6 +5,12 @@ locked (``select_for_update``) whenever a run is requested, finished or failed. 
 gets a fresh ``run_id``; a slice or combine step of an older run finds that it no longer
 owns the report and does nothing, so a re-run replaces the report's lines in one
 transaction and two runs never produce two reports.
+
+Every step may be delivered twice (a worker that dies before acknowledging its task: see
+"When a worker dies" in ../README.md): a plan delivered again gives the same slices, a slice
+already done is skipped and a slice never runs twice at once, and the slice that completes
+the run starts the combine step. Each step beats the run's heartbeat (``heartbeat_at``): a
+run silent for ``REPORTS_STALE_SECONDS`` is stale and may be retried at once.
 """
 
 from __future__ import annotations
@@ -13,16 +19,17 @@ import logging
 import os
 import time
 import uuid
+from contextlib import contextmanager
 from datetime import date, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Min
 from django.utils import timezone
 
 from tables.games import ENGINE_VERSION
-from tables.models import Casino
+from tables.models import Casino, Round
 
 from .. import selectors
 from ..models import DailyReport, DealerLine, ReportChunk, ReportLine, ReportWagerLine
@@ -42,8 +49,73 @@ def chunk_rounds() -> int:
 
 
 def stale_after() -> timedelta:
-    """A run silent this long is presumed dead (a worker lost) and may be started again."""
-    return timedelta(minutes=int(getattr(settings, "REPORTS_STALE_MINUTES", 30)))
+    """A run without progress this long is presumed dead (its workers lost): it may be retried."""
+    return timedelta(seconds=int(getattr(settings, "REPORTS_STALE_SECONDS", 360)))
+
+
+def run_last_progress(report: DailyReport):
+    return report.heartbeat_at or report.started_at or report.queued_at
+
+
+def run_is_stale(report: DailyReport, now=None) -> bool:
+    """Queued or running, and silent (no heartbeat) for ``REPORTS_STALE_SECONDS``."""
+    if report.status not in (DailyReport.QUEUED, DailyReport.RUNNING):
+        return False
+    last = run_last_progress(report)
+    return last is None or (now or timezone.now()) - last >= stale_after()
+
+
+def run_heartbeat(report_id: int, run_id: str, step: str = "") -> bool:
+    """The run made progress (``step``: plan, slice, combine); staleness is measured from here.
+
+    A plain UPDATE in its own transaction, so that it is seen while the step goes on.
+    """
+    log.debug("report %s run %s: %s", report_id, run_id, step)
+    return bool(
+        DailyReport.objects.filter(
+            pk=report_id, run_id=run_id, status__in=(DailyReport.QUEUED, DailyReport.RUNNING)
+        ).update(heartbeat_at=timezone.now())
+    )
+
+
+def current_gaming_day(casino: Casino, now=None) -> date:
+    from casino.gaming_day import gaming_day_of
+
+    return gaming_day_of(now or timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
+
+
+def first_gaming_day(casino: Casino) -> date | None:
+    """The casino's first gaming day: that of its creation or of its first round, the earlier.
+
+    None when neither is known (a casino created outside the ORM with no rounds yet).
+    """
+    from casino.gaming_day import gaming_day_of
+
+    days = []
+    created = casino.history.order_by("history_date").values_list("history_date", flat=True).first()
+    if created is not None:
+        days.append(gaming_day_of(created, casino.time_zone, casino.gaming_day_start_hour))
+    first_round = Round.objects.filter(table__pit__casino=casino).aggregate(day=Min("gaming_day"))
+    if first_round["day"] is not None:
+        days.append(first_round["day"])
+    return min(days, default=None)
+
+
+def _day_refusal(casino: Casino, gaming_day: date, now) -> str | None:
+    """Why ``gaming_day`` cannot have a final report at ``casino`` (outside its life), or None."""
+    today = current_gaming_day(casino, now)
+    if gaming_day >= today:
+        return (
+            f"Gaming day {gaming_day} at {casino} has not ended yet: the current gaming day there "
+            f"is {today}, and a report covers only a day that has ended"
+        )
+    first = first_gaming_day(casino) or today
+    if gaming_day < first:
+        return (
+            f"Gaming day {gaming_day} is before {casino}'s first gaming day ({first}, "
+            "when it was created or its first round was recorded): there is nothing to reconcile"
+        )
+    return None
 
 
 def _enqueue(report: DailyReport, full: bool) -> None:
@@ -53,35 +125,39 @@ def _enqueue(report: DailyReport, full: bool) -> None:
     transaction.on_commit(lambda: reconcile_start.delay(report_id, run_id, full))
 
 
+def _enqueue_combine(report_id: int, run_id: str) -> None:
+    from ..tasks import reconcile_combine
+
+    transaction.on_commit(lambda: reconcile_combine.delay(report_id, str(run_id)))
+
+
 @transaction.atomic
 def report_request(
     *, casino: Casino, gaming_day: date, requested_by=None, via: str, full: bool = False, now=None
 ) -> DailyReport:
     """Start (or restart) the reconciliation of ``gaming_day``; queued after this commits.
 
-    Refused with a field error: a gaming day that has not ended, and a day whose report is
-    being built right now (unless that run has been silent for ``REPORTS_STALE_MINUTES``).
+    Refused with a field error: a gaming day outside the casino's life (before its first
+    gaming day, or not ended yet), and a day whose report is being built right now (unless
+    that run has made no progress for ``REPORTS_STALE_SECONDS``: then it is replaced at once).
     """
     now = now or timezone.now()
+    refusal = _day_refusal(casino, gaming_day, now)
+    if refusal:
+        raise ValidationError({"gaming_day": [refusal]})
     start, end = selectors.day_bounds(casino, gaming_day)
-    if end > now:
-        raise ValidationError(
-            {
-                "gaming_day": [
-                    f"Gaming day {gaming_day} at {casino} has not ended yet (it ends {end.isoformat()} UTC)"
-                ]
-            }
-        )
     report, _ = DailyReport.objects.get_or_create(casino=casino, gaming_day=gaming_day)
     report = DailyReport.objects.select_for_update().get(pk=report.pk)
     busy = report.status in (DailyReport.QUEUED, DailyReport.RUNNING) and report.runs
-    last_sign = report.started_at or report.queued_at
-    if busy and last_sign and now - last_sign < stale_after():
+    if busy and not run_is_stale(report, now):
+        silent = int((now - run_last_progress(report)).total_seconds())
         raise ValidationError(
             {
                 "gaming_day": [
                     f"The reconciliation of {gaming_day} is already {report.status} "
-                    f"({report.progress}% done); wait for it to finish"
+                    f"({report.progress}% done, last progress {silent} s ago); wait for it to "
+                    f"finish, or retry once it has made no progress for "
+                    f"{int(stale_after().total_seconds())} s"
                 ]
             }
         )
@@ -93,6 +169,7 @@ def report_request(
     report.requested_by = requested_by
     report.requested_via = via
     report.queued_at, report.started_at, report.finished_at = now, None, None
+    report.heartbeat_at = now
     report.period_start, report.period_end = start, end
     report.save()
     _enqueue(report, full)
@@ -109,10 +186,17 @@ def _owned(report_id: int, run_id: str, *, lock: bool = False) -> DailyReport | 
 
 @transaction.atomic
 def report_plan(*, report_id: int, run_id: str) -> list[int]:
-    """Split the day's rounds into slices of consecutive ids; return the slices' ids."""
+    """Split the day's rounds into slices of consecutive ids; return the ids of the slices to run.
+
+    Delivered again (its worker died after planning): the run's slices not yet done.
+    """
     report = _owned(report_id, run_id, lock=True)
-    if report is None:
+    if report is None or report.status == DailyReport.DONE:  # replaced, failed, or finished
         return []
+    planned = ReportChunk.objects.filter(report=report, run_id=report.run_id)
+    if planned.exists():  # delivered again
+        run_heartbeat(report_id, run_id, "plan")
+        return list(planned.filter(done=False).values_list("pk", flat=True))
     start, end = selectors.day_bounds(report.casino, report.gaming_day)
     ids = list(
         selectors.day_rounds(report.casino, report.gaming_day)
@@ -147,18 +231,80 @@ def report_plan(*, report_id: int, run_id: str) -> list[int]:
             "chunks_done",
         ]
     )
-    return list(
-        ReportChunk.objects.filter(report=report, run_id=report.run_id).values_list("pk", flat=True)
-    )
+    run_heartbeat(report_id, run_id, "plan")
+    return list(planned.values_list("pk", flat=True))
+
+
+def slice_attempts_allowed() -> int:
+    return int(getattr(settings, "REPORTS_SLICE_ATTEMPTS", 3))
+
+
+@contextmanager
+def _slice_lock(chunk_id: int):
+    """One execution of a slice at a time (a redelivered task may meet the one still running).
+
+    A PostgreSQL session advisory lock: released when the slice ends, or when its worker dies
+    and its connection closes. The second execution waits, then finds the slice done. SQLite
+    (the quick start) runs tasks one at a time in-process and needs none.
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_SLICE_LOCK_SPACE, chunk_id])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_SLICE_LOCK_SPACE, chunk_id])
+
+
+_SLICE_LOCK_SPACE = 0x5E1C  # the advisory-lock key space of report slices
+
+
+def _combine_when_complete(report: DailyReport) -> None:
+    """The run's last slice is done: start the combine step once this transaction commits."""
+    if report.status == DailyReport.RUNNING and report.chunks_done >= report.chunks_total:
+        _enqueue_combine(report.pk, str(report.run_id))
 
 
 def report_chunk_run(*, chunk_id: int, full: bool = False) -> bool:
-    """Re-audit one slice, then aggregate it in SQL; False when its run was replaced."""
+    """Re-audit one slice, then aggregate it in SQL; False when its run was replaced or failed.
+
+    Safe to deliver twice: a slice already done is skipped (and completes the run if its
+    first delivery died before starting the combine step), and a slice is never run twice
+    at once. The slice that completes the run starts the combine step.
+    """
     chunk = ReportChunk.objects.filter(pk=chunk_id).first()
     if chunk is None or _owned(chunk.report_id, chunk.run_id) is None:
         return False
-    if chunk.done:  # a redelivered task (acks_late): the work is already saved
+    run_id = str(chunk.run_id)
+    if chunk.done:  # delivered again (acks_late): the work is already saved
+        with transaction.atomic():
+            report = _owned(chunk.report_id, run_id, lock=True)
+            if report is not None:
+                _combine_when_complete(report)
         return True
+    ReportChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
+    chunk.refresh_from_db(fields=["attempts"])
+    if chunk.attempts > slice_attempts_allowed():
+        report_fail(
+            report_id=chunk.report_id,
+            run_id=run_id,
+            error=f"slice {chunk.index} (rounds {chunk.first_round}-{chunk.last_round}) was "
+            f"started {chunk.attempts} times without finishing: the worker running it died each "
+            "time (killed, out of memory?); see the workers' log, then retry the run",
+        )
+        return False
+    run_heartbeat(chunk.report_id, run_id, "slice")
+    with _slice_lock(chunk.pk):
+        chunk.refresh_from_db(fields=["done"])
+        if chunk.done:  # the other delivery finished it while this one waited
+            return True
+        return _chunk_run(chunk, full)
+
+
+def _chunk_run(chunk: ReportChunk, full: bool) -> bool:
     report = chunk.report
     started = time.perf_counter()
     ids = selectors.slice_reaudit_ids(
@@ -182,13 +328,17 @@ def report_chunk_run(*, chunk_id: int, full: bool = False) -> bool:
         "errors": reaudit.errors,
     }
     with transaction.atomic():
-        if _owned(chunk.report_id, chunk.run_id, lock=True) is None:
+        report = _owned(chunk.report_id, chunk.run_id, lock=True)
+        if report is None:
             return False
         updated = ReportChunk.objects.filter(pk=chunk.pk, done=False).update(
             done=True, partial=partial, seconds=time.perf_counter() - started
         )
         if updated:
-            DailyReport.objects.filter(pk=report.pk).update(chunks_done=F("chunks_done") + 1)
+            report.chunks_done += 1
+            DailyReport.objects.filter(pk=report.pk).update(chunks_done=report.chunks_done)
+            run_heartbeat(report.pk, str(report.run_id), "slice")
+            _combine_when_complete(report)
     return True
 
 
@@ -197,17 +347,14 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
     from ..exporters import report_files_write
 
     report = _owned(report_id, run_id)
-    if report is None:
-        return None
+    if report is None or report.status == DailyReport.DONE:  # replaced, failed, or delivered again
+        return report
     chunks = list(ReportChunk.objects.filter(report=report, run_id=run_id))
     missing = [c.index for c in chunks if not c.done]
-    if missing:
-        report_fail(
-            report_id=report_id,
-            run_id=run_id,
-            error=f"slices {missing} did not finish (a worker failed); retry the run",
-        )
+    if missing:  # not the last slice's call: that slice starts this step when it is done
+        log.warning("report %s run %s: combine before slices %s were done", report_id, run_id, missing)
         return None
+    run_heartbeat(report_id, run_id, "combine")
     combined = combine_partials([c.partial for c in chunks])
     lines, wager_lines, dealer_rows, facts = build_lines(report, combined)
     reaudit = {"replayed": 0, "new_findings": 0, "settlement_changed": [], "errors": []}

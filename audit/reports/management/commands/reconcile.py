@@ -22,8 +22,8 @@ def _day(text: str) -> date:
 
 class Command(BaseCommand):
     help = (
-        "Reconcile a past gaming day (replaces its report). Runs on the Celery workers when a broker "
-        "is configured, in this process otherwise."
+        "Reconcile a past gaming day (replaces its report; a stale run is retried at once). Runs on "
+        "the Celery workers when a broker is configured, in this process otherwise."
     )
 
     def add_arguments(self, parser):
@@ -59,7 +59,14 @@ class Command(BaseCommand):
                     )
                 )
             except ValidationError as exc:
-                raise CommandError(f"{casino}: {'; '.join(exc.messages)}") from None
+                problems = exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}
+                raise CommandError(
+                    "; ".join(
+                        f"{casino}: {'--' + field.replace('_', '-') + ': ' if field else ''}{p}"
+                        for field, ps in problems.items()
+                        for p in ps
+                    )
+                ) from None
         for report in reports:
             report.refresh_from_db()
             while options["wait"] and report.status in (DailyReport.QUEUED, DailyReport.RUNNING):
