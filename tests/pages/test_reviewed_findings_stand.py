@@ -14,11 +14,33 @@ from django.urls import reverse
 from audit.models import Finding
 from audit.selectors import QueueFilters, dealer_stats, dealer_table, finding_queue, floor_average
 from audit.services import finding_review
-from tables.services.rounds import round_correct, round_record, round_void
+from tables.services.rounds import round_correct, round_record
+from tables.services.sessions import table_session_open
 from tests.conftest import api_as
-from tests.pages.test_desk import CORRECT, OVERPAY, UNDERPAY, floor, pitboss, surveillance, with_player  # noqa: F401
+from tests.factories import DealerFactory, PitFactory, RulesetFactory, TableFactory, user_with_role
+from tests.pages.test_desk import CORRECT, OVERPAY, UNDERPAY, with_player
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pitboss(db):
+    return user_with_role("pit_boss")
+
+
+@pytest.fixture
+def surveillance(db):
+    return user_with_role("surveillance")
+
+
+@pytest.fixture
+def floor(pitboss):
+    """Table A1 with dealer Ann on duty."""
+    pit = PitFactory(name="Pit A")
+    table = TableFactory(pit=pit, label="A1", ruleset=RulesetFactory(casino=pit.casino))
+    ann = DealerFactory(casino=pit.casino, name="Ann")
+    table_session_open(table=table, dealer=ann, author=pitboss)
+    return {"a": table, "ann": ann}
 
 
 def _confirmed_overpay(floor, pitboss, surveillance):
