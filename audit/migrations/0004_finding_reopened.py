@@ -4,8 +4,10 @@ from django.db import migrations, models
 from django.db.models import F, Q
 from django.utils import timezone
 
-REASON = ("sent back to surveillance: its round was corrected or voided before reviewed findings "
-          "were kept (migration audit 0004)")
+# The history's change reason holds 100 characters; the whole story goes in reopened_reason.
+REASON = "sent back to surveillance: round corrected or voided before migration audit 0004"
+STORY = ("Its round was corrected or voided before reviewed findings were kept counted; until then this "
+         "decision had stopped counting. Decide again: confirm keeps it, dismiss releases it.")
 
 
 def _reopen_reviewed_findings(apps, schema_editor):
@@ -28,7 +30,7 @@ def _reopen_reviewed_findings(apps, schema_editor):
     names = [f.attname for f in Finding._meta.concrete_fields]
     rows = []
     for finding in stale:
-        finding.reopened_at, finding.reopened_reason = now, REASON
+        finding.reopened_at, finding.reopened_reason = now, STORY
         finding.save(update_fields=["reopened_at", "reopened_reason"])
         values = {name: getattr(finding, name) for name in names}
         rows.append(History(**values, history_date=now, history_type="~", history_change_reason=REASON))

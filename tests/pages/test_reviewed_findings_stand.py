@@ -195,3 +195,28 @@ def test_the_tablet_warns_before_correcting_a_reviewed_round(client, floor, pitb
     client.force_login(pitboss)
     page = client.get(reverse("tablet-round-correct", args=[rnd.pk])).content.decode()
     assert "surveillance" in page and "stays counted" in page
+
+
+def test_the_migration_sends_back_reviewed_findings_left_behind_before_the_fix(floor, pitboss, surveillance):
+    import importlib
+
+    from django.db import connection, transaction
+    from django.db.migrations.executor import MigrationExecutor
+
+    from casino.audit_guard import allow_audit_write
+
+    rnd, finding = _confirmed_overpay(floor, pitboss, surveillance)
+    kept, _ = _confirmed_overpay(floor, pitboss, surveillance)  # current revision: not touched
+    round_correct(round=rnd, revision=1, data=CORRECT, reason="slip was wrong", author=pitboss)
+    with transaction.atomic():  # the state a correction left before this fix
+        allow_audit_write()
+        Finding.objects.filter(pk=finding.pk).update(reopened_at=None, reopened_reason="")
+    migration = importlib.import_module("audit.migrations.0004_finding_reopened")
+    apps = MigrationExecutor(connection).loader.project_state(("audit", "0004_finding_reopened")).apps
+    with connection.schema_editor() as editor:
+        migration._reopen_reviewed_findings(apps, editor)
+    finding.refresh_from_db()
+    assert finding.status == Finding.CONFIRMED and finding.reopened_at is not None
+    rows = list(finding.history.order_by("history_date").values_list("history_change_reason", flat=True))
+    assert "migration audit 0004" in rows[-1]
+    assert kept.findings.get().reopened_at is None
