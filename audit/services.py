@@ -10,6 +10,7 @@ from simple_history.utils import bulk_update_with_history
 
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
+from tables.models import Round
 
 DECISIONS = {
     "confirm": Finding.CONFIRMED,  # a dealer error
@@ -26,6 +27,10 @@ def finding_review(*, finding: Finding, decision: str, note: str, author, at=Non
     if not note:
         raise ValidationError({"note": ["Every review decision needs a note; it is kept in the history"]})
     allow_audit_write()
+    # The round's lock first, as corrections and voids take it: a decision never lands between
+    # their read of the round's findings and their write (it would be overwritten), and the
+    # two never wait for each other in opposite orders.
+    list(Round.objects.select_for_update().filter(pk=finding.round_id).values_list("pk", flat=True))
     finding = Finding.objects.select_for_update().get(pk=finding.pk)
     if finding.status == Finding.SUPERSEDED:
         raise ValidationError({"finding": ["This finding belongs to a superseded revision; review the current one"]})
@@ -59,14 +64,15 @@ def findings_round_changed(*, round, change: str, reason: str, author, at) -> No
     against the dealer, and are sent back to surveillance (``reopened_at``) for a new decision.
     ``change`` says what happened ("corrected to revision 3", "voided"); ``reason`` is the author's.
     """
-    superseded = list(Finding.objects.filter(round=round, status=Finding.OPEN))
+    findings = list(Finding.objects.select_for_update().filter(round=round).order_by("pk"))
+    superseded = [f for f in findings if f.status == Finding.OPEN]
     for finding in superseded:
         finding.status = Finding.SUPERSEDED
     if superseded:
         what = "superseded by a correction" if change.startswith("corrected") else "round voided"
         bulk_update_with_history(superseded, Finding, ["status"], default_user=author,
                                  default_change_reason=f"{what}: {reason}")
-    reopened = list(Finding.objects.filter(round=round, status__in=Finding.REVIEWED))
+    reopened = [f for f in findings if f.status in Finding.REVIEWED]
     for finding in reopened:
         finding.reopened_at, finding.reopened_reason = at, f"{change} by {author}: {reason}"
     if reopened:

@@ -220,3 +220,54 @@ def test_the_migration_sends_back_reviewed_findings_left_behind_before_the_fix(f
     rows = list(finding.history.order_by("history_date").values_list("history_change_reason", flat=True))
     assert "migration audit 0004" in rows[-1]
     assert kept.findings.get().reopened_at is None
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_review_waits_for_a_correction_in_progress(floor, pitboss, surveillance, monkeypatch):
+    """A decision made while a correction runs would be overwritten by the correction's write
+    (it read the findings first): the review takes the round's lock and waits, then sees the
+    finding superseded and is refused with a field error."""
+    import threading
+    import time
+
+    from django.core.exceptions import ValidationError
+    from django.db import connection
+
+    import tables.services.rounds as rounds_module
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are only meaningful on PostgreSQL")
+    rnd = round_record(table=floor["a"], data=OVERPAY, author=pitboss).round
+    finding = rnd.findings.get()
+    auditing, events = threading.Event(), []
+    real_audit = rounds_module.round_audit
+
+    def slow_audit(**kwargs):
+        auditing.set()
+        time.sleep(1.0)
+        events.append("correction audited")
+        return real_audit(**kwargs)
+
+    monkeypatch.setattr(rounds_module, "round_audit", slow_audit)
+
+    def correct():
+        from django.db import connections
+
+        try:
+            round_correct(round=rnd, revision=1, data=CORRECT, reason="slip was wrong", author=pitboss)
+        finally:
+            connections["default"].close()
+
+    thread = threading.Thread(target=correct)
+    thread.start()
+    assert auditing.wait(10)
+    with pytest.raises(ValidationError, match="superseded revision"):
+        try:
+            finding_review(finding=finding, decision="escalate", note="camera", author=surveillance)
+        finally:
+            events.append("review answered")
+    thread.join()
+    assert events == ["correction audited", "review answered"]
+    finding.refresh_from_db()
+    assert finding.status == Finding.SUPERSEDED
