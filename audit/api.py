@@ -21,11 +21,15 @@ class FindingFilter(filters.FilterSet):
     dealer = filters.NumberFilter(field_name="round__dealer")
     gaming_day = filters.DateFilter(field_name="round__gaming_day")
     min_amount = filters.NumberFilter(field_name="amount", lookup_expr="gte")
+    reopened = filters.BooleanFilter(
+        field_name="reopened_at", lookup_expr="isnull", exclude=True,
+        help_text="Reviewed findings sent back to surveillance by a correction or void of their round.",
+    )
     ordering = filters.OrderingFilter(fields=(("created_at", "created_at"), ("amount", "amount")))
 
     class Meta:
         model = Finding
-        fields = ["status", "kind", "code", "table", "pit", "dealer", "gaming_day", "min_amount"]
+        fields = ["status", "kind", "code", "table", "pit", "dealer", "gaming_day", "min_amount", "reopened"]
 
 
 class ReviewSerializer(serializers.Serializer):
@@ -43,7 +47,10 @@ class FindingViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=ReviewSerializer, responses=FindingSerializer)
     @action(detail=True, methods=["post"])
     def review(self, request, pk=None):
-        """Confirm as dealer error, dismiss as a recording mistake, or escalate; with a note."""
+        """Confirm as dealer error, dismiss as a recording mistake, or escalate; with a note.
+
+        A finding sent back by a correction or void (``reopened_at``) takes a new decision:
+        confirm keeps it counted, dismiss releases it."""
         payload = ReviewSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         try:

@@ -19,6 +19,8 @@ class Finding(models.Model):
         (ESCALATED, "escalated"),
         (SUPERSEDED, "superseded by a correction"),
     ]
+    #: Decisions surveillance made that a correction or void never takes away.
+    REVIEWED = (CONFIRMED, ESCALATED)
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="findings")
     revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="findings")
@@ -38,6 +40,12 @@ class Finding(models.Model):
     reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="+")
     reviewed_at = models.DateTimeField(null=True, blank=True)
+    # A reviewed finding (confirmed or escalated) is never superseded: a correction or void of
+    # its round keeps it counted and sends it back for a new decision (README, surveillance desk).
+    reopened_at = models.DateTimeField(
+        null=True, blank=True, help_text="Sent back to surveillance by a correction or void; cleared by a decision."
+    )
+    reopened_reason = models.TextField(blank=True, help_text="What changed the round: revision, author, reason.")
     created_at = models.DateTimeField()
     history = HistoricalRecords()
 

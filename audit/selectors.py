@@ -5,9 +5,12 @@ Everything here aggregates in SQL (``Count``, ``Sum``, ``Exists`` and ``GROUP BY
 year of rounds.
 
 What counts as a dealer error (a house decision; README "Tablet and surveillance desk"):
-a finding of the round's *current* revision that surveillance has not dismissed as a
-recording mistake — open, confirmed or escalated. Superseded findings (their revision was
-corrected) and dismissed ones are not the dealer's. Voided rounds count for nothing.
+an open finding of an active round's *current* revision, and every finding surveillance
+reviewed as confirmed or escalated, whatever became of its round since: a correction or a
+void never takes a reviewed finding away (it is sent back for a new decision; only a
+dismissal releases it). One wager is counted once: a finding is not counted while an earlier
+revision's reviewed finding of the same rule and path stands. Superseded and dismissed
+findings are not the dealer's; a voided round counts only through its reviewed findings.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from django.db.models.functions import Coalesce
 from audit.models import Finding
 from tables.models import Dealer, Round
 
-#: Finding statuses that count against the dealer (see the module docstring).
-COUNTED_STATUSES = (Finding.OPEN, Finding.CONFIRMED, Finding.ESCALATED)
+#: Finding statuses that can count against the dealer (see the module docstring).
+COUNTED_STATUSES = (Finding.OPEN, *Finding.REVIEWED)
 ZERO = Decimal("0.00")
 _MONEY = DecimalField(max_digits=16, decimal_places=2)
 
@@ -48,6 +51,23 @@ def _money_sum(expression: str, **filter_q) -> Coalesce:
     )
 
 
+def counted_findings(findings: QuerySet[Finding] | None = None) -> QuerySet[Finding]:
+    """The findings of ``findings`` (all by default) that count as dealer errors (module docstring)."""
+    qs = Finding.objects.all() if findings is None else findings
+    standing_earlier = Finding.objects.filter(
+        round=OuterRef("round"),
+        revision_id__lt=OuterRef("revision_id"),  # a round's revisions are written in order
+        status__in=Finding.REVIEWED,
+        code=OuterRef("code"),
+        path=OuterRef("path"),
+    )
+    return qs.filter(
+        Q(status=Finding.OPEN, round__status=Round.ACTIVE, revision__number=F("round__revision"))
+        | Q(status__in=Finding.REVIEWED),
+        ~Exists(standing_earlier),
+    )
+
+
 # --- the queue -------------------------------------------------------------------------------
 
 
@@ -65,11 +85,17 @@ class QueueFilters:
 
 
 def finding_queue(filters: QueueFilters) -> QuerySet[Finding]:
-    """Findings of active rounds matching ``filters``, newest or largest first."""
+    """Findings of active rounds, and reviewed findings of voided ones, matching ``filters``,
+    newest or largest first. "open" means waiting for a decision: open, or sent back
+    (``reopened``) by a correction or void of a reviewed finding's round."""
     qs = Finding.objects.select_related("round__table__pit", "round__dealer", "revision").filter(
-        round__status=Round.ACTIVE
+        Q(round__status=Round.ACTIVE) | Q(status__in=Finding.REVIEWED)
     )
-    if filters.status == "reviewed":
+    if filters.status == Finding.OPEN:
+        qs = qs.filter(Q(status=Finding.OPEN) | Q(reopened_at__isnull=False))
+    elif filters.status == "reopened":
+        qs = qs.filter(reopened_at__isnull=False)
+    elif filters.status == "reviewed":
         qs = qs.filter(status__in=(Finding.CONFIRMED, Finding.DISMISSED))
     elif filters.status != "all":
         qs = qs.filter(status=filters.status)
@@ -111,26 +137,16 @@ def finding_queue_totals(queryset: QuerySet[Finding]) -> dict:
 # --- dealers ---------------------------------------------------------------------------------
 
 
-def _counted_findings(**extra) -> QuerySet[Finding]:
-    return Finding.objects.filter(
-        round=OuterRef("pk"),
-        revision__number=OuterRef("revision"),
-        status__in=COUNTED_STATUSES,
-        **extra,
-    )
-
-
 def _round_stats(rounds: QuerySet[Round]) -> QuerySet:
-    """Rounds annotated with whether they hold a dealer error (one EXISTS per row, in SQL)."""
-    return rounds.filter(status=Round.ACTIVE).annotate(has_error=Exists(_counted_findings()))
+    """Active rounds, and voided ones holding a reviewed error, annotated with whether they
+    hold a dealer error (one EXISTS per row, in SQL)."""
+    return rounds.annotate(
+        has_error=Exists(counted_findings(Finding.objects.filter(round=OuterRef("pk"))))
+    ).filter(Q(status=Round.ACTIVE) | Q(has_error=True))
 
 
 def _finding_money(findings: QuerySet[Finding]) -> QuerySet[Finding]:
-    return findings.filter(
-        status__in=COUNTED_STATUSES,
-        round__status=Round.ACTIVE,
-        revision__number=F("round__revision"),
-    )
+    return counted_findings(findings)
 
 
 def _rates(row: dict) -> dict:
@@ -146,6 +162,16 @@ def _rates(row: dict) -> dict:
             (amount * 100 / rounds).quantize(Decimal("0.01")) if rounds else None
         )
     return row
+
+
+def dealer_error_rounds(dealer: Dealer) -> QuerySet[Round]:
+    """The dealer's rounds holding a dealer error, newest first (voided ones by a reviewed finding)."""
+    return (
+        _round_stats(Round.objects.filter(dealer=dealer))
+        .filter(has_error=True)
+        .select_related("table")
+        .order_by("-recorded_at")
+    )
 
 
 def dealer_table(*, since: date | None = None, until: date | None = None) -> list[dict]:

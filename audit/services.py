@@ -1,13 +1,16 @@
-"""Surveillance's review of findings: every decision with a note, kept in history."""
+"""Surveillance's review of findings: every decision with a note, kept in history; and what a
+correction or a void of a round does to its findings."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from simple_history.utils import bulk_update_with_history
 
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
+from tables.models import Round
 
 DECISIONS = {
     "confirm": Finding.CONFIRMED,  # a dealer error
@@ -24,18 +27,24 @@ def finding_review(*, finding: Finding, decision: str, note: str, author, at=Non
     if not note:
         raise ValidationError({"note": ["Every review decision needs a note; it is kept in the history"]})
     allow_audit_write()
+    # The round's lock first, as corrections and voids take it: a decision never lands between
+    # their read of the round's findings and their write (it would be overwritten), and the
+    # two never wait for each other in opposite orders.
+    list(Round.objects.select_for_update().filter(pk=finding.round_id).values_list("pk", flat=True))
     finding = Finding.objects.select_for_update().get(pk=finding.pk)
     if finding.status == Finding.SUPERSEDED:
         raise ValidationError({"finding": ["This finding belongs to a superseded revision; review the current one"]})
-    if finding.status in (Finding.CONFIRMED, Finding.DISMISSED):
+    if finding.reopened_at is None and finding.status in (Finding.CONFIRMED, Finding.DISMISSED):
         raise ValidationError({"finding": [f"This finding was already {finding.get_status_display()}"]})
+    # A reopened finding takes any decision: confirm keeps it counted, dismiss releases it.
     finding.status = DECISIONS[decision]
     finding.review_note = note
     finding.reviewed_by = author
     finding.reviewed_at = at or timezone.now()
+    finding.reopened_at = None
     finding._history_user = author
     finding._change_reason = f"{decision}: {note}"
-    finding.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
+    finding.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at", "reopened_at"])
     if finding.status != Finding.ESCALATED:
         _refresh_open_count(finding)
     return finding
@@ -45,3 +54,29 @@ def _refresh_open_count(finding: Finding) -> None:
     rnd = finding.round
     rnd.open_findings = Finding.objects.filter(round=rnd, status=Finding.OPEN).count()
     rnd.save(update_fields=["open_findings"])
+
+
+def findings_round_changed(*, round, change: str, reason: str, author, at) -> None:  # noqa: A002
+    """What a correction or a void of ``round`` does to its findings (call under the round's lock).
+
+    Open findings are superseded (a correction's new revision is audited afresh). Reviewed
+    findings (confirmed, escalated) are never superseded: they keep their status, stay counted
+    against the dealer, and are sent back to surveillance (``reopened_at``) for a new decision.
+    ``change`` says what happened ("corrected to revision 3", "voided"); ``reason`` is the author's.
+    """
+    findings = list(Finding.objects.select_for_update().filter(round=round).order_by("pk"))
+    superseded = [f for f in findings if f.status == Finding.OPEN]
+    for finding in superseded:
+        finding.status = Finding.SUPERSEDED
+    if superseded:
+        what = "superseded by a correction" if change.startswith("corrected") else "round voided"
+        bulk_update_with_history(superseded, Finding, ["status"], default_user=author,
+                                 default_change_reason=f"{what}: {reason}")
+    reopened = [f for f in findings if f.status in Finding.REVIEWED]
+    for finding in reopened:
+        finding.reopened_at, finding.reopened_reason = at, f"{change} by {author}: {reason}"
+    if reopened:
+        # The author's reason is in ``reopened_reason``, kept whole in the history row; the
+        # change reason is short (simple-history's column holds 100 characters).
+        bulk_update_with_history(reopened, Finding, ["reopened_at", "reopened_reason"], default_user=author,
+                                 default_change_reason=f"sent back to surveillance: round {change}")

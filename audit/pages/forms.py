@@ -9,7 +9,8 @@ from tables.games.base import FINDING_KINDS
 from tables.models import Dealer, Pit, Table
 
 STATUS_CHOICES = [
-    (Finding.OPEN, "Open"),
+    (Finding.OPEN, "Waiting for a decision"),
+    ("reopened", "Sent back by a correction or void"),
     (Finding.ESCALATED, "Escalated"),
     ("reviewed", "Confirmed or dismissed"),
     ("all", "All"),

@@ -13,6 +13,7 @@ from audit.models import Finding
 from audit.pages.forms import PeriodForm, QueueFilterForm, ReviewForm
 from audit.selectors import (
     QueueFilters,
+    dealer_error_rounds,
     dealer_stats,
     dealer_table,
     finding_queue,
@@ -193,11 +194,7 @@ def dealer_detail(request, pk: int):
     dealer = get_object_or_404(Dealer, pk=pk)
     form, period = _period(request)
     stats = dealer_stats(dealer, since=period["since"], until=period["until"])
-    recent = (
-        Round.objects.filter(dealer=dealer, status=Round.ACTIVE, open_findings__gt=0)
-        .select_related("table")
-        .order_by("-recorded_at")[:20]
-    )
+    recent = dealer_error_rounds(dealer)[:20]
     return render(
         request,
         "surveillance/dealer.html",

@@ -23,9 +23,10 @@ from tables.models import Round, Table
 
 from .theoretical import POT_KEY
 
-#: Findings that count against a dealer and in the report: not superseded by a correction,
-#: not dismissed as a recording mistake. Escalated ones are still possible errors.
-COUNTED_FINDINGS = (Finding.OPEN, Finding.CONFIRMED, Finding.ESCALATED)
+#: Findings that count against a dealer and in the report: the rule of
+#: ``audit.selectors.counted_findings`` (open ones of an active round's current revision;
+#: confirmed and escalated ones whatever became of their round; one per wager), in SQL here.
+REVIEWED_FINDINGS = Finding.REVIEWED
 
 
 def day_bounds(casino, gaming_day: date) -> tuple[datetime, datetime]:
@@ -176,14 +177,21 @@ _ROUNDS = """
     GROUP BY r.table_id, r.dealer_id, r.status
 """
 
-# Counted findings of each active round's current revision (few rows: the revision's
-# primary key is probed per finding).
+# Counted findings (few rows: the revision's primary key is probed per finding): open ones
+# of an active round's current revision, and reviewed ones (confirmed, escalated) whatever
+# became of their round since, unless an earlier revision's reviewed finding of the same rule
+# and path stands for the same wager (``audit.selectors.counted_findings``).
 _FINDINGS = """
     FROM tables_round r
     JOIN audit_finding f ON f.round_id = r.id
     JOIN tables_roundrevision v ON v.id = f.revision_id
-    WHERE {where} AND r.status = %s AND v.number = r.revision
-        AND f.round_id >= %s AND f.round_id <= %s AND f.status IN (%s, %s, %s)
+    WHERE {where} AND f.round_id >= %s AND f.round_id <= %s
+        AND ((f.status = %s AND r.status = %s AND v.number = r.revision) OR f.status IN (%s, %s))
+        AND NOT EXISTS (
+            SELECT 1 FROM audit_finding h
+            WHERE h.round_id = f.round_id AND h.revision_id < f.revision_id
+                AND h.status IN (%s, %s) AND h.code = f.code AND h.path = f.path
+        )
 """
 
 
@@ -221,19 +229,24 @@ def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict
             voided[table] = voided.get(table, 0) + n
 
     findings = _FINDINGS.format(where=where)
-    finding_params = [*params, Round.ACTIVE, first, last, *COUNTED_FINDINGS]
+    finding_params = [
+        *params, first, last, Finding.OPEN, Round.ACTIVE, *REVIEWED_FINDINGS, *REVIEWED_FINDINGS
+    ]
     finding_rows = _rows(
         f"SELECT r.table_id, f.kind, COUNT(*), SUM(f.amount) {findings} GROUP BY r.table_id, f.kind",
         finding_params,
     )
-    dealer_errors = {
-        d: (rounds, n, amount)
-        for d, rounds, n, amount in _rows(
-            "SELECT r.dealer_id, COUNT(DISTINCT f.round_id), COUNT(*), SUM(f.amount) "
-            f"{findings} GROUP BY r.dealer_id",
-            finding_params,
-        )
-    }
+    dealer_errors = {}
+    # A voided round counts for its dealer only while it holds a reviewed error: it is added
+    # to the dealer's rounds here (``_ROUNDS`` counts active rounds).
+    for d, rounds, voided_held, n, amount in _rows(
+        "SELECT r.dealer_id, COUNT(DISTINCT f.round_id), "
+        "COUNT(DISTINCT CASE WHEN r.status = %s THEN f.round_id END), COUNT(*), SUM(f.amount) "
+        f"{findings} GROUP BY r.dealer_id",
+        [Round.VOIDED, *finding_params],
+    ):
+        dealer_errors[d] = (rounds, n, amount)
+        dealer_rounds[d] = dealer_rounds.get(d, 0) + voided_held
     tables = {t: [t, n, seats.get(t, 0), voided.pop(t, 0)] for t, n in per_table.items()}
     for t, n in voided.items():
         tables[t] = [t, 0, 0, n]

@@ -123,7 +123,8 @@ class FindingSerializer(serializers.ModelSerializer):
     class Meta:
         model = Finding
         fields = ["id", "round", "revision", "kind", "code", "message", "path", "rule", "expected", "recorded",
-                  "amount", "seat", "player", "status", "review_note", "reviewed_by", "reviewed_at", "created_at"]
+                  "amount", "seat", "player", "status", "review_note", "reviewed_by", "reviewed_at",
+                  "reopened_at", "reopened_reason", "created_at"]
 
 
 class RoundRevisionSerializer(serializers.ModelSerializer):
@@ -253,6 +254,7 @@ def _detail(audited) -> dict:
              "amount": _money(f.amount), "seat": f.seat, "player": f.player, "status": f.status,
              "review_note": f.review_note, "reviewed_by": f.reviewed_by_id,
              "reviewed_at": _DATETIME.to_representation(f.reviewed_at) if f.reviewed_at else None,
+             "reopened_at": None, "reopened_reason": "",  # a new revision's findings are fresh
              "created_at": _DATETIME.to_representation(f.created_at)}
             for f in revision.finding_rows
         ],

@@ -288,7 +288,14 @@ def round_correct_page(request, pk: int):
     return render(
         request,
         "tablet/round_entry.html",
-        {"table": table, "round": rnd, "config": config, "session": True, "dealer": rnd.dealer},
+        {
+            "table": table,
+            "round": rnd,
+            "config": config,
+            "session": True,
+            "dealer": rnd.dealer,
+            "reviewed": rnd.findings.filter(status__in=Finding.REVIEWED).count(),
+        },
     )
 
 

@@ -14,7 +14,6 @@ from typing import NamedTuple
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connections, router, transaction
 from django.utils import timezone
-from simple_history.utils import bulk_update_with_history
 
 from audit.jackpots.services import (
     jackpot_bank_of,
@@ -23,6 +22,7 @@ from audit.jackpots.services import (
     jackpot_round_voided,
 )
 from audit.models import Finding
+from audit.services import findings_round_changed
 from casino.audit_guard import allow_audit_write
 from casino.gaming_day import gaming_day_of
 from casino.prepared import PREPARED
@@ -115,7 +115,8 @@ class WagerLine(NamedTuple):
 
 _WAGERS = RowInserter(Wager, ("revision_id", "round_id", *WagerLine._fields), returning_pk=False)
 _FINDINGS = RowInserter(Finding, ("round_id", "revision_id", "kind", "code", "message", "path", "rule", "expected",
-                                  "recorded", "amount", "seat", "player", "status", "review_note", "created_at"))
+                                  "recorded", "amount", "seat", "player", "status", "review_note",
+                                  "reopened_reason", "created_at"))
 
 
 def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, author, reason: str, at) -> RoundRevision:
@@ -137,7 +138,7 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
                         player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)
                 for f in result.findings]
     ids = _FINDINGS.insert([(rnd.pk, revision.pk, f.kind, f.code, f.message, f.path, f.rule, f.expected, f.recorded,
-                             f.amount, f.seat, f.player, f.status, f.review_note, at) for f in findings],
+                             f.amount, f.seat, f.player, f.status, f.review_note, "", at) for f in findings],
                            using=rnd._state.db)
     for finding, pk in zip(findings, ids, strict=True):
         finding.pk = pk
@@ -270,14 +271,6 @@ def _require_may_change(rnd: Round, user) -> None:
                                "correct or void it")
 
 
-def _supersede_findings(rnd: Round, *, author, reason: str) -> None:
-    findings = list(Finding.objects.filter(round=rnd, status=Finding.OPEN))
-    for finding in findings:
-        finding.status = Finding.SUPERSEDED
-    if findings:
-        bulk_update_with_history(findings, Finding, ["status"], default_user=author, default_change_reason=reason)
-
-
 def _require_reason(reason: str, what: str) -> str:
     reason = (reason or "").strip()
     if not reason:
@@ -306,7 +299,8 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
                                         bank=bank)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context)
-    _supersede_findings(rnd, author=author, reason=f"superseded by a correction: {reason}")
+    findings_round_changed(round=rnd, change=f"corrected to revision {rnd.revision + 1}", reason=reason,
+                           author=author, at=at)
     new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
                                    author=author, reason=reason, at=at)
     rnd.revision = new_revision.number
@@ -330,6 +324,6 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     rnd.open_findings = 0
     rnd._history_user, rnd._change_reason = author, f"voided: {reason}"
     rnd.save(update_fields=["status", "void_reason", "voided_by", "voided_at", "open_findings"])
-    _supersede_findings(rnd, author=author, reason=f"round voided: {reason}")
+    findings_round_changed(round=rnd, change="voided", reason=reason, author=author, at=rnd.voided_at)
     jackpot_round_voided(round=rnd, author=author, reason=reason, at=rnd.voided_at)
     return rnd

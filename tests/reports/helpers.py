@@ -184,11 +184,17 @@ def independent_totals(casino, day: date) -> dict:
                 t["taxes"] -= actual
             if w.wager == "taxpayers_fortune_jackpot":
                 t["jackpots"] += actual
-    for f in Finding.objects.filter(round_id__in=list(current)).select_related("revision", "round"):
-        if f.revision.number != current[f.round_id] or f.status in (
-            Finding.SUPERSEDED,
-            Finding.DISMISSED,
-        ):
+    # Counted: open findings of an active round's current revision; confirmed and escalated
+    # ones whatever became of the round; one per (round, code, path), the earliest reviewed.
+    reviewed = (Finding.CONFIRMED, Finding.ESCALATED)
+    all_findings = list(
+        Finding.objects.filter(round__in=rounds).select_related("revision", "round").order_by("revision_id")
+    )
+    standing = {(f.round_id, f.code, f.path): f.revision_id for f in reversed(all_findings) if f.status in reviewed}
+    for f in all_findings:
+        if not (f.status in reviewed or (f.status == Finding.OPEN and current.get(f.round_id) == f.revision.number)):
+            continue
+        if standing.get((f.round_id, f.code, f.path), f.revision_id) < f.revision_id:
             continue
         for key in (f.round.table_id, "floor"):
             out[key][f"findings_{f.kind}"] += 1
