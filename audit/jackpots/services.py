@@ -343,10 +343,10 @@ def takes_taxpayers_fortune(table, rules=None) -> bool:
     return bool(getattr(rules, "taxpayers_fortune", False))
 
 
-def jackpot_bank_required(table, rules=None) -> None:
+def jackpot_bank_required(table, rules=None, *, before: str = "it opens") -> None:
     """The tax a Taxpayer's Fortune marker pays is owed to a jackpot bank's meters: a table
-    whose ruleset takes markers opens only as a member of a bank (no tax is collected with
-    no liability behind it)."""
+    whose ruleset takes markers opens (and records) only as a member of a bank (no tax is
+    collected with no liability behind it)."""
     if takes_taxpayers_fortune(table, rules) and not JackpotBankTable.objects.filter(
         table_id=table.pk
     ).exists():
@@ -355,7 +355,7 @@ def jackpot_bank_required(table, rules=None) -> None:
                 "table": [
                     f"Table {table.label} runs ruleset {table.ruleset}, which takes Taxpayer's Fortune "
                     f"markers, but the table is in no jackpot bank: a gaming manager must "
-                    f"{LINK_TABLE_TO_BANK} before it opens"
+                    f"{LINK_TABLE_TO_BANK} before {before}"
                 ]
             }
         )
@@ -409,6 +409,11 @@ def jackpot_context_for_round(
     if bank is LOOK_UP:
         bank = jackpot_bank_of(table, earlier_round=round)
     if bank is None:
+        # A session opened before this rule (or a ruleset changed under an open table)
+        # still records no tax outside a bank; a round from before the table joined its
+        # bank is corrected as it was recorded.
+        if round is None:
+            jackpot_bank_required(table, version.rules(), before="rounds are recorded here")
         progressive = set(getattr(version.rules(), "progressive_lines", None) or ())
         unpriced = sorted(progressive - set(context.jackpot_amounts if context else ()))
         if unpriced:

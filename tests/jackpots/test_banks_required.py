@@ -143,3 +143,21 @@ def test_the_demo_floor_puts_its_upcard_luck_table_in_a_bank_with_live_meters():
     demo_rounds_load(rounds_per_table=15)
     assert bank_state(member.bank).contribution_base > 0
     assert jackpot_recompute(member.bank).ok
+
+
+def test_no_round_is_recorded_with_markers_at_a_table_in_no_bank():
+    """A table already open (before this rule, or whose ruleset changed under it) records no
+    Taxpayer's Fortune tax outside a bank either."""
+    from tables.services.floor import floor_object_save
+    from tables.services.rounds import round_record
+    from tests.jackpots.helpers import hit_round
+
+    table, dealer = _upcard_table(markers=False)
+    boss, manager = user_with_role("pit_boss"), user_with_role("gaming_manager")
+    table_session_open(table=table, dealer=dealer, author=boss)
+    table.ruleset = RulesetFactory(game=GAME, casino=table.pit.casino)  # takes markers
+    floor_object_save(obj=table, author=manager, reason="new rules")
+    with pytest.raises(ValidationError) as err:
+        round_record(table=table, data=hit_round(), author=boss)
+    assert "before rounds are recorded here" in err.value.message_dict["table"][0]
+    assert not table.rounds.exists()
