@@ -18,6 +18,7 @@ from .roles import (
 NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Floor", "floor", ALL_ROLES),
     ("Jackpots", "jackpots-board", ALL_ROLES),
+    ("Jackpot banks", "jackpots-banks", ALL_ROLES),
     ("Jackpot liability", "jackpots-report", (FINANCE, GAMING_MANAGER)),
     ("Adjustments", "jackpots-adjustments", (FINANCE, GAMING_MANAGER)),
     ("Tablet", "tablet-floor", (PIT_BOSS,)),

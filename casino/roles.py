@@ -43,6 +43,9 @@ ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "tables.casino": ("view", "add", "change"), "tables.pit": ("view", "add", "change"),
         "tables.table": ("view", "add", "change"), "tables.dealer": ("view", "add", "change"),
         "tables.ruleset": ("view", "add", "change"), "tables.rulesetversion": ("view",),
+        # Jackpot banks: added through the services (a new line version, never an edit).
+        "jackpots.jackpotbank": ("view", "add"), "jackpots.jackpotbanktable": ("view", "add"),
+        "jackpots.jackpotlineconfig": ("view", "add"),
     },
 }
 

@@ -99,3 +99,24 @@ class TableFactory(factory.django.DjangoModelFactory):
                                  casino=factory.SelfAttribute("..pit.casino"))
     min_bet = Decimal("10.00")
     max_bet = Decimal("500.00")
+
+
+def jackpot_bank_for(*tables, at=None):
+    """A new jackpot bank of the tables' casino holding those of ``tables`` whose ruleset
+    takes Taxpayer's Fortune markers (every line fixed until configured); None when none
+    does. Such a table opens only as a member of a bank (issue #14)."""
+    from audit.jackpots.models import JackpotBank
+    from audit.jackpots.services import jackpot_bank_create, takes_taxpayers_fortune
+
+    marked = [t for t in tables if takes_taxpayers_fortune(t)]
+    if not marked:
+        return None
+    casino = marked[0].pit.casino
+    return jackpot_bank_create(
+        casino=casino,
+        name=f"Test bank {JackpotBank.objects.filter(casino=casino).count() + 1}",
+        author=user_with_role("gaming_manager", username="bank-manager"),
+        reason="test floor",
+        tables=marked,
+        at=at,
+    )

@@ -88,6 +88,7 @@ MATRIX.update({
     "jackpot-liability-list": [("get", _JACKPOT_READERS, "api")],
     "jackpot-liability-csv": [("get", _JACKPOT_READERS, "api")],
     "jackpots-board": [("get", EVERY_ROLE, "page")],
+    "jackpots-banks": [("get", EVERY_ROLE, "page"), ("post", WRITERS, "page")],
     "jackpots-award-pay": [("get", (PIT_BOSS, GAMING_MANAGER), "page")],
     "jackpots-ledger": [("get", _JACKPOT_READERS, "page")],
     "jackpots-report": [("get", _JACKPOT_READERS, "page")],

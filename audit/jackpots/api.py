@@ -255,6 +255,7 @@ class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
                 "rounds": result.rounds,
                 "differences": result.differences,
                 "award_mismatches": result.award_mismatches,
+                "round_mismatches": result.round_mismatches,
             }
         )
 

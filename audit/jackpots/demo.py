@@ -93,16 +93,19 @@ def jackpot_demo_day_load(*, rounds: int = 180, seed: int = 2026, day=None) -> d
             author=manager,
             reason="jackpot demo",
         )
-        table_session_open(table=table, dealer=dealer, author=pitboss, at=start)
-        tables.append(table)
+        tables.append((table, dealer))
+    # A table taking Taxpayer's Fortune markers opens only in a bank: the bank comes first.
     bank = jackpot_bank_create(
         casino=casino,
         name="Taxpayer's Fortune bank A",
         author=manager,
         reason="linked bank",
-        tables=tables,
+        tables=[table for table, _dealer in tables],
         at=start,
     )
+    for table, dealer in tables:
+        table_session_open(table=table, dealer=dealer, author=pitboss, at=start)
+    tables = [table for table, _dealer in tables]
     for line, (reset, inc, hidden, cap) in LINES.items():
         jackpot_line_configure(
             bank=bank,

@@ -9,17 +9,16 @@ trigger checks it again at COMMIT (migration 0002).
 from __future__ import annotations
 
 from collections import defaultdict
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 
 from django.db.models import Sum
 from django.utils import timezone
 
 from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerLeg, LedgerTransaction
+from audit.jackpots.rules import CENT, ZERO, apply, cents  # noqa: F401 - cents is used from here too
 from casino.gaming_day import gaming_day_of
 from tables.games.paytables import JACKPOT_LINES
 
-CENT = Decimal("0.01")
-ZERO = Decimal("0.00")
 BANK_KINDS = (
     LedgerAccount.PAYABLE,
     LedgerAccount.CASH,
@@ -32,11 +31,6 @@ LINE_KINDS = (LedgerAccount.METER, LedgerAccount.RESERVE)
 
 class LedgerUnbalanced(Exception):  # noqa: N818 - a programming error, never user input
     pass
-
-
-def cents(amount: Decimal) -> Decimal:
-    """Shares of a tax are cut down to the cent; the fraction stays with the house."""
-    return Decimal(amount).quantize(CENT, rounding=ROUND_DOWN)
 
 
 def bank_accounts_ensure(bank: JackpotBank) -> None:
@@ -117,14 +111,19 @@ class Book:
                 for k, v in merged.items()
             ]
         )
-        for k, v in merged.items():
-            self.balance[k] += -v if k[0] in LedgerAccount.CREDIT_NORMAL else v
+        apply(self.balance, merged.items())
         return txn
 
-    def reverse(self, txn: LedgerTransaction, *, author, at, memo: str) -> LedgerTransaction | None:
-        """A new transaction of the same kind with every leg negated."""
+    def legs_of(self, txn: LedgerTransaction) -> dict[tuple[str, str], Decimal]:
         by_pk = {a.pk: key for key, a in self.accounts.items()}
-        legs = [(by_pk[leg.account_id], -leg.amount) for leg in txn.legs.all()]
+        return {by_pk[leg.account_id]: leg.amount for leg in txn.legs.all()}
+
+    def reverse(
+        self, txn: LedgerTransaction, *, author, at, memo: str, legs=None
+    ) -> LedgerTransaction | None:
+        """A new transaction of the same kind: ``legs`` (every leg negated by default)."""
+        if legs is None:
+            legs = [(key, -amount) for key, amount in self.legs_of(txn).items()]
         return self.post(
             kind=txn.kind,
             legs=legs,

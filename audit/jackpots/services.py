@@ -13,10 +13,9 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 
-from audit.jackpots.ledger import ZERO, Book, bank_accounts_ensure, cents
+from audit.jackpots.ledger import ZERO, Book, bank_accounts_ensure
 from audit.jackpots.models import (
     JackpotAdjustment,
     JackpotAward,
@@ -27,6 +26,17 @@ from audit.jackpots.models import (
     LedgerAccount,
     LedgerLeg,
     LedgerTransaction,
+)
+from audit.jackpots.rules import (
+    adjustment_legs,
+    apply,
+    contribution_legs,
+    floor_of,
+    hit_legs,
+    payment_legs,
+    reversal_legs,
+    tax_legs,
+    top_up_legs,
 )
 from casino.audit_guard import allow_audit_write
 from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
@@ -42,8 +52,6 @@ W2G_MIN_AMOUNT = Decimal("600")
 W2G_MIN_ODDS = Decimal("300")
 
 M, R = LedgerAccount.METER, LedgerAccount.RESERVE
-PAYABLE, CASH, TAX = LedgerAccount.PAYABLE, LedgerAccount.CASH, LedgerAccount.TAX_REVENUE
-HOUSE, RELEASED = LedgerAccount.HOUSE_FUNDING, LedgerAccount.RELEASED
 
 
 def _require_role(user, *roles: str, what: str) -> None:
@@ -70,10 +78,6 @@ def active_configs(bank: JackpotBank) -> dict[str, JackpotLineConfig]:
         c.line: c
         for c in JackpotLineConfig.objects.filter(bank=bank, status=JackpotLineConfig.ACTIVE)
     }
-
-
-def _floor(config: JackpotLineConfig | None) -> Decimal:
-    return config.reset if config is not None and config.progressive else ZERO
 
 
 # --------------------------------------------------------------------------------------
@@ -202,11 +206,9 @@ def _top_up(
 ):  # noqa: A002
     """Bring a progressive meter up to its reset value: from the line's hidden reserve
     first, the house pays the rest."""
-    target = _floor(config)
-    short = target - book.balance[(M, line)]
-    if short <= 0:
+    legs = top_up_legs(line, floor_of(config), book.balance[(M, line)], book.balance[(R, line)])
+    if not legs:
         return None
-    from_reserve = min(short, max(book.balance[(R, line)], ZERO))
     return book.post(
         kind=kind,
         line=line,
@@ -215,7 +217,7 @@ def _top_up(
         at=at,
         round=round,
         revision=revision,
-        legs=[((R, line), from_reserve), ((HOUSE, ""), short - from_reserve), ((M, line), -short)],
+        legs=legs,
     )
 
 
@@ -329,6 +331,36 @@ def jackpot_line_configure(
 # Recording hooks (called by tables.services.rounds inside the round's transaction)
 
 
+#: What a gaming manager must do with a table that takes markers but is in no bank.
+LINK_TABLE_TO_BANK = "link the table to a jackpot bank (Jackpots → Banks)"
+
+
+def takes_taxpayers_fortune(table, rules=None) -> bool:
+    """Does ``table``'s ruleset take Taxpayer's Fortune markers (and so collect its tax)?"""
+    if table.game != GAME:
+        return False
+    rules = rules if rules is not None else table.ruleset.rules()
+    return bool(getattr(rules, "taxpayers_fortune", False))
+
+
+def jackpot_bank_required(table, rules=None, *, before: str = "it opens") -> None:
+    """The tax a Taxpayer's Fortune marker pays is owed to a jackpot bank's meters: a table
+    whose ruleset takes markers opens (and records) only as a member of a bank (no tax is
+    collected with no liability behind it)."""
+    if takes_taxpayers_fortune(table, rules) and not JackpotBankTable.objects.filter(
+        table_id=table.pk
+    ).exists():
+        raise ValidationError(
+            {
+                "table": [
+                    f"Table {table.label} runs ruleset {table.ruleset}, which takes Taxpayer's Fortune "
+                    f"markers, but the table is in no jackpot bank: a gaming manager must "
+                    f"{LINK_TABLE_TO_BANK} before {before}"
+                ]
+            }
+        )
+
+
 # ``bank=LOOK_UP`` (the default of the hooks below): the hook finds the table's bank
 # itself. A recording that calls two hooks finds it once (jackpot_bank_of) and passes it.
 LOOK_UP = object()
@@ -377,6 +409,11 @@ def jackpot_context_for_round(
     if bank is LOOK_UP:
         bank = jackpot_bank_of(table, earlier_round=round)
     if bank is None:
+        # A session opened before this rule (or a ruleset changed under an open table)
+        # still records no tax outside a bank; a round from before the table joined its
+        # bank is corrected as it was recorded.
+        if round is None:
+            jackpot_bank_required(table, version.rules(), before="rounds are recorded here")
         progressive = set(getattr(version.rules(), "progressive_lines", None) or ())
         unpriced = sorted(progressive - set(context.jackpot_amounts if context else ()))
         if unpriced:
@@ -407,21 +444,14 @@ def jackpot_context_for_round(
             book.balance[(M, line)] if line in metered else Decimal(column.get(line, ZERO))
         )
     if round is not None:
-        # A correction re-posts this round's contributions: the meter it sees excludes them.
-        own = (
-            LedgerLeg.objects.filter(
-                transaction__round=round,
-                transaction__kind=LedgerTransaction.CONTRIBUTION,
-                account__kind=M,
-            )
-            .values("account__line")
-            .annotate(total=Sum("amount"))
-        )
-        for row in own:
-            if row["account__line"] in metered and row["account__line"] in amounts:
-                amounts[row["account__line"]] += row[
-                    "total"
-                ]  # debit-positive: adding removes the credit
+        # A correction first reverses this round's tax and contributions (by the same rule):
+        # the meter it sees is the meter after those reversals.
+        after = book.balance.copy()
+        for txn in _live_round_postings(round):
+            apply(after, _reversal_legs(book, txn, balance=after))
+        for line in amounts:
+            if line in metered:
+                amounts[line] = after[(M, line)]
         for award in _live_awards(round):
             amounts[award.line] = award.amount
     return AuditContext(
@@ -453,24 +483,14 @@ def _post_tax_and_contributions(
         round=rnd,
         revision=revision,
         contribution_base=tax,
-        legs=[((CASH, ""), tax), ((TAX, ""), -tax)],
+        legs=tax_legs(tax),
     )
     legs = []
     for line in JACKPOT_LINES:
         config = configs.get(line)
         if config is None or not config.progressive:
             continue
-        increment, hidden = cents(tax * config.increment_rate), cents(tax * config.hidden_rate)
-        to_meter = increment
-        if config.cap is not None:
-            to_meter = min(increment, max(config.cap - book.balance[(M, line)], ZERO))
-        # Above the cap the increment overflows into the line's own hidden reserve: it is
-        # still the players' money and funds the next reset.
-        legs += [
-            ((TAX, ""), increment + hidden),
-            ((M, line), -to_meter),
-            ((R, line), -(hidden + increment - to_meter)),
-        ]
+        legs += contribution_legs(tax, line, config, book.balance[(M, line)])
     book.post(
         kind=LedgerTransaction.CONTRIBUTION,
         memo=f"contributions from tax {tax}, {where}",
@@ -489,7 +509,6 @@ def _post_hit(
     """Move the award to payable. The first winner of a line in a round is paid from the
     meter (the house covers any shortfall); a simultaneous second winner on the same line
     is settled by the engine at the same meter value and is paid by the house."""
-    from_meter = min(amount, max(book.balance[(M, line)], ZERO)) if progressive and first else ZERO
     return book.post(
         kind=LedgerTransaction.HIT,
         line=line,
@@ -498,11 +517,7 @@ def _post_hit(
         author=author,
         at=at,
         memo=f"{line} won at {rnd.table.label} round {rnd.sequence} seat {seat}: {amount}",
-        legs=[
-            ((M, line), from_meter),
-            ((HOUSE, ""), amount - from_meter),
-            ((PAYABLE, ""), -amount),
-        ],
+        legs=hit_legs(line, amount, book.balance[(M, line)], first=first, progressive=progressive),
     )
 
 
@@ -548,14 +563,8 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
     meters_lock(bank)
     book = Book(bank)
     configs = active_configs(bank)
-    live = LedgerTransaction.objects.filter(
-        round=rnd,
-        kind__in=(LedgerTransaction.TAX, LedgerTransaction.CONTRIBUTION),
-        reversed_by__isnull=True,
-        reverses__isnull=True,
-    ).prefetch_related("legs")
-    for txn in live:
-        book.reverse(txn, author=author, at=at, memo=f"round corrected (r{revision.number})")
+    for txn in _live_round_postings(rnd):
+        _reverse(book, txn, author=author, at=at, memo=f"round corrected (r{revision.number})")
     tax, markers = _round_taxes(audit)
     players = {s["seat"]: s.get("player") or "" for s in revision.data.get("seats", [])}
     won: dict[str, list] = {}
@@ -655,8 +664,56 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
     )
 
 
+def _paid_out_since(txn: LedgerTransaction):
+    """``paid_out(line)`` for :func:`reversal_legs`: has a hit posted after ``txn``, and not
+    reversed, paid the line's meter out since?"""
+
+    def paid_out(line: str) -> bool:
+        return LedgerLeg.objects.filter(
+            account__bank_id=txn.bank_id,
+            account__kind=M,
+            account__line=line,
+            amount__gt=0,
+            transaction__kind=LedgerTransaction.HIT,
+            transaction__pk__gt=txn.pk,
+            transaction__reverses__isnull=True,
+            transaction__reversed_by__isnull=True,
+        ).exists()
+
+    return paid_out
+
+
+def _reversal_legs(book: Book, txn: LedgerTransaction, balance=None) -> list:
+    configs = active_configs(book.bank)
+    return reversal_legs(
+        book.legs_of(txn),
+        balance=book.balance if balance is None else balance,
+        floor=lambda line: floor_of(configs.get(line)),
+        paid_out=_paid_out_since(txn),
+    )
+
+
+def _reverse(book: Book, txn: LedgerTransaction, *, author, at, memo: str):
+    """Undo ``txn`` by the rule of rules.reversal_legs (README, "Voids and corrections")."""
+    return book.reverse(txn, author=author, at=at, memo=memo, legs=_reversal_legs(book, txn))
+
+
+def _live_round_postings(rnd: Round):
+    """The round's tax and contributions that stand (neither reversed nor a reversal)."""
+    return (
+        LedgerTransaction.objects.filter(
+            round=rnd,
+            kind__in=(LedgerTransaction.TAX, LedgerTransaction.CONTRIBUTION),
+            reversed_by__isnull=True,
+            reverses__isnull=True,
+        )
+        .order_by("pk")
+        .prefetch_related("legs")
+    )
+
+
 def _award_reverse(book: Book, *, award: JackpotAward, author, at, why: str) -> None:
-    book.reverse(award.hit_transaction, author=author, at=at, memo=why)
+    _reverse(book, award.hit_transaction, author=author, at=at, memo=why)
     remaining = (
         JackpotAward.objects.filter(round=award.round, line=award.line)
         .exclude(status=JackpotAward.REVERSED)
@@ -672,7 +729,7 @@ def _award_reverse(book: Book, *, award: JackpotAward, author, at, why: str) -> 
             reversed_by__isnull=True,
             reverses__isnull=True,
         ):
-            book.reverse(reset, author=author, at=at, memo=why)
+            _reverse(book, reset, author=author, at=at, memo=why)
     award.status = JackpotAward.REVERSED
     award._history_user, award._change_reason = author, why
     award.save(update_fields=["status"])
@@ -699,13 +756,8 @@ def jackpot_round_voided(*, round: Round, author, reason: str, at=None) -> None:
                     ]
                 }
             )
-    for txn in LedgerTransaction.objects.filter(
-        round=rnd,
-        kind__in=(LedgerTransaction.TAX, LedgerTransaction.CONTRIBUTION),
-        reversed_by__isnull=True,
-        reverses__isnull=True,
-    ):
-        book.reverse(txn, author=author, at=at, memo=f"round voided: {reason}")
+    for txn in _live_round_postings(rnd):
+        _reverse(book, txn, author=author, at=at, memo=f"round voided: {reason}")
     for award in awards:
         _award_reverse(book, award=award, author=author, at=at, why=f"round voided: {reason}")
 
@@ -760,7 +812,6 @@ def jackpot_award_pay(
     if errors:
         raise ValidationError(errors)
     book = Book(award.bank)
-    # Withholding is cash the cage keeps for the IRS: the full award leaves the payable.
     txn = book.post(
         kind=LedgerTransaction.PAYMENT,
         line=award.line,
@@ -768,7 +819,7 @@ def jackpot_award_pay(
         at=at,
         round=award.round,
         memo=f"{award.line} award of {award.amount} paid at {award.table.label} seat {award.seat}",
-        legs=[((PAYABLE, ""), award.amount), ((CASH, ""), -award.amount)],
+        legs=payment_legs(award.amount),
     )
     award.status, award.paid_by, award.paid_at, award.payment_transaction = (
         JackpotAward.PAID,
@@ -795,7 +846,7 @@ def _adjustment_floor_error(
     book: Book, *, bank, line: str, target: str, amount: Decimal
 ) -> str | None:
     config = active_configs(bank).get(line)
-    floor = _floor(config) if target == M else ZERO
+    floor = floor_of(config) if target == M else ZERO
     after = book.balance[(target, line)] + amount
     if after < floor:
         what = "meter" if target == M else "hidden reserve"
@@ -898,8 +949,6 @@ def jackpot_adjustment_decide(
         problem = _adjustment_floor_error(book, bank=bank, line=line, target=target, amount=amount)
         if problem:
             raise ValidationError({"amount": [problem]})
-        # A reduction releases liability to the house; an increase is house money added.
-        other = RELEASED if amount < 0 else HOUSE
         adjustment.transaction = book.post(
             kind=LedgerTransaction.ADJUSTMENT,
             line=line,
@@ -907,7 +956,7 @@ def jackpot_adjustment_decide(
             at=at,
             memo=f"{adjustment.get_reason_display()}: {line} {target} {amount} (requested by "
             f"{adjustment.requested_by}, approved by {author})",
-            legs=[((target, line), -amount), ((other, ""), amount)],
+            legs=adjustment_legs(target, line, amount),
         )
     adjustment.status = JackpotAdjustment.APPROVED if approve else JackpotAdjustment.REJECTED
     adjustment.decided_by, adjustment.decided_at, adjustment.decision_note = (

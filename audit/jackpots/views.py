@@ -6,14 +6,14 @@ from __future__ import annotations
 from datetime import date
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from audit.jackpots import services
 from audit.jackpots.api import report_csv
-from audit.jackpots.models import JackpotAdjustment, JackpotAward, JackpotBank
+from audit.jackpots.models import JackpotAdjustment, JackpotAward, JackpotBank, JackpotBankTable
 from audit.jackpots.reconcile import jackpot_recompute
 from audit.jackpots.selectors import (
     MOVEMENTS,
@@ -26,6 +26,7 @@ from casino.gaming_day import gaming_day_of
 from casino.permissions import role_required
 from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
 from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
+from tables.models import Casino, Table
 
 READERS = (FINANCE, GAMING_MANAGER)
 ATTENDANTS = (PIT_BOSS, GAMING_MANAGER)
@@ -221,3 +222,90 @@ def adjustment_decide(request, pk: int):
         else:
             messages.success(request, f"Adjustment #{adjustment.pk} decided.")
     return redirect("jackpots-adjustments")
+
+
+def _bank_form_action(request) -> str:
+    """Run the POSTed action of the banks page; returns the success message."""
+    post, author = request.POST, request.user
+    reason = post.get("reason", "")
+    action = post.get("action", "")
+    bank = None
+    if action in ("link", "configure"):
+        bank = JackpotBank.objects.filter(pk=post.get("bank") if post.get("bank", "").isdigit() else 0).first()
+        if bank is None:
+            raise ValidationError({"bank": ["Choose a bank"]})
+    if action == "create":
+        casino = Casino.objects.filter(
+            pk=post.get("casino") if post.get("casino", "").isdigit() else 0
+        ).first()
+        if casino is None:
+            raise ValidationError({"casino": ["Choose a casino"]})
+        tables = list(Table.objects.filter(pk__in=[t for t in post.getlist("tables") if t.isdigit()]))
+        bank = services.jackpot_bank_create(
+            casino=casino,
+            name=post.get("name", ""),
+            author=author,
+            reason=reason,
+            defer_changes_until_hit=post.get("defer") == "on",
+            tables=tables,
+        )
+        return f"Bank {bank} created with {len(tables)} table(s)."
+    if action == "link":
+        table = Table.objects.filter(pk=post.get("table") if post.get("table", "").isdigit() else 0).first()
+        if table is None:
+            raise ValidationError({"table": ["Choose a table"]})
+        services.jackpot_bank_table_add(bank=bank, table=table, author=author, reason=reason)
+        return f"Table {table.label} is in {bank}; it may open now."
+    if action == "configure":
+        config = services.jackpot_line_configure(
+            bank=bank,
+            line=post.get("line", ""),
+            progressive=post.get("progressive") == "on",
+            reset=post.get("reset", ""),
+            increment_rate=post.get("increment_rate", ""),
+            hidden_rate=post.get("hidden_rate", ""),
+            cap=post.get("cap", ""),
+            author=author,
+            reason=reason,
+        )
+        return f"{config.line} v{config.number} is {config.get_status_display()}."
+    raise ValidationError({"action": ["Choose what to do: create, link or configure"]})
+
+
+@role_required(*ALL_ROLES)
+def banks(request):
+    """Jackpots → Banks: every role reads; a gaming manager creates banks, links tables and
+    configures lines (the same services as the API and the admin)."""
+    can_manage = has_role(request.user, GAMING_MANAGER)
+    errors: dict = {}
+    if request.method == "POST":
+        if not can_manage:
+            raise PermissionDenied("Only a gaming manager manages jackpot banks.")
+        try:
+            messages.success(request, _bank_form_action(request))
+        except ValidationError as exc:
+            errors = _errors(exc)
+        else:
+            return redirect("jackpots-banks")
+    members = JackpotBankTable.objects.values_list("table_id", flat=True)
+    unbanked = [
+        t
+        for t in Table.objects.filter(game=services.GAME)
+        .exclude(pk__in=members)
+        .select_related("pit__casino", "ruleset")
+        .order_by("label")
+        if services.takes_taxpayers_fortune(t)
+    ]
+    return render(
+        request,
+        "jackpots/banks.html",
+        {
+            "banks": meter_board(),
+            "unbanked": unbanked,
+            "casinos": Casino.objects.order_by("name"),
+            "lines": [(ln, JACKPOT_LINE_NAMES[ln]) for ln in JACKPOT_LINES],
+            "can_manage": can_manage,
+            "errors": errors,
+            "form": request.POST,
+        },
+    )

@@ -42,6 +42,20 @@ DEMO_TABLES = (  # label, game, min, max
 )
 
 
+def _demo_config(game: str) -> dict | None:
+    """The house rules; Upcard Luck's Taxpayer's Fortune pays its small lines from meters."""
+    if game != "upcard_luck_21":
+        return None
+    from audit.jackpots.demo import LINES
+
+    info = GAMES[game]
+    config = info.rules_to_dict(info.default_rules())
+    config["progressive_lines"] = {
+        line: {"reset": r, "increment_rate": i, "hidden_rate": h, "cap": c} for line, (r, i, h, c) in LINES.items()
+    }
+    return config
+
+
 @dataclass(frozen=True)
 class DemoLogin:
     username: str
@@ -86,7 +100,8 @@ def demo_floor_load() -> list[DemoLogin]:
     for label, game, low, high in DEMO_TABLES:
         ruleset_name = f"{GAMES[game].name} house rules"
         ruleset = Ruleset.objects.filter(casino=casino, name=ruleset_name).first() or ruleset_create(
-            casino=casino, game=game, name=ruleset_name, config=None, author=author, reason=DEMO_REASON
+            casino=casino, game=game, name=ruleset_name, config=_demo_config(game), author=author,
+            reason=DEMO_REASON,
         )
         if not Table.objects.filter(pit=pit, label=label).exists():
             floor_object_save(
@@ -94,7 +109,49 @@ def demo_floor_load() -> list[DemoLogin]:
                           max_bet=Decimal(high), seats=6 if game == "holdem_blackjack" else 7),
                 author=author, reason=DEMO_REASON,
             )
+    demo_jackpot_bank_load(casino=casino, author=author)
     return logins
+
+
+DEMO_BANK = "Taxpayer's Fortune bank"
+
+
+def demo_jackpot_bank_load(*, casino, author) -> None:
+    """Put the demo's Upcard Luck tables in a jackpot bank (a table whose ruleset takes
+    Taxpayer's Fortune markers opens only in one) and meter the lines their ruleset calls
+    progressive, so the meter board is alive on a fresh install. Idempotent."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from audit.jackpots.demo import LINES
+    from audit.jackpots.models import JackpotBank, JackpotBankTable
+    from audit.jackpots.services import (
+        active_configs,
+        jackpot_bank_create,
+        jackpot_bank_table_add,
+        jackpot_line_configure,
+        takes_taxpayers_fortune,
+    )
+
+    tables = [t for t in Table.objects.filter(pit__casino=casino).select_related("ruleset")
+              if takes_taxpayers_fortune(t)]
+    if not tables:
+        return
+    # Before the demo's simulated day (it starts eight hours ago), so its rounds feed the meters.
+    at = timezone.now() - timedelta(hours=9)
+    bank = JackpotBank.objects.filter(casino=casino, name=DEMO_BANK).first() or jackpot_bank_create(
+        casino=casino, name=DEMO_BANK, author=author, reason=DEMO_REASON, at=at)
+    for table in tables:
+        if not JackpotBankTable.objects.filter(table=table).exists():
+            jackpot_bank_table_add(bank=bank, table=table, author=author, reason=DEMO_REASON, at=at)
+    # A line the bank meters must be progressive in every member's ruleset.
+    progressive = set.intersection(*(set(t.ruleset.current_version.rules().progressive_lines) for t in tables))
+    configured = active_configs(bank)
+    for line, (reset, increment, hidden, cap) in LINES.items():
+        if line in progressive and line not in configured:
+            jackpot_line_configure(bank=bank, line=line, progressive=True, reset=reset, increment_rate=increment,
+                                   hidden_rate=hidden, cap=cap, author=author, reason=DEMO_REASON, at=at)
 
 
 def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, seed: int = 2026) -> int:

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from audit.jackpots.services import jackpot_bank_required
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from tables.models import Dealer, DealerAssignment, Table, TableSession
 
@@ -42,6 +43,7 @@ def table_session_open(*, table: Table, dealer: Dealer, author, at=None) -> Tabl
     if TableSession.objects.filter(table=table, closed_at__isnull=True).exists():
         raise ValidationError({"table": [f"Table {table.label} is already open"]})
     _check_dealer(dealer, table)
+    jackpot_bank_required(table)
     casino = table.pit.casino
     session = TableSession(table=table, opened_at=at, opened_by=author,
                            gaming_day=gaming_day_of(at, casino.time_zone, casino.gaming_day_start_hour))

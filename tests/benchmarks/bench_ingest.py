@@ -55,12 +55,18 @@ from django.contrib.auth import get_user_model
 from tables.models import Dealer, Table
 from tables.services.demo import demo_floor_load
 from tables.services.sessions import table_session_current, table_session_open
+from audit.jackpots.models import JackpotBankTable
+from audit.jackpots.services import jackpot_bank_table_add
 demo_floor_load()
 boss = get_user_model().objects.get(username="pitboss")
+manager = get_user_model().objects.get(username="manager")
+banks = {m.table_id: m.bank for m in JackpotBankTable.objects.all()}
 for demo in list(Table.objects.order_by("label")):
     for n in range(1, TABLES_PER_GAME):
-        Table.objects.create(pit=demo.pit, label=f"{demo.label}-{n}", game=demo.game, ruleset=demo.ruleset,
-                             seats=demo.seats, min_bet=demo.min_bet, max_bet=demo.max_bet)
+        copy = Table.objects.create(pit=demo.pit, label=f"{demo.label}-{n}", game=demo.game, ruleset=demo.ruleset,
+                                    seats=demo.seats, min_bet=demo.min_bet, max_bet=demo.max_bet)
+        if demo.pk in banks:  # a table taking Taxpayer's Fortune markers opens only in a bank
+            jackpot_bank_table_add(bank=banks[demo.pk], table=copy, author=manager, reason="bench")
 tables = {}
 for i, table in enumerate(Table.objects.order_by("label")):
     if table_session_current(table) is None:

@@ -113,6 +113,7 @@ def _floor():
         PitFactory,
         RulesetFactory,
         TableFactory,
+        jackpot_bank_for,
         user_with_role,
     )
     from tests.reports.helpers import _config
@@ -133,6 +134,7 @@ def _floor():
                 label=f"{game[:2].upper()}-{k:02d}",
                 seats=6 if game == "holdem_blackjack" else 7,
             )
+            jackpot_bank_for(table)
             table_session_open(table=table, dealer=DealerFactory(casino=casino), author=user)
             tables.append(table)
     return casino, user, tables, REGISTRY

@@ -77,6 +77,7 @@ def floor_of_five(transactional_db):
         PitFactory,
         RulesetFactory,
         TableFactory,
+        jackpot_bank_for,
         user_with_role,
     )
 
@@ -97,6 +98,7 @@ def floor_of_five(transactional_db):
             max_bet=Decimal("500.00"),
         )
         dealer = DealerFactory(casino=pit.casino, name=f"Dealer {table.label}")
+        jackpot_bank_for(table)
         table_session_open(table=table, dealer=dealer, author=users["pit_boss"])
         tables[game] = table
     return {"users": users, "tables": tables, "pit": pit}

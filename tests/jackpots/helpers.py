@@ -41,10 +41,6 @@ def linked_bank(n_tables: int = 3, *, at=DAY_START, defer=True):
     pit = PitFactory()
     ruleset = progressive_ruleset(pit.casino)
     tables = [TableFactory(pit=pit, game=GAME, ruleset=ruleset) for _ in range(n_tables)]
-    for table in tables:
-        table_session_open(
-            table=table, dealer=DealerFactory(casino=pit.casino), author=pitboss, at=at
-        )
     bank = jackpot_bank_create(
         casino=pit.casino,
         name="Fortune bank",
@@ -54,6 +50,10 @@ def linked_bank(n_tables: int = 3, *, at=DAY_START, defer=True):
         at=at,
         defer_changes_until_hit=defer,
     )
+    for table in tables:
+        table_session_open(
+            table=table, dealer=DealerFactory(casino=pit.casino), author=pitboss, at=at
+        )
     for line, (reset, inc, hidden, cap) in PROGRESSIVE.items():
         jackpot_line_configure(
             bank=bank,

@@ -19,10 +19,10 @@ def jackpot_matrix_objects() -> dict:
     finance = user_with_role("finance", username="matrix-fin")
     pit = PitFactory()
     table = TableFactory(pit=pit, game=GAME, ruleset=progressive_ruleset(pit.casino))
-    table_session_open(table=table, dealer=DealerFactory(casino=pit.casino), author=pitboss)
     bank = jackpot_bank_create(
         casino=pit.casino, name="Matrix bank", author=manager, reason="matrix", tables=[table]
     )
+    table_session_open(table=table, dealer=DealerFactory(casino=pit.casino), author=pitboss)
     jackpot_line_configure(
         bank=bank,
         line="bust5_unsuited",

@@ -24,6 +24,7 @@ from tests.factories import (
     PitFactory,
     RulesetFactory,
     TableFactory,
+    jackpot_bank_for,
     user_with_role,
 )
 
@@ -86,6 +87,7 @@ def simulated_day(
                 seats=6 if game == "holdem_blackjack" else 7,
             )
             dealer = DealerFactory(casino=casino)
+            jackpot_bank_for(table, at=start)
             table_session_open(
                 table=table, dealer=dealer, author=pitboss, at=start + timedelta(minutes=1)
             )

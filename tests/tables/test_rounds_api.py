@@ -13,7 +13,14 @@ from audit.models import Finding
 from tables.models import Round, RoundRevision, Table
 from tables.services.sessions import table_session_open
 from tests.conftest import api_as
-from tests.factories import DealerFactory, PitFactory, RulesetFactory, TableFactory, user_with_role
+from tests.factories import (
+    DealerFactory,
+    PitFactory,
+    RulesetFactory,
+    TableFactory,
+    jackpot_bank_for,
+    user_with_role,
+)
 from tests.tables.rounds_data import ROUNDS
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +35,7 @@ def open_table(game: str, pitboss) -> Table:
     pit = PitFactory()
     table = TableFactory(pit=pit, game=game,
                          ruleset=RulesetFactory(game=game, casino=pit.casino), seats=6 if game == "holdem_blackjack" else 7)
+    jackpot_bank_for(table)
     table_session_open(table=table, dealer=DealerFactory(casino=pit.casino), author=pitboss)
     return table
 
