@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from audit import chain
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
 
@@ -36,6 +37,7 @@ def finding_review(*, finding: Finding, decision: str, note: str, author, at=Non
     finding._history_user = author
     finding._change_reason = f"{decision}: {note}"
     finding.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
+    chain.chain_finding_changes([finding], using=finding._state.db)
     if finding.status != Finding.ESCALATED:
         _refresh_open_count(finding)
     return finding

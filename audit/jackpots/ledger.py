@@ -14,7 +14,9 @@ from decimal import ROUND_DOWN, Decimal
 from django.db.models import Sum
 from django.utils import timezone
 
+from audit import chain
 from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerLeg, LedgerTransaction
+from audit.models import ChainLink
 from casino.gaming_day import gaming_day_of
 from tables.games.paytables import JACKPOT_LINES
 
@@ -58,6 +60,7 @@ class Book:
 
     def __init__(self, bank: JackpotBank):
         self.bank = bank
+        self.chain_head: str | None = None  # read at the first posting, under the meters' locks
         self.accounts = {(a.kind, a.line): a for a in LedgerAccount.objects.filter(bank=bank)}
         self.balance: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
         raw = balances_by_account(bank)
@@ -116,6 +119,13 @@ class Book:
                 LedgerLeg(transaction=txn, account=self.accounts[k], amount=v)
                 for k, v in merged.items()
             ]
+        )
+        name = chain.bank_chain(self.bank.pk)
+        if self.chain_head is None:
+            self.chain_head = chain.chain_head(name)
+        legs = [(self.accounts[k].pk, v) for k, v in merged.items()]
+        self.chain_head = chain.append(
+            name, self.chain_head, [(ChainLink.LEDGER, txn.pk, chain.ledger_text(txn, legs))]
         )
         for k, v in merged.items():
             self.balance[k] += -v if k[0] in LedgerAccount.CREDIT_NORMAL else v

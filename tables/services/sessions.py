@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from casino.audit_guard import allow_audit_write
 from casino.gaming_day import gaming_day_of
 from tables.models import Dealer, DealerAssignment, Table, TableSession
 
@@ -46,6 +47,7 @@ def table_session_open(*, table: Table, dealer: Dealer, author, at=None) -> Tabl
 @transaction.atomic
 def table_session_close(*, session: TableSession, author, at=None) -> TableSession:
     at = at or timezone.now()
+    allow_audit_write()  # the session's and the assignment's end times are set once
     session = TableSession.objects.select_for_update(of=("self",)).select_related("table").get(pk=session.pk)
     if session.closed_at is not None:
         raise ValidationError({"session": [f"Table {session.table.label} is already closed"]})
@@ -69,6 +71,7 @@ def table_session_dealer_change(*, session: TableSession, dealer: Dealer, author
     if current is not None and current.dealer_id == dealer.pk:
         raise ValidationError({"dealer": [f"{dealer} is already dealing this table"]})
     if current is not None:
+        allow_audit_write()  # the assignment's end time is set once
         current.ended_at = at
         current.save(update_fields=["ended_at"])
     return DealerAssignment.objects.create(session=session, dealer=dealer, started_at=at, assigned_by=author)
