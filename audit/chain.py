@@ -179,3 +179,128 @@ def chain_finding_changes(findings, *, using: str = "default") -> None:
 
 def db_alias(model) -> str:
     return router.db_for_write(model)
+
+
+# --- Verifying ---------------------------------------------------------------------------
+
+
+def _revision_texts(revision_ids) -> dict[int, str]:
+    from tables.models import RoundRevision, Wager
+
+    revisions = {r.pk: r for r in RoundRevision.objects.filter(pk__in=revision_ids).select_related("round")}
+    wagers: dict[int, list] = {}
+    for row in Wager.objects.filter(revision_id__in=revisions).order_by("id").values_list("revision_id",
+                                                                                        *WAGER_FIELDS):
+        wagers.setdefault(row[0], []).append(row[1:])
+    findings: dict[int, list] = {}
+    for f in Finding.objects.filter(revision_id__in=revisions).order_by("id"):
+        if f.created_at == revisions[f.revision_id].created_at:  # recorded with it (a re-audit's have a link each)
+            findings.setdefault(f.revision_id, []).append([getattr(f, c) for c in FINDING_FIELDS])
+    return {pk: revision_text(rnd=r.round, revision=r, wagers=wagers.get(pk, []), findings=findings.get(pk, []))
+            for pk, r in revisions.items()}
+
+
+def _texts(kind: str, refs: list[int]) -> dict[int, str]:
+    """The canonical text of each ref as the database holds it now (missing refs absent)."""
+    from audit.jackpots.models import LedgerLeg, LedgerTransaction
+    from tables.models import Round
+
+    if kind == ChainLink.REVISION:
+        return _revision_texts(refs)
+    if kind == ChainLink.FINDING:
+        return {f.pk: finding_text(f) for f in Finding.objects.filter(pk__in=refs)}
+    if kind == ChainLink.STATUS:
+        return {h.history_id: status_text(h) for h in Finding.history.model.objects.filter(history_id__in=refs)}
+    if kind == ChainLink.VOID:
+        return {r.pk: void_text(r) for r in Round.objects.filter(pk__in=refs)}
+    legs: dict[int, list] = {}
+    for txn_id, account_id, amount in LedgerLeg.objects.filter(transaction_id__in=refs).order_by("id") \
+            .values_list("transaction_id", "account_id", "amount"):
+        legs.setdefault(txn_id, []).append((account_id, amount))
+    return {t.pk: ledger_text(t, legs.get(t.pk, [])) for t in LedgerTransaction.objects.filter(pk__in=refs)}
+
+
+def verify(*, batch: int = 2000) -> list[str]:
+    """Every problem found: a link whose rows changed or vanished, a link missing from its
+    chain, and audited rows that no link covers. Empty when the records are intact."""
+    from audit.jackpots.models import LedgerTransaction
+    from tables.models import Round, RoundRevision
+
+    problems: list[str] = []
+    heads: dict[str, str] = {}
+    links = ChainLink.objects.order_by("chain", "id").values_list("id", "chain", "kind", "ref", "digest")
+    chunk: list[tuple] = []
+
+    def check(rows):
+        texts = {kind: _texts(kind, [r[3] for r in rows if r[2] == kind]) for kind in {r[2] for r in rows}}
+        for link_id, name, kind, ref, digest in rows:
+            previous = heads.get(name, GENESIS)
+            text = texts[kind].get(ref)
+            if text is None:
+                problems.append(f"{name} link {link_id}: {kind} {ref} is missing")
+            elif link_digest(previous, text) != digest:
+                problems.append(f"{name} link {link_id}: {kind} {ref} does not match its link "
+                                "(changed, or a link before it removed or inserted)")
+            heads[name] = digest
+
+    for row in links.iterator(chunk_size=batch):
+        chunk.append(row)
+        if len(chunk) >= batch:
+            check(chunk)
+            chunk = []
+    check(chunk)
+
+    linked = {kind: set(ChainLink.objects.filter(kind=kind).values_list("ref", flat=True))
+              for kind, _ in ChainLink.KINDS}
+    for pk in RoundRevision.objects.exclude(pk__in=linked[ChainLink.REVISION]).values_list("pk", flat=True):
+        problems.append(f"revision {pk} has no link: inserted behind the app's back")
+    for pk in LedgerTransaction.objects.exclude(pk__in=linked[ChainLink.LEDGER]).values_list("pk", flat=True):
+        problems.append(f"ledger transaction {pk} has no link: inserted behind the app's back")
+    for pk in Round.objects.filter(status=Round.VOIDED).exclude(pk__in=linked[ChainLink.VOID]) \
+            .values_list("pk", flat=True):
+        problems.append(f"round {pk} is voided with no link")
+    history = Finding.history.model
+    for pk in history.objects.filter(history_type="~").exclude(history_id__in=linked[ChainLink.STATUS]) \
+            .values_list("history_id", flat=True):
+        problems.append(f"finding history row {pk} has no link")
+    problems.extend(_unlinked_findings(linked))
+    return problems
+
+
+def _unlinked_findings(linked) -> list[str]:
+    """Findings neither recorded with their revision nor linked on their own, and findings
+    whose status is not the one their last linked change (or their creation) gave them."""
+    history = Finding.history.model
+    last_change = {}
+    for h in history.objects.filter(history_id__in=linked[ChainLink.STATUS]).order_by("history_id"):
+        last_change[h.id] = h
+    problems = []
+    findings = Finding.objects.select_related("revision").only(
+        "id", "created_at", "status", "review_note", "reviewed_by_id", "reviewed_at", "revision__created_at")
+    for f in findings.iterator(chunk_size=2000):
+        if f.created_at != f.revision.created_at and f.pk not in linked[ChainLink.FINDING]:
+            problems.append(f"finding {f.pk} has no link: inserted behind the app's back")
+        h = last_change.get(f.pk)
+        expected = ([getattr(h, c) for c in STATUS_FIELDS[1:]] if h is not None else [Finding.OPEN, "", None, None])
+        if [getattr(f, c) for c in STATUS_FIELDS[1:]] != expected:
+            problems.append(f"finding {f.pk} is {f.status}, not what its last linked decision says")
+    return problems
+
+
+def day_head(casino, day: date) -> tuple[str, int]:
+    """The casino's chain head at the end of gaming day ``day``: sha256 of each chain's last
+    digest written before the day ended, and how many chains it covers."""
+    from audit.jackpots.models import JackpotBank
+    from casino.gaming_day import gaming_day_bounds
+    from tables.models import Table
+
+    _, end = gaming_day_bounds(day, casino.time_zone, casino.gaming_day_start_hour)
+    names = [table_chain(pk) for pk in Table.objects.filter(pit__casino=casino).values_list("pk", flat=True)]
+    names += [bank_chain(pk) for pk in JackpotBank.objects.filter(casino=casino).values_list("pk", flat=True)]
+    lines = []
+    for name in sorted(names):
+        last = ChainLink.objects.filter(chain=name, created_at__lt=end).order_by("-id").values_list(
+            "digest", flat=True).first()
+        if last:
+            lines.append(f"{name} {last}")
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest(), len(lines)
