@@ -36,28 +36,19 @@ CENT = Decimal("0.01")
 
 
 def _value(v):
+    """JSON for what json cannot write itself (the C encoder calls this only for those)."""
     if isinstance(v, datetime):
         return v.astimezone(UTC).isoformat()
     if isinstance(v, date):
         return v.isoformat()
     if isinstance(v, Decimal):
         return str(v.quantize(CENT)) if v == v.quantize(CENT) else str(v.normalize())
-    if isinstance(v, float):
-        return repr(v)
-    return v
-
-
-def _plain(obj):
-    if isinstance(obj, dict):
-        return {str(k): _plain(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_plain(v) for v in obj]
-    return _value(obj)
+    raise TypeError(f"{type(v).__name__} is not part of an audited row")
 
 
 def canonical(obj) -> str:
     """Stable text of ``obj``: sorted keys, no spaces, money to the cent, times in UTC."""
-    return json.dumps(_plain(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_value)
 
 
 def link_digest(previous: str, text: str) -> str:
