@@ -37,9 +37,10 @@ def finding_review(*, finding: Finding, decision: str, note: str, author, at=Non
     finding._history_user = author
     finding._change_reason = f"{decision}: {note}"
     finding.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
-    chain.chain_finding_changes([finding], using=finding._state.db)
     if finding.status != Finding.ESCALATED:
         _refresh_open_count(finding)
+    # Last: the table's lock comes after the round's, as in a correction.
+    chain.chain_finding_changes([finding], using=finding._state.db)
     return finding
 
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.utils import timezone
 
 from audit import chain
 from audit.jackpots.models import LedgerLeg, LedgerTransaction
@@ -111,8 +112,8 @@ def test_an_inserted_revision_finding_and_ledger_leg_are_found(floor):
         cursor.execute(
             "INSERT INTO audit_finding (round_id, revision_id, kind, code, message, path, rule, amount, player, "
             "status, review_note, created_at) SELECT round_id, revision_id, kind, code, message, path, rule, amount, "
-            "player, status, review_note, created_at + interval '1 hour' FROM audit_finding WHERE id = %s "
-            "RETURNING id", [floor["finding"].pk])
+            "player, status, review_note, %s FROM audit_finding WHERE id = %s "
+            "RETURNING id", [timezone.now(), floor["finding"].pk])
         extra_finding = cursor.fetchone()[0]
         cursor.execute("INSERT INTO jackpots_ledgerleg (transaction_id, account_id, amount) VALUES (%s, %s, 1), "
                        "(%s, %s, -1)", [txn.pk, leg.account_id, txn.pk, leg.account_id])
