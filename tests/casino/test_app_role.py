@@ -101,3 +101,17 @@ def test_the_app_role_cannot_get_around_the_guards(app_role, records):
     with app_role.transaction():
         assert app_role.execute("SELECT count(*) FROM tables_round").fetchone()[0] == 2
         app_role.execute("SELECT nextval(pg_get_serial_sequence('tables_round', 'id'))")
+
+
+@pytest.mark.django_db
+def test_check_deploy_refuses_the_owner_as_the_apps_login(settings):
+    from casino.db_roles import app_role_owns_nothing
+
+    if connection.vendor != "postgresql":
+        pytest.skip("database roles exist on PostgreSQL only")
+    settings.PRODUCTION = True
+    errors = app_role_owns_nothing()  # the test suite connects as the owner, a superuser
+    assert errors and {e.id for e in errors} == {"casino.E101"}
+    assert any("SUPERUSER" in e.msg or "owns" in e.msg for e in errors)
+    settings.PRODUCTION = False
+    assert app_role_owns_nothing() == []
