@@ -57,3 +57,29 @@ class Finding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} on {self.round}"
+
+
+class ChainLink(models.Model):
+    """One link of a hash chain: ``digest = sha256(previous digest + canonical text of what
+    it covers)`` (audit/chain.py). One chain per table (its rounds' revisions with their
+    wagers and findings, findings' status changes, voids) and one per jackpot bank (ledger
+    transactions with their legs). Append-only; ``manage.py audit_verify`` recomputes them."""
+
+    REVISION, FINDING, STATUS, VOID, LEDGER = "revision", "finding", "status", "void", "ledger"
+    KINDS = [(REVISION, "revision with its wagers and findings"), (FINDING, "finding added by a re-audit"),
+             (STATUS, "finding status change (history row)"), (VOID, "round voided"),
+             (LEDGER, "ledger transaction with its legs")]
+
+    chain = models.CharField(max_length=40, help_text='"table:<id>" or "bank:<id>".')
+    kind = models.CharField(max_length=10, choices=KINDS)
+    ref = models.BigIntegerField(help_text="The id of what the link covers (see kind).")
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["chain", "id"]
+        # The chain's head is its last link: read under the table's (or the bank's meters') lock.
+        indexes = [models.Index(fields=["chain", "id"]), models.Index(fields=["kind", "ref"])]
+
+    def __str__(self) -> str:
+        return f"{self.chain} {self.kind} {self.ref}"

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_update_with_history
 
+from audit import chain
 from audit.models import Finding
 from casino.audit_guard import allow_audit_write
 from tables.models import Round
@@ -47,6 +48,8 @@ def finding_review(*, finding: Finding, decision: str, note: str, author, at=Non
     finding.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at", "reopened_at"])
     if finding.status != Finding.ESCALATED:
         _refresh_open_count(finding)
+    # Last: the table's lock comes after the round's, as in a correction.
+    chain.chain_finding_changes([finding], using=finding._state.db)
     return finding
 
 
@@ -80,3 +83,5 @@ def findings_round_changed(*, round, change: str, reason: str, author, at) -> No
         # change reason is short (simple-history's column holds 100 characters).
         bulk_update_with_history(reopened, Finding, ["reopened_at", "reopened_reason"], default_user=author,
                                  default_change_reason=f"sent back to surveillance: round {change}")
+    # Last: the table's chain lock comes after the round's.
+    chain.chain_finding_changes(superseded + reopened, using=round._state.db)

@@ -8,6 +8,7 @@ class CasinoConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
+        from . import db_roles  # noqa: F401 - registers the deploy check on the database role
         from .roles import sync_role_groups
 
         post_migrate.connect(sync_role_groups, dispatch_uid="casino.sync_role_groups")

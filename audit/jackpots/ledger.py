@@ -14,8 +14,10 @@ from decimal import Decimal
 from django.db.models import Sum
 from django.utils import timezone
 
+from audit import chain
 from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerLeg, LedgerTransaction
 from audit.jackpots.rules import CENT, ZERO, apply, cents  # noqa: F401 - cents is used from here too
+from audit.models import ChainLink
 from casino.gaming_day import gaming_day_of
 from tables.games.paytables import JACKPOT_LINES
 
@@ -52,6 +54,7 @@ class Book:
 
     def __init__(self, bank: JackpotBank):
         self.bank = bank
+        self.chain_head: str | None = None  # read at the first posting, under the meters' locks
         self.accounts = {(a.kind, a.line): a for a in LedgerAccount.objects.filter(bank=bank)}
         self.balance: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
         raw = balances_by_account(bank)
@@ -110,6 +113,13 @@ class Book:
                 LedgerLeg(transaction=txn, account=self.accounts[k], amount=v)
                 for k, v in merged.items()
             ]
+        )
+        name = chain.bank_chain(self.bank.pk)
+        if self.chain_head is None:
+            self.chain_head = chain.chain_head(name)
+        legs = [(self.accounts[k].pk, v) for k, v in merged.items()]
+        self.chain_head = chain.append(
+            name, self.chain_head, [(ChainLink.LEDGER, txn.pk, chain.ledger_text(txn, legs))]
         )
         apply(self.balance, merged.items())
         return txn

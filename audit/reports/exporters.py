@@ -150,6 +150,11 @@ def report_data(report: DailyReport) -> ReportData:
             f"{reaudit.get('settlement_changed_count', 0)} rounds now settle differently "
             "(the books keep the recorded revision until it is corrected)."
         )
+    if report.chain_head:
+        notes.append(
+            f"Chain head at the end of the day: {report.chain_head} ({summary.get('chains', 0)} chains); "
+            "keep it: `manage.py audit_verify` proves later that nothing before it changed."
+        )
     start = report.period_start.isoformat() if report.period_start else ""
     end = report.period_end.isoformat() if report.period_end else ""
     return ReportData(
@@ -269,6 +274,10 @@ def csv_bytes(data: ReportData) -> bytes:
         writer.writerow(["section", *(h for _, h, _ in DEALER_COLUMNS)])
         for row in data.dealers:
             writer.writerow(["dealer", *(_text(row.get(f), k) for f, _, k in DEALER_COLUMNS)])
+    if data.notes:
+        writer.writerow([])
+        for note in data.notes:
+            writer.writerow(["note", note])
     return out.getvalue().encode("utf-8-sig")  # the BOM makes Excel read UTF-8
 
 

@@ -114,6 +114,9 @@ class DailyReport(models.Model):
     )
     period_end = models.DateTimeField(null=True, blank=True, help_text="UTC end (exclusive).")
     engine_version = models.CharField(max_length=40, blank=True)
+    chain_head = models.CharField(
+        max_length=64, blank=True,
+        help_text="The casino's hash-chain head at the end of the day (audit/chain.py); printed on the report.")
     #: Floor totals, notes, liability and re-audit facts (see README.md for every key).
     summary = models.JSONField(default=dict, blank=True)
     files = models.JSONField(

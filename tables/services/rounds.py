@@ -15,13 +15,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connections, router, transaction
 from django.utils import timezone
 
+from audit import chain
 from audit.jackpots.services import (
     jackpot_bank_of,
     jackpot_context_for_round,
     jackpot_round_posted,
     jackpot_round_voided,
 )
-from audit.models import Finding
+from audit.models import ChainLink, Finding
 from audit.services import findings_round_changed
 from casino.audit_guard import allow_audit_write
 from casino.gaming_day import gaming_day_of
@@ -126,6 +127,7 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
     revision.pk = _REVISIONS.insert([(rnd.pk, number, revision.data, revision.audit, reason, author.pk, at,
                                       ENGINE_VERSION)], using=rnd._state.db)[0]
     revision._state.adding, revision._state.db = False, rnd._state.db
+    revision.round = rnd
     module = GAMES[rnd.game].module
     recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
     players = _players(canonical)
@@ -147,6 +149,16 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
     return revision
 
 
+def _chain_revision(revision: RoundRevision, head: str) -> str:
+    """Link ``revision`` (with its wagers and findings) to its table's chain; the new head."""
+    rnd = revision.round
+    text = chain.revision_text(
+        rnd=rnd, revision=revision, wagers=revision.wager_rows,
+        findings=[[getattr(f, c) for c in chain.FINDING_FIELDS] for f in revision.finding_rows])
+    return chain.append(chain.table_chain(rnd.table_id), head, [(ChainLink.REVISION, revision.pk, text)],
+                        using=rnd._state.db)
+
+
 @dataclass(frozen=True)
 class _TableNow:
     """What recording a round needs to know about its table, read in one statement under its lock."""
@@ -160,15 +172,18 @@ class _TableNow:
     dealer_name: str | None
     time_zone: str
     start_hour: int
+    chain_head: str
 
 
 def _context_sql(connection) -> str:
     t, r, v = Table._meta.db_table, Ruleset._meta.db_table, RulesetVersion._meta.db_table
     s, a, d = TableSession._meta.db_table, DealerAssignment._meta.db_table, Dealer._meta.db_table
+    # The table's chain head, read under the same lock that orders the table's links.
+    head = chain.head_subquery(connection, "'table:' || t.id")
     p, c = Pit._meta.db_table, Casino._meta.db_table
     # Identifiers come from the models' metadata; the table's id is a parameter.
     sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, "  # noqa: S608
-           f"s.gaming_day, d.id, d.name, c.time_zone, c.gaming_day_start_hour FROM {t} t "
+           f"s.gaming_day, d.id, d.name, c.time_zone, c.gaming_day_start_hour, {head} FROM {t} t "
            f"JOIN {p} p ON p.id = t.pit_id JOIN {c} c ON c.id = p.casino_id JOIN {r} r ON r.id = t.ruleset_id "
            f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
            f"LEFT JOIN {s} s ON s.table_id = t.id AND s.closed_at IS NULL "
@@ -189,13 +204,13 @@ def _lock_table(table_id: int) -> _TableNow:
     if row is None:
         raise ValidationError({"table": [f'Invalid pk "{table_id}" - object does not exist.']})
     (tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name,
-     time_zone, start_hour) = row
+     time_zone, start_hour, head) = row
     table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
     table._state.adding, table._state.db = False, connection.alias
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
     return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name, time_zone,
-                     start_hour)
+                     start_hour, head or chain.GENESIS)
 
 
 def _session_of_day(now: _TableNow, *, at, author) -> tuple[int, date]:
@@ -256,6 +271,7 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
                                           reason="recorded", at=at)], using=table._state.db)
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at)
+    _chain_revision(revision, now.chain_head)
     jackpot_round_posted(round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank)
     return AuditedRound(rnd, revision, result)
 
@@ -303,6 +319,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
                            author=author, at=at)
     new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
                                    author=author, reason=reason, at=at)
+    _chain_revision(new_revision, chain.lock_table_chain(rnd.table_id, using=rnd._state.db))
     rnd.revision = new_revision.number
     rnd.open_findings = len(result.findings)
     rnd._history_user, rnd._change_reason = author, f"corrected: {reason}"
@@ -324,6 +341,9 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     rnd.open_findings = 0
     rnd._history_user, rnd._change_reason = author, f"voided: {reason}"
     rnd.save(update_fields=["status", "void_reason", "voided_by", "voided_at", "open_findings"])
+    head = chain.lock_table_chain(rnd.table_id, using=rnd._state.db)
+    chain.append(chain.table_chain(rnd.table_id), head, [(ChainLink.VOID, rnd.pk, chain.void_text(rnd))],
+                 using=rnd._state.db)
     findings_round_changed(round=rnd, change="voided", reason=reason, author=author, at=rnd.voided_at)
     jackpot_round_voided(round=rnd, author=author, reason=reason, at=rnd.voided_at)
     return rnd

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.jackpots.services import jackpot_bank_required
+from casino.audit_guard import allow_audit_write
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from tables.models import Dealer, DealerAssignment, Table, TableSession
 
@@ -62,6 +63,7 @@ def table_session_roll_over(*, session_id: int, day: date, time_zone: str, start
     The caller holds the table's row lock (rounds, dealer changes and closes all take it
     first), so the table's rounds before and after the start hour stay numbered in order.
     """
+    allow_audit_write()  # the old session's and its assignment's end times are set once
     old = TableSession.objects.select_for_update(of=("self",)).get(pk=session_id)
     if old.closed_at is not None:
         raise ValidationError({"table": ["The table was closed meanwhile; open it before recording rounds"]})
@@ -109,6 +111,7 @@ def _open_session_now(session: TableSession, *, at, author, closing: bool = Fals
 @transaction.atomic
 def table_session_close(*, session: TableSession, author, at=None) -> TableSession:
     at = at or timezone.now()
+    allow_audit_write()  # the session's and the assignment's end times are set once
     session = _open_session_now(session, at=at, author=author, closing=True)
     if session.closed_at is not None:
         raise ValidationError({"session": [f"Table {session.table.label} is already closed"]})
@@ -132,6 +135,7 @@ def table_session_dealer_change(*, session: TableSession, dealer: Dealer, author
     if current is not None and current.dealer_id == dealer.pk:
         raise ValidationError({"dealer": [f"{dealer} is already dealing this table"]})
     if current is not None:
+        allow_audit_write()  # the assignment's end time is set once
         current.ended_at = at
         current.save(update_fields=["ended_at"])
     return DealerAssignment.objects.create(session=session, dealer=dealer, started_at=at, assigned_by=author)

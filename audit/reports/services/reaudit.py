@@ -22,7 +22,8 @@ from django.db.models import Count, F
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
-from audit.models import Finding
+from audit import chain
+from audit.models import ChainLink, Finding
 from casino.audit_guard import allow_audit_write
 from tables.games import ENGINE_VERSION
 from tables.games.base import AuditContext, InvalidInput
@@ -135,7 +136,7 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> Reau
             )
     if new:
         allow_audit_write()
-        bulk_create_with_history(
+        new = bulk_create_with_history(
             new, Finding, default_change_reason=f"re-audit by engine {ENGINE_VERSION}"
         )
         counts = dict(
@@ -151,5 +152,19 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> Reau
             rnd.open_findings = counts.get(rnd.pk, 0)
             rnd._change_reason = f"re-audit by engine {ENGINE_VERSION} added findings"
             rnd.save(update_fields=["open_findings"])
+        # After the rounds' locks, as a correction takes them (round, then table).
+        _chain_new_findings(new)
         result.new_findings = len(new)
     return result
+
+
+def _chain_new_findings(findings: list[Finding]) -> None:
+    """One link per added finding, on its round's table chain (locked in table order)."""
+    tables = dict(Round.objects.filter(pk__in={f.round_id for f in findings}).values_list("pk", "table_id"))
+    by_table: dict[int, list[Finding]] = {}
+    for finding in sorted(findings, key=lambda f: f.pk):
+        by_table.setdefault(tables[finding.round_id], []).append(finding)
+    for table_id in sorted(by_table):
+        head = chain.lock_table_chain(table_id)
+        chain.append(chain.table_chain(table_id), head,
+                     [(ChainLink.FINDING, f.pk, chain.finding_text(f)) for f in by_table[table_id]])

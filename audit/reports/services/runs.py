@@ -28,6 +28,7 @@ from django.db import connection, transaction
 from django.db.models import F, Min
 from django.utils import timezone
 
+from audit import chain
 from tables.games import ENGINE_VERSION
 from tables.models import Casino, Round
 
@@ -401,7 +402,8 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
             "definitions": "audit/reports/README.md",
         }
         report.engine_version = ENGINE_VERSION
-        report.save(update_fields=["summary", "engine_version"])
+        report.chain_head, report.summary["chains"] = chain.day_head(report.casino, report.gaming_day)
+        report.save(update_fields=["summary", "engine_version", "chain_head"])
     try:
         files = report_files_write(report)
     except Exception as exc:  # noqa: BLE001 - a file that cannot be written fails the run, with the reason

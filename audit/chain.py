@@ -1,0 +1,297 @@
+"""Tamper evidence: hash chains over what was recorded and decided.
+
+Each link's digest is ``sha256(previous digest + "\\n" + canonical text)``, the text a
+stable JSON serialisation of the audited columns of the rows the link covers, rebuilt from
+the database by ``manage.py audit_verify``. A row changed, removed or inserted behind the
+app's back (even by the owner with the guards off) no longer hashes to its link, breaks
+the next link, or is a row without a link.
+
+Chains follow the locks the writers already take, so tables never wait for each other:
+``table:<id>`` (written under the table's row lock: revisions with their wagers and
+findings, findings a re-audit adds, findings' status changes, voids) and ``bank:<id>``
+(under the bank's meter locks: ledger transactions with their legs). A day's head
+(:func:`day_head`) hashes the heads of the casino's chains at the end of its gaming day;
+the daily report prints it, so a kept report proves later that nothing before it changed.
+
+What a link covers leaves out what may legitimately change: a round's gaming day and
+session (a rollover may move them) and the counters derived from other rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+from django.db import connections, router
+from django.utils import timezone
+
+from audit.models import ChainLink, Finding
+from casino.prepared import PREPARED
+from casino.rows import RowInserter
+
+GENESIS = "0" * 64
+CENT = Decimal("0.01")
+
+
+def _value(v):
+    """JSON for what json cannot write itself (the C encoder calls this only for those)."""
+    if isinstance(v, datetime):
+        return v.astimezone(UTC).isoformat()
+    if isinstance(v, date):
+        return v.isoformat()
+    if isinstance(v, Decimal):
+        return str(v.quantize(CENT)) if v == v.quantize(CENT) else str(v.normalize())
+    raise TypeError(f"{type(v).__name__} is not part of an audited row")
+
+
+def canonical(obj) -> str:
+    """Stable text of ``obj``: sorted keys, no spaces, money to the cent, times in UTC."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_value)
+
+
+def link_digest(previous: str, text: str) -> str:
+    return hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()
+
+
+# --- What each kind of link covers (the same functions serve writing and verifying) ------
+
+WAGER_FIELDS = ("seat", "player", "wager", "hand", "line", "stake", "expected_net", "recorded_net", "outcome",
+                "explanation")
+FINDING_FIELDS = ("kind", "code", "message", "path", "rule", "expected", "recorded", "amount", "seat", "player",
+                  "created_at")
+STATUS_FIELDS = ("id", "status", "review_note", "reviewed_by_id", "reviewed_at", "reopened_at", "reopened_reason")
+VOID_FIELDS = ("id", "status", "void_reason", "voided_by_id", "voided_at")
+
+
+def revision_text(*, rnd, revision, wagers, findings) -> str:
+    """A revision, its round's fixed columns, its wagers (value tuples in WAGER_FIELDS order)
+    and the findings recorded with it (tuples in FINDING_FIELDS order)."""
+    return canonical({
+        "round": [rnd.pk, rnd.table_id, rnd.sequence, rnd.game, rnd.ruleset_version_id, rnd.dealer_id,
+                  rnd.recorded_by_id, rnd.recorded_at],
+        "revision": [revision.pk, revision.number, revision.data, revision.audit, revision.reason,
+                     revision.author_id, revision.created_at, revision.engine_version],
+        "wagers": [list(w) for w in wagers], "findings": [list(f) for f in findings]})
+
+
+def finding_text(finding) -> str:
+    return canonical([finding.pk, finding.round_id, finding.revision_id, finding.status,
+                      *(getattr(finding, f) for f in FINDING_FIELDS)])
+
+
+def status_text(history_row) -> str:
+    return canonical([history_row.history_id, *(getattr(history_row, f) for f in STATUS_FIELDS)])
+
+
+def void_text(rnd) -> str:
+    return canonical([getattr(rnd, f) for f in VOID_FIELDS])
+
+
+def ledger_text(txn, legs) -> str:
+    """A ledger transaction and its legs ((account id, amount) in insertion order)."""
+    return canonical([txn.pk, txn.bank_id, txn.kind, txn.created_at, txn.gaming_day, txn.memo, txn.line,
+                      txn.created_by_id, txn.round_id, txn.revision_id, txn.reverses_id, txn.contribution_base,
+                      [list(leg) for leg in legs]])
+
+
+# --- Writing links -----------------------------------------------------------------------
+
+_LINKS = RowInserter(ChainLink, ("chain", "kind", "ref", "digest", "created_at"), returning_pk=False)
+
+
+def table_chain(table_id: int) -> str:
+    return f"table:{table_id}"
+
+
+def bank_chain(bank_id: int) -> str:
+    return f"bank:{bank_id}"
+
+
+def head_subquery(connection, chain_sql: str) -> str:
+    """SQL for a chain's head, to embed in a statement that already holds the chain's lock."""
+    links = connection.ops.quote_name(ChainLink._meta.db_table)
+    return f"(SELECT digest FROM {links} WHERE chain = {chain_sql} ORDER BY id DESC LIMIT 1)"  # noqa: S608
+
+
+def chain_head(chain: str, *, using: str = "default") -> str:
+    """The chain's last digest (the caller holds the chain's lock)."""
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(f"{PREPARED}SELECT {head_subquery(connection, '%s')}", [chain])
+        return cursor.fetchone()[0] or GENESIS
+
+
+def lock_table_chain(table_id: int, *, using: str = "default") -> str:
+    """Lock the table's row (as recording a round does) and return its chain's head."""
+    from tables.models import Table
+
+    connection = connections[using]
+    table = connection.ops.quote_name(Table._meta.db_table)
+    sql = f"SELECT {head_subquery(connection, '%s')} FROM {table} t WHERE t.id = %s"  # noqa: S608
+    if connection.vendor == "postgresql":
+        sql += " FOR NO KEY UPDATE OF t"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_chain(table_id), table_id])
+        return cursor.fetchone()[0] or GENESIS
+
+
+def append(chain: str, previous: str, links: list[tuple[str, int, str]], *, using: str = "default") -> str:
+    """Write links ((kind, ref, text), in order) after ``previous``; the new head."""
+    rows, at = [], timezone.now()
+    for kind, ref, text in links:
+        previous = link_digest(previous, text)
+        rows.append((chain, kind, ref, previous, at))
+    _LINKS.insert(rows, using=using)
+    return previous
+
+
+def chain_finding_changes(findings, *, using: str = "default") -> None:
+    """Chain the status changes just saved (with history) on ``findings``: one link per
+    finding's newest history row, on its round's table chain (locked here)."""
+    findings = list(findings)
+    if not findings:
+        return
+    history = Finding.history.model
+    latest = {}
+    for row in history.objects.using(using).filter(id__in=[f.pk for f in findings]).order_by("history_id"):
+        latest[row.id] = row
+    by_table: dict[int, list] = {}
+    rounds = dict(Finding.objects.using(using).filter(pk__in=[f.pk for f in findings])
+                  .values_list("pk", "round__table_id"))
+    for finding in findings:
+        by_table.setdefault(rounds[finding.pk], []).append(latest[finding.pk])
+    for table_id in sorted(by_table):
+        head = lock_table_chain(table_id, using=using)
+        append(table_chain(table_id), head,
+               [(ChainLink.STATUS, row.history_id, status_text(row)) for row in by_table[table_id]], using=using)
+
+
+def db_alias(model) -> str:
+    return router.db_for_write(model)
+
+
+# --- Verifying ---------------------------------------------------------------------------
+
+
+def _revision_texts(revision_ids) -> dict[int, str]:
+    from tables.models import RoundRevision, Wager
+
+    revisions = {r.pk: r for r in RoundRevision.objects.filter(pk__in=revision_ids).select_related("round")}
+    wagers: dict[int, list] = {}
+    for row in Wager.objects.filter(revision_id__in=revisions).order_by("id").values_list("revision_id",
+                                                                                        *WAGER_FIELDS):
+        wagers.setdefault(row[0], []).append(row[1:])
+    findings: dict[int, list] = {}
+    for f in Finding.objects.filter(revision_id__in=revisions).order_by("id"):
+        if f.created_at == revisions[f.revision_id].created_at:  # recorded with it (a re-audit's have a link each)
+            findings.setdefault(f.revision_id, []).append([getattr(f, c) for c in FINDING_FIELDS])
+    return {pk: revision_text(rnd=r.round, revision=r, wagers=wagers.get(pk, []), findings=findings.get(pk, []))
+            for pk, r in revisions.items()}
+
+
+def _texts(kind: str, refs: list[int]) -> dict[int, str]:
+    """The canonical text of each ref as the database holds it now (missing refs absent)."""
+    from audit.jackpots.models import LedgerLeg, LedgerTransaction
+    from tables.models import Round
+
+    if kind == ChainLink.REVISION:
+        return _revision_texts(refs)
+    if kind == ChainLink.FINDING:
+        return {f.pk: finding_text(f) for f in Finding.objects.filter(pk__in=refs)}
+    if kind == ChainLink.STATUS:
+        return {h.history_id: status_text(h) for h in Finding.history.model.objects.filter(history_id__in=refs)}
+    if kind == ChainLink.VOID:
+        return {r.pk: void_text(r) for r in Round.objects.filter(pk__in=refs)}
+    legs: dict[int, list] = {}
+    for txn_id, account_id, amount in LedgerLeg.objects.filter(transaction_id__in=refs).order_by("id") \
+            .values_list("transaction_id", "account_id", "amount"):
+        legs.setdefault(txn_id, []).append((account_id, amount))
+    return {t.pk: ledger_text(t, legs.get(t.pk, [])) for t in LedgerTransaction.objects.filter(pk__in=refs)}
+
+
+def verify(*, batch: int = 2000) -> list[str]:
+    """Every problem found: a link whose rows changed or vanished, a link missing from its
+    chain, and audited rows that no link covers. Empty when the records are intact."""
+    from audit.jackpots.models import LedgerTransaction
+    from tables.models import Round, RoundRevision
+
+    problems: list[str] = []
+    heads: dict[str, str] = {}
+    links = ChainLink.objects.order_by("chain", "id").values_list("id", "chain", "kind", "ref", "digest")
+    chunk: list[tuple] = []
+
+    def check(rows):
+        texts = {kind: _texts(kind, [r[3] for r in rows if r[2] == kind]) for kind in {r[2] for r in rows}}
+        for link_id, name, kind, ref, digest in rows:
+            previous = heads.get(name, GENESIS)
+            text = texts[kind].get(ref)
+            if text is None:
+                problems.append(f"{name} link {link_id}: {kind} {ref} is missing")
+            elif link_digest(previous, text) != digest:
+                problems.append(f"{name} link {link_id}: {kind} {ref} does not match its link "
+                                "(changed, or a link before it removed or inserted)")
+            heads[name] = digest
+
+    for row in links.iterator(chunk_size=batch):
+        chunk.append(row)
+        if len(chunk) >= batch:
+            check(chunk)
+            chunk = []
+    check(chunk)
+
+    linked = {kind: set(ChainLink.objects.filter(kind=kind).values_list("ref", flat=True))
+              for kind, _ in ChainLink.KINDS}
+    for pk in RoundRevision.objects.exclude(pk__in=linked[ChainLink.REVISION]).values_list("pk", flat=True):
+        problems.append(f"revision {pk} has no link: inserted behind the app's back")
+    for pk in LedgerTransaction.objects.exclude(pk__in=linked[ChainLink.LEDGER]).values_list("pk", flat=True):
+        problems.append(f"ledger transaction {pk} has no link: inserted behind the app's back")
+    for pk in Round.objects.filter(status=Round.VOIDED).exclude(pk__in=linked[ChainLink.VOID]) \
+            .values_list("pk", flat=True):
+        problems.append(f"round {pk} is voided with no link")
+    history = Finding.history.model
+    for pk in history.objects.filter(history_type="~").exclude(history_id__in=linked[ChainLink.STATUS]) \
+            .values_list("history_id", flat=True):
+        problems.append(f"finding history row {pk} has no link")
+    problems.extend(_unlinked_findings(linked))
+    return problems
+
+
+def _unlinked_findings(linked) -> list[str]:
+    """Findings neither recorded with their revision nor linked on their own, and findings
+    whose status is not the one their last linked change (or their creation) gave them."""
+    history = Finding.history.model
+    last_change = {}
+    for h in history.objects.filter(history_id__in=linked[ChainLink.STATUS]).order_by("history_id"):
+        last_change[h.id] = h
+    problems = []
+    findings = Finding.objects.select_related("revision").only(
+        "id", "created_at", *STATUS_FIELDS[1:], "revision__created_at")
+    for f in findings.iterator(chunk_size=2000):
+        if f.created_at != f.revision.created_at and f.pk not in linked[ChainLink.FINDING]:
+            problems.append(f"finding {f.pk} has no link: inserted behind the app's back")
+        h = last_change.get(f.pk)
+        expected = ([getattr(h, c) for c in STATUS_FIELDS[1:]] if h is not None else [Finding.OPEN, "", None, None, None, ""])
+        if [getattr(f, c) for c in STATUS_FIELDS[1:]] != expected:
+            problems.append(f"finding {f.pk} is {f.status}, not what its last linked decision says")
+    return problems
+
+
+def day_head(casino, day: date) -> tuple[str, int]:
+    """The casino's chain head at the end of gaming day ``day``: sha256 of each chain's last
+    digest written before the day ended, and how many chains it covers."""
+    from audit.jackpots.models import JackpotBank
+    from casino.gaming_day import gaming_day_bounds
+    from tables.models import Table
+
+    _, end = gaming_day_bounds(day, casino.time_zone, casino.gaming_day_start_hour)
+    names = [table_chain(pk) for pk in Table.objects.filter(pit__casino=casino).values_list("pk", flat=True)]
+    names += [bank_chain(pk) for pk in JackpotBank.objects.filter(casino=casino).values_list("pk", flat=True)]
+    lines = []
+    for name in sorted(names):
+        last = ChainLink.objects.filter(chain=name, created_at__lt=end).order_by("-id").values_list(
+            "digest", flat=True).first()
+        if last:
+            lines.append(f"{name} {last}")
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest(), len(lines)
