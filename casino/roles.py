@@ -43,6 +43,7 @@ ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "tables.casino": ("view", "add", "change"), "tables.pit": ("view", "add", "change"),
         "tables.table": ("view", "add", "change"), "tables.dealer": ("view", "add", "change"),
         "tables.ruleset": ("view", "add", "change"), "tables.rulesetversion": ("view",),
+        "jackpots.w2gthreshold": ("view", "add", "change"),
     },
 }
 
