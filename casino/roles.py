@@ -14,6 +14,9 @@ SURVEILLANCE = "surveillance"
 FINANCE = "finance"
 GAMING_MANAGER = "gaming_manager"
 ALL_ROLES = (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)
+#: Who may read a W-2G winner's name and identification (tax records: finance files them,
+#: the gaming manager answers for them); every other role sees the W-2G flag and reference.
+WINNER_IDENTITY_ROLES = (FINANCE, GAMING_MANAGER)
 
 ROLE_GROUPS = {
     PIT_BOSS: "Pit boss",
@@ -70,6 +73,10 @@ def user_roles(user) -> frozenset[str]:
 
 def has_role(user, *roles: str) -> bool:
     return bool(user_roles(user) & set(roles))
+
+
+def may_see_winner_identity(user) -> bool:
+    return has_role(user, *WINNER_IDENTITY_ROLES)
 
 
 def sync_role_groups(**kwargs) -> None:

@@ -31,7 +31,7 @@ from audit.jackpots.selectors import (
     liability_report,
 )
 from casino.gaming_day import gaming_day_of
-from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
+from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE, may_see_winner_identity
 from tables.models import Casino, Table
 
 READERS = (FINANCE, GAMING_MANAGER)
@@ -279,6 +279,17 @@ class AwardSerializer(serializers.ModelSerializer):
     table = serializers.StringRelatedField()
     paid_by = serializers.StringRelatedField()
     odds_multiple = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True)
+    winner_name = serializers.CharField(
+        read_only=True, allow_null=True, help_text="null unless the caller is finance or a gaming manager")
+    winner_id_reference = serializers.CharField(
+        read_only=True, allow_null=True, help_text="null unless the caller is finance or a gaming manager")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        if request is None or not may_see_winner_identity(request.user):
+            data["winner_name"] = data["winner_id_reference"] = None
+        return data
 
     class Meta:
         model = JackpotAward
@@ -339,7 +350,7 @@ class JackpotAwardViewSet(viewsets.ReadOnlyModelViewSet):
         award = services.jackpot_award_pay(
             award=self.get_object(), author=request.user, **payload.validated_data
         )
-        return Response(AwardSerializer(award).data)
+        return Response(AwardSerializer(award, context=self.get_serializer_context()).data)
 
 
 class AdjustmentSerializer(serializers.ModelSerializer):
