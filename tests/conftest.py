@@ -12,6 +12,14 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """The API throttles count in the cache: each test starts with none spent."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def role_users(db):
     """One user per role, plus a user without a role and a superuser."""
