@@ -31,7 +31,14 @@ from audit.jackpots.selectors import (
     liability_report,
 )
 from casino.gaming_day import gaming_day_of
-from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE, may_see_winner_identity
+from casino.roles import (
+    ALL_ROLES,
+    FINANCE,
+    GAMING_MANAGER,
+    PIT_BOSS,
+    SURVEILLANCE,
+    may_see_winner_identity,
+)
 from tables.models import Casino, Table
 
 READERS = (FINANCE, GAMING_MANAGER)
