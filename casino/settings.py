@@ -199,6 +199,10 @@ _CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL}
           if _CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+#: Lifetime of a new API token unless the gaming manager who issues it chooses another.
+API_TOKEN_LIFETIME_DAYS = env_int("API_TOKEN_LIFETIME_DAYS", 90, minimum=1)
+API_TOKEN_MAX_LIFETIME_DAYS = env_int("API_TOKEN_MAX_LIFETIME_DAYS", 365, minimum=1)
+
 # --- API ---------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

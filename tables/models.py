@@ -43,6 +43,21 @@ class Casino(models.Model):
         return self.name
 
 
+class CasinoMembership(models.Model):
+    """A user works at a casino: they see its floor, rounds, findings, reports and jackpots,
+    and no other casino's. Superusers see every casino without a membership."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="casino_memberships")
+    casino = models.ForeignKey(Casino, on_delete=models.CASCADE, related_name="memberships")
+    history = HistoricalRecords()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "casino"], name="casinomembership_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.casino}"
+
+
 class Pit(models.Model):
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="pits")
     name = models.CharField(max_length=60)
