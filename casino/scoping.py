@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.http import Http404
+from rest_framework.relations import PrimaryKeyRelatedField
 
 
 def user_casino_ids(user) -> frozenset[int] | None:
@@ -28,12 +29,14 @@ def user_casino_ids(user) -> frozenset[int] | None:
     return cached
 
 
+def narrow(queryset, casino_ids, path: str = "casino"):
+    """``queryset`` narrowed to ``casino_ids`` (``None``: every casino) through ``path``."""
+    return queryset if casino_ids is None else queryset.filter(**{f"{path}__in": casino_ids})
+
+
 def scope(queryset, user, path: str = "casino"):
     """``queryset`` narrowed to the user's casinos (``path`` leads from its model to a casino)."""
-    ids = user_casino_ids(user)
-    if ids is None:
-        return queryset
-    return queryset.filter(**{f"{path}__in": ids})
+    return narrow(queryset, user_casino_ids(user), path)
 
 
 def may_see_casino(user, casino_id) -> bool:
@@ -63,3 +66,17 @@ class CasinoScopedMixin:
 
     def get_queryset(self):
         return scope(super().get_queryset(), self.request.user, self.casino_path)
+
+
+class CasinoScopedRelatedField(PrimaryKeyRelatedField):
+    """A related id in a request body, accepted only for an object of the caller's casinos
+    (another casino's id is refused as if it did not exist)."""
+
+    def __init__(self, *, casino_path: str = "casino", **kwargs):
+        self.casino_path = casino_path
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        request = self.context.get("request")
+        return scope(queryset, request.user, self.casino_path) if request is not None else queryset

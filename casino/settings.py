@@ -273,6 +273,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # django-axes logs every login at INFO; lockouts, at WARNING, still show.
+    "loggers": {"axes": {"level": "WARNING"}},
     "root": {"handlers": ["console"], "level": env_choice(
         "LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
 }

@@ -27,11 +27,13 @@ from casino.audit_guard import allow_audit_write
 from casino.prepared import PREPARED
 from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
+from casino.scoping import may_see_casino
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
 from tables.models import (
     Dealer,
     DealerAssignment,
+    Pit,
     Round,
     RoundRevision,
     Ruleset,
@@ -153,14 +155,17 @@ class _TableNow:
     gaming_day: date | None
     dealer_id: int | None
     dealer_name: str | None
+    casino_id: int
 
 
 def _context_sql(connection) -> str:
     t, r, v = Table._meta.db_table, Ruleset._meta.db_table, RulesetVersion._meta.db_table
     s, a, d = TableSession._meta.db_table, DealerAssignment._meta.db_table, Dealer._meta.db_table
+    p = Pit._meta.db_table
     # Identifiers come from the models' metadata; the table's id is a parameter.
     sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, "  # noqa: S608
-           f"s.gaming_day, d.id, d.name FROM {t} t JOIN {r} r ON r.id = t.ruleset_id "
+           f"s.gaming_day, d.id, d.name, p.casino_id FROM {t} t JOIN {p} p ON p.id = t.pit_id "
+           f"JOIN {r} r ON r.id = t.ruleset_id "
            f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
            f"LEFT JOIN {s} s ON s.table_id = t.id AND s.closed_at IS NULL "
            f"LEFT JOIN {a} a ON a.session_id = s.id AND a.ended_at IS NULL "
@@ -179,12 +184,13 @@ def _lock_table(table_id: int) -> _TableNow:
         row = cursor.fetchone()
     if row is None:
         raise ValidationError({"table": [f'Invalid pk "{table_id}" - object does not exist.']})
-    tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name = row
+    (tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name,
+     casino_id) = row
     table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
     table._state.adding, table._state.db = False, connection.alias
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
-    return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name)
+    return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name, casino_id)
 
 
 def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | None = None, at=None,
@@ -206,6 +212,8 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     at = at or timezone.now()
     now = _lock_table(table.pk if isinstance(table, Table) else table)
     table = now.table
+    if not may_see_casino(author, now.casino_id):  # as if it did not exist: another casino's floor
+        raise ValidationError({"table": [f'Invalid pk "{table.pk}" - object does not exist.']})
     if now.session_id is None:
         raise ValidationError({"table": [f"Table {table.label} is closed; open it before recording rounds"]})
     if now.dealer_id is None:
