@@ -47,6 +47,7 @@ ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "tables.table": ("view", "add", "change"), "tables.dealer": ("view", "add", "change"),
         "tables.ruleset": ("view", "add", "change"), "tables.rulesetversion": ("view",),
         "jackpots.w2gthreshold": ("view", "add", "change"),
+        "tables.casinomembership": ("view", "add", "delete"),
         # Unlocking a login locked by django-axes is deleting its attempt record.
         "axes.accessattempt": ("view", "delete"), "axes.accessfailurelog": ("view",),
     },

@@ -120,6 +120,9 @@ def test_a_pit_with_recorded_rounds_cannot_move_to_another_casino(manager):
 
     pit, table = _pit_with_a_round()
     other = CasinoFactory(name="Other Casino")
+    from tables.models import CasinoMembership
+
+    CasinoMembership.objects.create(user=manager, casino=other)  # they manage both
     response = api_as(manager).patch(reverse("pit-detail", args=[pit.pk]),
                                      {"casino": other.pk, "reason": "move"}, format="json")
     assert response.status_code == 400 and "casino" in response.json(), response.content
