@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from audit.models import Finding
 from audit.services import DECISIONS, finding_review
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE
+from casino.scoping import CasinoScopedMixin
 from tables.api.live import FindingSerializer
 
 
@@ -37,8 +38,9 @@ class ReviewSerializer(serializers.Serializer):
     note = serializers.CharField(max_length=2000)
 
 
-class FindingViewSet(viewsets.ReadOnlyModelViewSet):
+class FindingViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Finding.objects.select_related("revision", "round")
+    casino_path = "round__table__pit__casino"
     serializer_class = FindingSerializer
     filterset_class = FindingFilter
     read_roles = (SURVEILLANCE, GAMING_MANAGER, FINANCE)
@@ -51,7 +53,7 @@ class FindingViewSet(viewsets.ReadOnlyModelViewSet):
 
         A finding sent back by a correction or void (``reopened_at``) takes a new decision:
         confirm keeps it counted, dismiss releases it."""
-        payload = ReviewSerializer(data=request.data)
+        payload = ReviewSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         try:
             finding = finding_review(finding=self.get_object(), author=request.user, **payload.validated_data)

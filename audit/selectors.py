@@ -23,9 +23,11 @@ from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, QueryS
 from django.db.models.functions import Coalesce
 
 from audit.models import Finding
+from casino.scoping import narrow
 from tables.models import Dealer, Round
 
 #: Finding statuses that can count against the dealer (see the module docstring).
+ROUND_CASINO, FINDING_CASINO = "table__pit__casino", "round__table__pit__casino"
 COUNTED_STATUSES = (Finding.OPEN, *Finding.REVIEWED)
 ZERO = Decimal("0.00")
 _MONEY = DecimalField(max_digits=16, decimal_places=2)
@@ -84,13 +86,14 @@ class QueueFilters:
     order: str = "newest"  # or "largest"
 
 
-def finding_queue(filters: QueueFilters) -> QuerySet[Finding]:
+def finding_queue(filters: QueueFilters, *, casinos=None) -> QuerySet[Finding]:
     """Findings of active rounds, and reviewed findings of voided ones, matching ``filters``,
     newest or largest first. "open" means waiting for a decision: open, or sent back
-    (``reopened``) by a correction or void of a reviewed finding's round."""
-    qs = Finding.objects.select_related("round__table__pit", "round__dealer", "revision").filter(
+    (``reopened``) by a correction or void of a reviewed finding's round. Of ``casinos``
+    (ids), or every casino when ``None``; so for the other selectors."""
+    qs = narrow(Finding.objects.select_related("round__table__pit", "round__dealer", "revision").filter(
         Q(round__status=Round.ACTIVE) | Q(status__in=Finding.REVIEWED)
-    )
+    ), casinos, FINDING_CASINO)
     if filters.status == Finding.OPEN:
         qs = qs.filter(Q(status=Finding.OPEN) | Q(reopened_at__isnull=False))
     elif filters.status == "reopened":
@@ -174,13 +177,13 @@ def dealer_error_rounds(dealer: Dealer) -> QuerySet[Round]:
     )
 
 
-def dealer_table(*, since: date | None = None, until: date | None = None) -> list[dict]:
+def dealer_table(*, since: date | None = None, until: date | None = None, casinos=None) -> list[dict]:
     """Every dealer with rounds in the period: rounds, rounds with an error, money over/underpaid.
 
     Two grouped queries (rounds per dealer, finding money per dealer) merged by dealer id.
     """
-    rounds = Round.objects.all()
-    findings = Finding.objects.all()
+    rounds = narrow(Round.objects.all(), casinos, ROUND_CASINO)
+    findings = narrow(Finding.objects.all(), casinos, FINDING_CASINO)
     if since:
         rounds, findings = (
             rounds.filter(gaming_day__gte=since),
@@ -228,10 +231,10 @@ def dealer_table(*, since: date | None = None, until: date | None = None) -> lis
     return table
 
 
-def floor_average(*, since: date | None = None, until: date | None = None) -> dict:
+def floor_average(*, since: date | None = None, until: date | None = None, casinos=None) -> dict:
     """The same figures for the whole floor (every dealer together), for comparison."""
-    rounds = Round.objects.all()
-    findings = Finding.objects.all()
+    rounds = narrow(Round.objects.all(), casinos, ROUND_CASINO)
+    findings = narrow(Finding.objects.all(), casinos, FINDING_CASINO)
     if since:
         rounds, findings = (
             rounds.filter(gaming_day__gte=since),
@@ -296,8 +299,8 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
 # --- overpay patterns ------------------------------------------------------------------------
 
 
-def _overpays(since: date | None, until: date | None, dealer: int | None) -> QuerySet[Finding]:
-    qs = _finding_money(Finding.objects.filter(kind="overpay"))
+def _overpays(since: date | None, until: date | None, dealer: int | None, casinos) -> QuerySet[Finding]:
+    qs = _finding_money(narrow(Finding.objects.filter(kind="overpay"), casinos, FINDING_CASINO))
     if since:
         qs = qs.filter(round__gaming_day__gte=since)
     if until:
@@ -313,13 +316,14 @@ def overpay_patterns(
     until: date | None = None,
     min_count: int = 2,
     dealer: int | None = None,
+    casinos=None,
 ) -> dict[str, list[dict]]:
     """Dealer -> same player identifier, and dealer -> same seat of a table, overpaid again and again.
 
     Each pair with at least ``min_count`` overpay findings, most frequent first, with the
     number of findings, of distinct rounds and the money overpaid. Grouped in SQL.
     """
-    base = _overpays(since, until, dealer)
+    base = _overpays(since, until, dealer, casinos)
     common = {
         "count": Count("id"),
         "rounds": Count("round", distinct=True),

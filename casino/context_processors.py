@@ -25,6 +25,7 @@ NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Surveillance desk", "desk-queue", (SURVEILLANCE, GAMING_MANAGER)),
     ("Reports", "reports", (FINANCE, GAMING_MANAGER, SURVEILLANCE)),
     ("API docs", "api-docs", (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)),
+    ("API tokens", "api-tokens", (GAMING_MANAGER,)),
     ("Admin", "admin:index", (GAMING_MANAGER,)),
 ]
 

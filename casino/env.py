@@ -62,3 +62,16 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ImproperlyConfigured(f"{name}={value!r} must be one of {', '.join(choices)}")
     return value
+
+
+_RATE_PERIODS = ("second", "minute", "hour", "day")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A DRF throttle rate such as ``1000/second`` (``N/second|minute|hour|day``)."""
+    value = env_str(name, default) or default
+    count, _, period = value.partition("/")
+    if not count.isdigit() or int(count) < 1 or period not in _RATE_PERIODS:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a rate; write N/second, N/minute, N/hour or N/day")
+    return value

@@ -14,6 +14,9 @@ SURVEILLANCE = "surveillance"
 FINANCE = "finance"
 GAMING_MANAGER = "gaming_manager"
 ALL_ROLES = (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)
+#: Who may read a W-2G winner's name and identification (tax records: finance files them,
+#: the gaming manager answers for them); every other role sees the W-2G flag and reference.
+WINNER_IDENTITY_ROLES = (FINANCE, GAMING_MANAGER)
 
 ROLE_GROUPS = {
     PIT_BOSS: "Pit boss",
@@ -46,6 +49,10 @@ ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         # Jackpot banks: added through the services (a new line version, never an edit).
         "jackpots.jackpotbank": ("view", "add"), "jackpots.jackpotbanktable": ("view", "add"),
         "jackpots.jackpotlineconfig": ("view", "add"),
+        "jackpots.w2gthreshold": ("view", "add", "change"),
+        "tables.casinomembership": ("view", "add", "delete"),
+        # Unlocking a login locked by django-axes is deleting its attempt record.
+        "axes.accessattempt": ("view", "delete"), "axes.accessfailurelog": ("view",),
     },
 }
 
@@ -72,6 +79,10 @@ def user_roles(user) -> frozenset[str]:
 
 def has_role(user, *roles: str) -> bool:
     return bool(user_roles(user) & set(roles))
+
+
+def may_see_winner_identity(user) -> bool:
+    return has_role(user, *WINNER_IDENTITY_ROLES)
 
 
 def sync_role_groups(**kwargs) -> None:

@@ -7,12 +7,13 @@ DEBUG, requires ALLOWED_HOSTS, and turns on every HTTPS protection that
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_choice, env_int, env_list, env_str, env_time_zone
+from .env import env_bool, env_choice, env_int, env_list, env_rate, env_str, env_time_zone
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "simple_history",
     "django_htmx",
+    "axes",
     "casino",
     "tables",
     "audit",
@@ -78,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if PRODUCTION:  # runserver serves static files in development
@@ -136,7 +140,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out login before the password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
+
+# --- Login attempts (django-axes) ----------------------------------------------------------
+#: How many proxies in front of the app append to X-Forwarded-For (nginx: 1). The client's
+#: address for the login lockout and the API's anonymous throttle is read that many hops
+#: back; 0 trusts nothing but the socket's address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1 if PRODUCTION else 0, minimum=0)
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+#: A locked login opens again by itself after this; a gaming manager may unlock it sooner.
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+#: A user name is locked from the address that failed: a floor's tablets share one address
+#: behind NAT, so locking the address would lock out the whole pit.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "casino.lockout.lockout_response"
+AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if TRUSTED_PROXY_COUNT else ["REMOTE_ADDR"]
+AXES_VERBOSE = False
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
@@ -167,6 +193,16 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_AGE = 12 * 60 * 60  # one shift
 
+#: The API throttles count in this cache: per process unless CACHE_URL names a shared Redis
+#: (then the rates hold across gunicorn's workers).
+_CACHE_URL = env_str("CACHE_URL")
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL}
+          if _CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+#: Lifetime of a new API token unless the gaming manager who issues it chooses another.
+API_TOKEN_LIFETIME_DAYS = env_int("API_TOKEN_LIFETIME_DAYS", 90, minimum=1)
+API_TOKEN_MAX_LIFETIME_DAYS = env_int("API_TOKEN_MAX_LIFETIME_DAYS", 365, minimum=1)
+
 # --- API ---------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -174,6 +210,15 @@ REST_FRAMEWORK = {
         "casino.token_auth.RoleTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["casino.permissions.RolePermission"],
+    # Rates far above what a floor sends (a tablet records a round every few seconds; the
+    # ingest benchmark sends ~300 rounds/s under one token): they stop a runaway client or
+    # a leaked token, not the floor. Per second, so DRF's window stays short.
+    "DEFAULT_THROTTLE_CLASSES": ["casino.throttling.AnonThrottle", "casino.throttling.UserThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_rate("API_THROTTLE_ANON", "20/second"),
+        "user": env_rate("API_THROTTLE_USER", "1000/second"),
+    },
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -253,6 +298,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # django-axes logs every login at INFO; lockouts, at WARNING, still show.
+    "loggers": {"axes": {"level": "WARNING"}},
     "root": {"handlers": ["console"], "level": env_choice(
         "LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
 }

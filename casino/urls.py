@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from casino import views
+from casino import token_pages, views
 
 admin.site.site_header = "Casino table games — administration"
 admin.site.site_title = "Casino table games"
@@ -14,6 +14,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("tokens/", token_pages.tokens, name="api-tokens"),
+    path("tokens/<int:pk>/revoke/", token_pages.token_revoke, name="api-token-revoke"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("tables.api.urls")),

@@ -5,12 +5,30 @@ from __future__ import annotations
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from casino.scoping import scope
 from tables.forms import ChangeReasonMixin, RulesetAdminForm, TableAdminForm
-from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
+from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
 from tables.services.floor import floor_object_save, ruleset_create, ruleset_update
 
 
-class ReasonedHistoryAdmin(SimpleHistoryAdmin):
+class ScopedAdminMixin:
+    """A gaming manager sees and chooses only their casinos' records (superusers: all)."""
+
+    casino_path = "casino"
+    #: Foreign keys offered in forms -> the path from their model to its casino.
+    scoped_choices = {"casino": "pk", "pit": "casino", "ruleset": "casino", "dealer": "casino"}
+
+    def get_queryset(self, request):
+        return scope(super().get_queryset(request), request.user, self.casino_path)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if field is not None and db_field.name in self.scoped_choices:
+            field.queryset = scope(field.queryset, request.user, self.scoped_choices[db_field.name])
+        return field
+
+
+class ReasonedHistoryAdmin(ScopedAdminMixin, SimpleHistoryAdmin):
     """Every save goes through the floor service with the author and a required reason."""
 
     def get_form(self, request, obj=None, change=False, **kwargs):
@@ -28,6 +46,7 @@ class ReasonedHistoryAdmin(SimpleHistoryAdmin):
 
 @admin.register(Casino)
 class CasinoAdmin(ReasonedHistoryAdmin):
+    casino_path = "pk"
     list_display = ("name", "time_zone", "gaming_day_start_hour", "currency")
 
 
@@ -46,6 +65,7 @@ class DealerAdmin(ReasonedHistoryAdmin):
 
 @admin.register(Table)
 class TableAdmin(ReasonedHistoryAdmin):
+    casino_path = "pit__casino"
     form = TableAdminForm
     list_display = ("label", "pit", "game", "ruleset", "is_open", "min_bet", "max_bet")
     list_filter = ("pit", "game", "is_open")
@@ -93,7 +113,8 @@ class RulesetAdmin(ReasonedHistoryAdmin):
 
 
 @admin.register(RulesetVersion)
-class RulesetVersionAdmin(admin.ModelAdmin):
+class RulesetVersionAdmin(ScopedAdminMixin, admin.ModelAdmin):
+    casino_path = "ruleset__casino"
     list_display = ("ruleset", "number", "created_at", "created_by", "reason")
     readonly_fields = ("ruleset", "number", "game", "config", "created_at", "created_by", "reason")
 
@@ -107,3 +128,11 @@ class RulesetVersionAdmin(admin.ModelAdmin):
         return False
 
 
+
+@admin.register(CasinoMembership)
+class CasinoMembershipAdmin(ScopedAdminMixin, SimpleHistoryAdmin):
+    """Who works at which casino (what each user sees). A gaming manager manages their casinos'."""
+
+    list_display = ("user", "casino")
+    list_filter = ("casino",)
+    search_fields = ("user__username", "user__last_name")

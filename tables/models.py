@@ -11,6 +11,7 @@ from decimal import Decimal
 from zoneinfo import available_timezones
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
@@ -42,6 +43,21 @@ class Casino(models.Model):
         return self.name
 
 
+class CasinoMembership(models.Model):
+    """A user works at a casino: they see its floor, rounds, findings, reports and jackpots,
+    and no other casino's. Superusers see every casino without a membership."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="casino_memberships")
+    casino = models.ForeignKey(Casino, on_delete=models.CASCADE, related_name="memberships")
+    history = HistoricalRecords()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "casino"], name="casinomembership_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.casino}"
+
+
 class Pit(models.Model):
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="pits")
     name = models.CharField(max_length=60)
@@ -53,6 +69,16 @@ class Pit(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        # A recorded round counts in its pit's casino's reports: moving the pit would move
+        # the past into another property's books.
+        if self.pk and self.casino_id:
+            before = Pit.objects.filter(pk=self.pk).values_list("casino_id", flat=True).first()
+            if before is not None and before != self.casino_id and Round.objects.filter(table__pit=self).exists():
+                raise ValidationError({"casino": [
+                    "This pit has recorded rounds, which stay in its casino's books; "
+                    "open a new pit in the other casino instead"]})
 
 
 class Ruleset(models.Model):
@@ -157,6 +183,17 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.label
+
+    def clean(self) -> None:
+        # As for a pit: a table with rounds stays in its casino (another pit of it is fine).
+        if self.pk and self.pit_id:
+            before = Table.objects.filter(pk=self.pk).values_list("pit__casino_id", flat=True).first()
+            moved = before is not None and before != Pit.objects.filter(pk=self.pit_id).values_list(
+                "casino_id", flat=True).first()
+            if moved and Round.objects.filter(table=self).exists():
+                raise ValidationError({"pit": [
+                    "This table has recorded rounds, which stay in its casino's books; "
+                    "choose a pit of the same casino or set up a new table there"]})
 
 
 class Dealer(models.Model):

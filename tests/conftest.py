@@ -32,6 +32,14 @@ def _one_real_worker_test_at_a_time(request):
         yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """The API throttles count in the cache: each test starts with none spent."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def role_users(db):
     """One user per role, plus a user without a role and a superuser."""

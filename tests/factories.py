@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group
 
 from casino.roles import ROLE_GROUPS, sync_role_groups
 from tables.games import GAMES
-from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
+from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
 
 PASSWORD = "correct-horse-battery"
 
@@ -32,8 +32,13 @@ class UserFactory(factory.django.DjangoModelFactory):
             obj.save()
 
 
-def user_with_role(role: str | None, username: str | None = None, **extra):
-    """A user in the role's group (``None``: a user with no role; ``"superuser"``: a superuser)."""
+def user_with_role(role: str | None, username: str | None = None, *, casinos=None, **extra):
+    """A user in the role's group (``None``: a user with no role; ``"superuser"``: a superuser).
+
+    The user works at ``casinos`` (default: the factories' default casino, which every
+    factory-made object belongs to unless told otherwise); pass ``casinos=[other]`` for a user
+    of another casino, ``casinos=()`` for a user of none. Superusers see every casino.
+    """
     if not Group.objects.filter(name=ROLE_GROUPS["pit_boss"]).exists():
         sync_role_groups()
     if role == "superuser":
@@ -41,6 +46,8 @@ def user_with_role(role: str | None, username: str | None = None, **extra):
     user = UserFactory(username=username or (role or "norole"), is_staff=role == "gaming_manager", **extra)
     if role:
         user.groups.add(Group.objects.get(name=ROLE_GROUPS[role]))
+    for casino in (CasinoFactory(),) if casinos is None else casinos:
+        CasinoMembership.objects.get_or_create(user=user, casino=casino)
     return user
 
 

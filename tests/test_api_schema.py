@@ -15,8 +15,8 @@ import schemathesis
 from django.core.serializers.json import DjangoJSONEncoder
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 
+from casino.tokens import api_token_issue
 from casino.wsgi import application
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
@@ -55,7 +55,7 @@ def superuser_token(db, _keep_test_connection):
     table = TableFactory()
     table_session_open(table=table, dealer=DealerFactory(casino=table.pit.casino), author=user)
     round_record(table=table, data=ROUNDS["ante_up_21"]["underpay"][0], author=user)
-    return Token.objects.create(user=user).key
+    return api_token_issue(user=user, author=None, name="schemathesis")[1]
 
 
 @schema.parametrize()

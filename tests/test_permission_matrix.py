@@ -109,6 +109,11 @@ MATRIX.update({
     "reports-file": [("get", _REPORT_RUNNERS, "page")],
     "reports-period": [("get", _REPORT_RUNNERS, "page")],
 })
+# API tokens (issue #14): gaming managers issue and revoke them on a page.
+MATRIX.update({
+    "api-tokens": [("get", WRITERS, "page"), ("post", WRITERS, "page")],
+    "api-token-revoke": [("post", WRITERS, "page")],
+})
 #: Page URL name -> the `floor` object its pk names.
 PAGE_OBJECTS = {
     "jackpots-award-pay": "jackpot-award", "jackpots-adjustment-decide": "jackpot-adjustment",
@@ -116,7 +121,7 @@ PAGE_OBJECTS = {
     "tablet-table-dealer": "table", "tablet-round-new": "table", "tablet-round-preview": "table",
     "tablet-round-save": "table", "tablet-holdem-next": "table", "tablet-round": "round",
     "tablet-round-correct": "own_round", "desk-round": "round", "desk-finding-review": "finding",
-    "desk-dealer": "dealer",
+    "desk-dealer": "dealer", "api-token-revoke": "api_token",
     **dict.fromkeys(("dailyreport-detail", "dailyreport-rerun", "dailyreport-download", "reports-day",
                      "reports-progress", "reports-file"), "dailyreport"),
 }
@@ -151,7 +156,10 @@ def floor(db):
     audited = round_record(table=table, data=ROUNDS["ante_up_21"]["underpay"][0], author=recorder)
     # A round of the role matrix's own pit boss: pit bosses correct only their own entries.
     own = round_record(table=table, data=ROUNDS["ante_up_21"]["correct"][0], author=user_with_role("pit_boss"))
+    from casino.tokens import api_token_issue
+
     return {"table": table, "dealer": dealer, "tablesession": session, "round": audited.round,
+            "api_token": api_token_issue(user=recorder, author=None, name="matrix")[0],
             "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
             **report_matrix_objects(table.pit.casino)}
 
@@ -231,3 +239,65 @@ def test_roles_see_only_their_navigation(role_users, client):
         assert 'href="/floor/"' in page
     client.force_login(role_users[GAMING_MANAGER])
     assert 'href="/admin/"' in client.get(reverse("home")).content.decode()
+
+
+# --- Casino scoping: a user of another casino sees none of this floor ----------------------
+
+def _get_urls(floor):
+    for name, rows in MATRIX.items():
+        for method, allowed, _kind in rows:
+            if method == "get" and allowed not in (ANYONE, LOGGED_IN):
+                yield name, allowed, reverse(name, kwargs=_kwargs(name, floor))
+
+
+def _markers(floor) -> list[str]:
+    table = floor["table"]
+    return [f">{table.label}<", table.pit.name, floor["dealer"].name, floor["dealer"].employee_number,
+            table.ruleset.name, "Matrix bank", table.pit.casino.name]
+
+
+@pytest.mark.django_db
+def test_a_user_of_another_casino_sees_none_of_this_casino(floor):
+    """Every list (API and page) is empty of the floor's casino; every detail is a 404."""
+    from tests.factories import CasinoFactory
+
+    other = CasinoFactory(name="Elsewhere Casino")
+    users = {role: user_with_role(role, username=f"elsewhere-{role}", casinos=[other]) for role in ALL_ROLES}
+    markers = _markers(floor)
+    seen = []
+    for name, allowed, url in _get_urls(floor):
+        for role in (r for r in ALL_ROLES if allowed is EVERY_ROLE or r in allowed):
+            if name in ("api-schema", "api-docs", "api-root"):
+                continue
+            response = api_as(users[role]).get(url)
+            where = f"GET {url} as {role} of another casino: {response.status_code}"
+            has_pk = "pk" in _kwargs(name, floor)
+            if has_pk:
+                if response.status_code != 404:
+                    seen.append(f"{where}, not 404")
+                continue
+            if response.status_code != 200:
+                seen.append(where)
+                continue
+            body = b"".join(response.streaming_content) if response.streaming else response.content
+            body = body.decode(errors="replace")
+            leaked = [m for m in markers if m in body]
+            if response["Content-Type"].startswith("application/json"):
+                data = response.json()
+                rows = data.get("results", data.get("rows")) if isinstance(data, dict) else data
+                if name == "casino-list":
+                    rows = [r for r in rows if r["id"] != other.pk]
+                if isinstance(rows, list) and rows:
+                    leaked.append(f"{len(rows)} rows")
+            if leaked:
+                seen.append(f"{where}: {leaked}")
+    assert not seen, "\n".join(seen)
+
+
+@pytest.mark.django_db
+def test_users_of_this_casino_still_see_it(floor):
+    users = {role: user_with_role(role) for role in ALL_ROLES}
+    page = api_as(users[PIT_BOSS]).get(reverse("floor")).content.decode()
+    assert floor["table"].pit.name in page
+    rounds = api_as(users[FINANCE]).get(reverse("round-list")).json()["results"]
+    assert {r["id"] for r in rounds} >= {floor["round"].pk}

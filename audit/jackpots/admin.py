@@ -1,4 +1,5 @@
-"""Admin for gaming managers: jackpot banks, their tables and line configurations.
+"""Admin for gaming managers: jackpot banks, their tables and line configurations, and the
+W-2G thresholds (dated rows, each change in their history).
 
 Every write goes through the jackpot services (role, reason, author, the checks and the
 seed postings). The service runs while the form is validated, so a refusal is shown on
@@ -17,7 +18,7 @@ from django.db import transaction
 from simple_history.admin import SimpleHistoryAdmin
 
 from audit.jackpots import services
-from audit.jackpots.models import JackpotBank, JackpotBankTable, JackpotLineConfig
+from audit.jackpots.models import JackpotBank, JackpotBankTable, JackpotLineConfig, W2GThreshold
 from tables.forms import ChangeReasonMixin
 
 
@@ -141,3 +142,11 @@ class JackpotLineConfigAdmin(ServiceAdmin):
     list_display = ("bank", "line", "number", "progressive", "reset", "increment_rate", "hidden_rate", "cap",
                     "status")
     list_filter = ("bank", "line", "status")
+
+
+@admin.register(W2GThreshold)
+class W2GThresholdAdmin(SimpleHistoryAdmin):
+    list_display = ("effective_from", "min_amount", "min_multiple", "note")
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # past awards were judged by it: add a newer row instead

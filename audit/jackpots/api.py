@@ -31,7 +31,15 @@ from audit.jackpots.selectors import (
     liability_report,
 )
 from casino.gaming_day import gaming_day_of
-from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
+from casino.roles import (
+    ALL_ROLES,
+    FINANCE,
+    GAMING_MANAGER,
+    PIT_BOSS,
+    SURVEILLANCE,
+    may_see_winner_identity,
+)
+from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.models import Casino, Table
 
 READERS = (FINANCE, GAMING_MANAGER)
@@ -102,11 +110,11 @@ class BankSerializer(serializers.ModelSerializer):
 
 
 class BankCreateSerializer(serializers.Serializer):
-    casino = serializers.PrimaryKeyRelatedField(queryset=Casino.objects.all())
+    casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     name = serializers.CharField(max_length=120)
     defer_changes_until_hit = serializers.BooleanField(default=True)
-    tables = serializers.PrimaryKeyRelatedField(
-        queryset=Table.objects.all(), many=True, required=False
+    tables = CasinoScopedRelatedField(
+        queryset=Table.objects.all(), casino_path="pit__casino", many=True, required=False
     )
     reason = serializers.CharField(max_length=500)
 
@@ -128,7 +136,7 @@ class LineConfigureSerializer(serializers.Serializer):
 
 
 class TableAddSerializer(serializers.Serializer):
-    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    table = CasinoScopedRelatedField(queryset=Table.objects.all(), casino_path="pit__casino")
     reason = serializers.CharField(max_length=500)
 
 
@@ -167,7 +175,7 @@ def _state_json(state) -> dict:
     }
 
 
-class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class JackpotBankViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Banks of linked Upcard Luck tables. Configuration: gaming managers, with a reason."""
 
     queryset = JackpotBank.objects.select_related("casino")
@@ -182,7 +190,7 @@ class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
 
     @extend_schema(request=BankCreateSerializer, responses=BankSerializer)
     def create(self, request):
-        payload = BankCreateSerializer(data=request.data)
+        payload = BankCreateSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         bank = services.jackpot_bank_create(author=request.user, **payload.validated_data)
         return Response(BankSerializer(bank).data, status=201)
@@ -191,7 +199,7 @@ class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     @action(detail=True, methods=["post"])
     def configure(self, request, pk=None):
         """A new version of one line: active now, or pending until the line's next hit."""
-        payload = LineConfigureSerializer(data=request.data)
+        payload = LineConfigureSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         config = services.jackpot_line_configure(
             bank=self.get_object(), author=request.user, **payload.validated_data
@@ -201,7 +209,7 @@ class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     @extend_schema(request=TableAddSerializer, responses=BankSerializer)
     @action(detail=True, methods=["post"])
     def tables(self, request, pk=None):
-        payload = TableAddSerializer(data=request.data)
+        payload = TableAddSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         bank = self.get_object()
         services.jackpot_bank_table_add(bank=bank, author=request.user, **payload.validated_data)
@@ -271,7 +279,7 @@ class JackpotMeterViewSet(viewsets.ViewSet):
         return Response(
             [
                 _state_json(bank_state(bank, at=at))
-                for bank in JackpotBank.objects.select_related("casino").order_by("name")
+                for bank in scope(JackpotBank.objects.select_related("casino"), request.user).order_by("name")
             ]
         )
 
@@ -280,6 +288,17 @@ class AwardSerializer(serializers.ModelSerializer):
     table = serializers.StringRelatedField()
     paid_by = serializers.StringRelatedField()
     odds_multiple = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True)
+    winner_name = serializers.CharField(
+        read_only=True, allow_null=True, help_text="null unless the caller is finance or a gaming manager")
+    winner_id_reference = serializers.CharField(
+        read_only=True, allow_null=True, help_text="null unless the caller is finance or a gaming manager")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        if request is None or not may_see_winner_identity(request.user):
+            data["winner_name"] = data["winner_id_reference"] = None
+        return data
 
     class Meta:
         model = JackpotAward
@@ -323,9 +342,10 @@ class PaySerializer(serializers.Serializer):
     )
 
 
-class JackpotAwardViewSet(viewsets.ReadOnlyModelViewSet):
+class JackpotAwardViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
     """Jackpots won. An attendant (pit boss or gaming manager) pays a pending one."""
 
+    casino_path = "bank__casino"
     queryset = JackpotAward.objects.select_related("table", "paid_by")
     serializer_class = AwardSerializer
     read_roles = ALL_ROLES
@@ -335,15 +355,16 @@ class JackpotAwardViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=PaySerializer, responses=AwardSerializer)
     @action(detail=True, methods=["post"])
     def pay(self, request, pk=None):
-        payload = PaySerializer(data=request.data)
+        payload = PaySerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         award = services.jackpot_award_pay(
             award=self.get_object(), author=request.user, **payload.validated_data
         )
-        return Response(AwardSerializer(award).data)
+        return Response(AwardSerializer(award, context=self.get_serializer_context()).data)
 
 
 class AdjustmentSerializer(serializers.ModelSerializer):
+    bank = CasinoScopedRelatedField(queryset=JackpotBank.objects.all())
     requested_by = serializers.StringRelatedField(read_only=True)
     decided_by = serializers.StringRelatedField(read_only=True)
 
@@ -381,11 +402,12 @@ class DecideSerializer(serializers.Serializer):
     note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
-class JackpotAdjustmentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class JackpotAdjustmentViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Requests to change a meter or reserve (finance or gaming manager); a second gaming
     manager approves (posts) or rejects."""
 
     queryset = JackpotAdjustment.objects.select_related("requested_by", "decided_by")
+    casino_path = "bank__casino"
     serializer_class = AdjustmentSerializer
     read_roles = READERS
     write_roles = READERS
@@ -393,7 +415,7 @@ class JackpotAdjustmentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelVi
     filterset_fields = ["status", "bank", "line", "reason"]
 
     def create(self, request):
-        payload = AdjustmentSerializer(data=request.data)
+        payload = AdjustmentSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         adjustment = services.jackpot_adjustment_request(
@@ -410,7 +432,7 @@ class JackpotAdjustmentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelVi
     @extend_schema(request=DecideSerializer, responses=AdjustmentSerializer)
     @action(detail=True, methods=["post"])
     def decide(self, request, pk=None):
-        payload = DecideSerializer(data=request.data)
+        payload = DecideSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         adjustment = services.jackpot_adjustment_decide(
             adjustment=self.get_object(), author=request.user, **payload.validated_data
@@ -446,7 +468,8 @@ class JackpotLiabilityViewSet(viewsets.ViewSet):
         day_from = _day(request, "from") or day_to
         if day_from > day_to:
             raise serializers.ValidationError({"from": ["must not be after to"]})
-        return liability_report(day_from=day_from, day_to=day_to)
+        banks = scope(JackpotBank.objects.select_related("casino"), request.user).order_by("casino__name", "name")
+        return liability_report(day_from=day_from, day_to=day_to, banks=banks)
 
     @extend_schema(
         parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)], responses=None

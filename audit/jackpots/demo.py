@@ -19,7 +19,7 @@ from audit.jackpots.services import (
 )
 from casino.roles import ROLE_GROUPS, sync_role_groups
 from tables.games import GAMES
-from tables.models import Casino, Dealer, Pit, Table
+from tables.models import Casino, CasinoMembership, Dealer, Pit, Table
 from tables.services.floor import floor_object_save, ruleset_create
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
@@ -64,6 +64,8 @@ def jackpot_demo_day_load(*, rounds: int = 180, seed: int = 2026, day=None) -> d
         name="Fortune Demo Casino", time_zone="America/New_York", gaming_day_start_hour=6
     )
     floor_object_save(obj=casino, author=manager, reason="jackpot demo")
+    for user in (manager, manager2, pitboss, finance):  # they work at the demo casino
+        CasinoMembership.objects.get_or_create(user=user, casino=casino)
     pit = floor_object_save(
         obj=Pit(casino=casino, name="Fortune pit"), author=manager, reason="jackpot demo"
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
@@ -284,6 +285,30 @@ class LedgerLeg(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account} {self.amount}"
+
+
+class W2GThreshold(models.Model):
+    """When a table-game jackpot needs a W-2G, as of a day: winnings (net of the wager) of at
+    least ``min_amount`` that pay at least ``min_multiple`` times the wager. Dated rows, never a
+    constant, so each award is judged by the rule in force on its gaming day (the latest row
+    whose ``effective_from`` is on or before it)."""
+
+    effective_from = models.DateField(unique=True)
+    min_amount = models.DecimalField(max_digits=14, decimal_places=2, validators=[MinValueValidator(Decimal("0"))])
+    min_multiple = models.DecimalField(max_digits=14, decimal_places=2, validators=[MinValueValidator(Decimal("0"))])
+    note = models.CharField(max_length=200, blank=True, help_text="Source of the rule.")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["effective_from"]
+        verbose_name = "W-2G threshold"
+
+    def __str__(self) -> str:
+        return f"from {self.effective_from}: {self.min_amount} at {self.min_multiple} to 1"
+
+    @classmethod
+    def in_force(cls, day) -> W2GThreshold | None:
+        return cls.objects.filter(effective_from__lte=day).order_by("-effective_from").first()
 
 
 class JackpotAward(models.Model):

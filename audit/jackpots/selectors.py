@@ -113,8 +113,9 @@ def bank_state(bank: JackpotBank, *, at=None) -> BankState:
     )
 
 
-def meter_board(*, casino=None, at=None) -> list[BankState]:
-    banks = JackpotBank.objects.select_related("casino").order_by("casino__name", "name")
+def meter_board(*, casino=None, at=None, banks=None) -> list[BankState]:
+    banks = (JackpotBank.objects.all() if banks is None else banks).select_related("casino").order_by(
+        "casino__name", "name")
     if casino is not None:
         banks = banks.filter(casino=casino)
     return [bank_state(bank, at=at) for bank in banks]

@@ -26,6 +26,7 @@ from audit.jackpots.models import (
     LedgerAccount,
     LedgerLeg,
     LedgerTransaction,
+    W2GThreshold,
 )
 from audit.jackpots.rules import (
     adjustment_legs,
@@ -47,9 +48,6 @@ from tables.models import Round, Table
 GAME = "upcard_luck_21"
 TAX_WAGER = "taxpayers_fortune_tax"
 JACKPOT_WAGER = "taxpayers_fortune_jackpot"
-#: IRS W-2G for table games: winnings of $600 or more that pay at least 300 times the wager.
-W2G_MIN_AMOUNT = Decimal("600")
-W2G_MIN_ODDS = Decimal("300")
 
 M, R = LedgerAccount.METER, LedgerAccount.RESERVE
 
@@ -543,8 +541,11 @@ def _after_hit(book: Book, *, bank, line, rnd, revision, author, at) -> None:
     )
 
 
-def _w2g_required(amount: Decimal, wager: Decimal) -> bool:
-    return amount >= W2G_MIN_AMOUNT and wager > 0 and amount >= W2G_MIN_ODDS * wager
+def _w2g_required(amount: Decimal, wager: Decimal, day) -> bool:
+    """The IRS W-2G test for a table-game win, by the rule in force on the award's gaming day
+    (:class:`W2GThreshold`); a day before every row needs no W-2G."""
+    rule = W2GThreshold.in_force(day)
+    return rule is not None and amount >= rule.min_amount and wager > 0 and amount >= rule.min_multiple * wager
 
 
 def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank=LOOK_UP) -> None:  # noqa: A002
@@ -590,7 +591,7 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
                     )
                 award.amount, award.seat, award.player = s.net, s.seat, players.get(s.seat, "")
                 award.wager = markers.get(s.seat, award.wager)
-                award.w2g_required = _w2g_required(award.amount, award.wager)
+                award.w2g_required = _w2g_required(award.amount, award.wager, award.gaming_day)
             award.revision = revision
             award._history_user, award._change_reason = (
                 author,
@@ -645,7 +646,7 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
                 won_at=at,
                 gaming_day=hit.gaming_day,
                 hit_transaction=hit,
-                w2g_required=_w2g_required(s.net, wager),
+                w2g_required=_w2g_required(s.net, wager, hit.gaming_day),
             )
             award._history_user, award._change_reason = author, "won"
             award.save()

@@ -25,6 +25,7 @@ from audit.jackpots.selectors import (
 from casino.gaming_day import gaming_day_of
 from casino.permissions import role_required
 from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
+from casino.scoping import scope
 from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 from tables.models import Casino, Table
 
@@ -36,6 +37,10 @@ def _errors(exc: ValidationError) -> dict[str, list[str]]:
     return exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
 
 
+def _banks(request):
+    return scope(JackpotBank.objects.all(), request.user)
+
+
 def _days(request) -> tuple[date, date, dict]:
     errors = {}
     values = {}
@@ -44,7 +49,7 @@ def _days(request) -> tuple[date, date, dict]:
         values[name] = parse_date(raw) if raw else None
         if raw and values[name] is None:
             errors[name] = [f'"{raw}" is not a date (YYYY-MM-DD)']
-    bank = JackpotBank.objects.select_related("casino").first()
+    bank = _banks(request).select_related("casino").first()
     today = (
         gaming_day_of(timezone.now(), bank.casino.time_zone, bank.casino.gaming_day_start_hour)
         if bank
@@ -73,10 +78,10 @@ def board(request):
         request,
         "jackpots/board.html",
         {
-            "banks": meter_board(at=at),
+            "banks": meter_board(at=at, banks=_banks(request)),
             "at": at,
             "at_error": error,
-            "awards": pending_awards().order_by("won_at"),
+            "awards": scope(pending_awards(), request.user, "bank__casino").order_by("won_at"),
             "can_pay": has_role(request.user, *ATTENDANTS),
             "can_read_ledger": has_role(request.user, *READERS),
         },
@@ -85,7 +90,8 @@ def board(request):
 
 @role_required(*ATTENDANTS)
 def award_pay(request, pk: int):
-    award = get_object_or_404(JackpotAward.objects.select_related("table", "bank"), pk=pk)
+    award = get_object_or_404(
+        scope(JackpotAward.objects.select_related("table", "bank"), request.user, "bank__casino"), pk=pk)
     errors: dict = {}
     if request.method == "POST":
         try:
@@ -112,7 +118,7 @@ def award_pay(request, pk: int):
 @role_required(*READERS)
 def ledger(request):
     day_from, day_to, errors = _days(request)
-    banks = JackpotBank.objects.order_by("name")
+    banks = _banks(request).order_by("name")
     bank = (
         banks.filter(pk=request.GET.get("bank")).first()
         if request.GET.get("bank", "").isdigit()
@@ -137,8 +143,8 @@ def ledger(request):
 @role_required(*READERS)
 def report(request):
     day_from, day_to, errors = _days(request)
-    result = liability_report(day_from=day_from, day_to=day_to)
-    checks = [jackpot_recompute(bank) for bank in JackpotBank.objects.order_by("name")]
+    result = liability_report(day_from=day_from, day_to=day_to, banks=_banks(request).order_by("casino__name", "name"))
+    checks = [jackpot_recompute(bank) for bank in _banks(request).order_by("name")]
     return render(
         request,
         "jackpots/report.html",
@@ -157,7 +163,7 @@ def report(request):
 def report_download(request):
     day_from, day_to, _errors_ = _days(request)
     return report_csv(
-        liability_report(day_from=day_from, day_to=day_to),
+        liability_report(day_from=day_from, day_to=day_to, banks=_banks(request).order_by("casino__name", "name")),
         f"jackpot-liability-{day_from}-{day_to}.csv",
     )
 
@@ -166,7 +172,7 @@ def report_download(request):
 def adjustments(request):
     errors: dict = {}
     if request.method == "POST":
-        bank = JackpotBank.objects.filter(pk=request.POST.get("bank") or 0).first()
+        bank = _banks(request).filter(pk=request.POST.get("bank") or 0).first()
         try:
             if bank is None:
                 raise ValidationError({"bank": ["Choose a bank"]})
@@ -190,10 +196,10 @@ def adjustments(request):
         request,
         "jackpots/adjustments.html",
         {
-            "adjustments": JackpotAdjustment.objects.select_related(
+            "adjustments": scope(JackpotAdjustment.objects.select_related(
                 "bank", "requested_by", "decided_by"
-            )[:200],
-            "banks": JackpotBank.objects.order_by("name"),
+            ), request.user, "bank__casino")[:200],
+            "banks": _banks(request).order_by("name"),
             "lines": [(ln, JACKPOT_LINE_NAMES[ln]) for ln in JACKPOT_LINES],
             "reasons": JackpotAdjustment.REASONS,
             "targets": JackpotAdjustment.TARGETS,
@@ -206,7 +212,7 @@ def adjustments(request):
 
 @role_required(GAMING_MANAGER)
 def adjustment_decide(request, pk: int):
-    adjustment = get_object_or_404(JackpotAdjustment, pk=pk)
+    adjustment = get_object_or_404(scope(JackpotAdjustment.objects.all(), request.user, "bank__casino"), pk=pk)
     if request.method == "POST":
         try:
             services.jackpot_adjustment_decide(

@@ -83,7 +83,8 @@ class Migration(migrations.Migration):
         ('audit', '0004_finding_reopened'),
         # The data migrations that rewrite rounds and findings run under the old guards.
         ('tables', '0005_rounds_on_their_recorded_gaming_day'),
-        ('jackpots', '0002_ledger_guards'),
+        ('jackpots', '0003_w2g_thresholds'),
+        ('tables', '0006_casino_memberships'),
         ('reports', '0002_default_assumptions'),
     ]
 

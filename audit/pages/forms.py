@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from audit.models import Finding
+from casino.scoping import scope
 from tables.games.base import FINDING_KINDS
 from tables.models import Dealer, Pit, Table
 
@@ -39,6 +40,12 @@ class QueueFilterForm(forms.Form):
     )
     status = forms.ChoiceField(choices=STATUS_CHOICES, required=False, initial=Finding.OPEN)
     order = forms.ChoiceField(choices=ORDER_CHOICES, required=False, initial="newest")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Choices of the user's casinos only (another casino's pit is not an option).
+        for name, path in (("pit", "casino"), ("table", "pit__casino"), ("dealer", "casino")):
+            self.fields[name].queryset = scope(self.fields[name].queryset, user, path)
 
     def clean(self):
         data = super().clean()

@@ -24,6 +24,7 @@ from audit.selectors import (
 from audit.services import finding_review
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
+from casino.scoping import scope, user_casino_ids
 from tables.models import Dealer, Round
 from tables.pages.present import KIND_WORDS, data_diff, net_words, round_view, wager_label
 
@@ -34,7 +35,7 @@ PAGE_SIZE = 50
 
 @role_required(*READERS)
 def queue(request):
-    form = QueueFilterForm(request.GET or None)
+    form = QueueFilterForm(request.GET or None, user=request.user)
     filters = QueueFilters()
     if form.is_bound and form.is_valid():
         d = form.cleaned_data
@@ -49,7 +50,7 @@ def queue(request):
             status=d["status"] or Finding.OPEN,
             order=d["order"] or "newest",
         )
-    findings = finding_queue(filters)
+    findings = finding_queue(filters, casinos=user_casino_ids(request.user))
     page = Paginator(findings, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -102,9 +103,9 @@ def _wager_rows(revision) -> list[dict]:
 @role_required(*READERS)
 def round_detail(request, pk: int):
     rnd = get_object_or_404(
-        Round.objects.select_related(
+        scope(Round.objects.select_related(
             "table__pit", "dealer", "ruleset_version__ruleset", "recorded_by", "voided_by"
-        ),
+        ), request.user, "table__pit__casino"),
         pk=pk,
     )
     current = rnd.revisions.get(number=rnd.revision)
@@ -143,7 +144,8 @@ def round_detail(request, pk: int):
 @require_POST
 @role_required(*REVIEWERS)
 def finding_review_view(request, pk: int):
-    finding = get_object_or_404(Finding.objects.select_related("round"), pk=pk)
+    finding = get_object_or_404(
+        scope(Finding.objects.select_related("round"), request.user, "round__table__pit__casino"), pk=pk)
     form = ReviewForm(request.POST)
     if form.is_valid():
         try:
@@ -178,20 +180,21 @@ def _period(request):
 @role_required(*READERS)
 def dealers(request):
     form, period = _period(request)
+    casinos = user_casino_ids(request.user)
     return render(
         request,
         "surveillance/dealers.html",
         {
             "form": form,
-            "rows": dealer_table(since=period["since"], until=period["until"]),
-            "floor": floor_average(since=period["since"], until=period["until"]),
+            "rows": dealer_table(since=period["since"], until=period["until"], casinos=casinos),
+            "floor": floor_average(since=period["since"], until=period["until"], casinos=casinos),
         },
     )
 
 
 @role_required(*READERS)
 def dealer_detail(request, pk: int):
-    dealer = get_object_or_404(Dealer, pk=pk)
+    dealer = get_object_or_404(scope(Dealer.objects.all(), request.user), pk=pk)
     form, period = _period(request)
     stats = dealer_stats(dealer, since=period["since"], until=period["until"])
     recent = dealer_error_rounds(dealer)[:20]
@@ -203,7 +206,8 @@ def dealer_detail(request, pk: int):
             "form": form,
             "stats": stats,
             "recent": recent,
-            "floor": floor_average(since=period["since"], until=period["until"]),
+            "floor": floor_average(since=period["since"], until=period["until"],
+                                   casinos=user_casino_ids(request.user)),
             "patterns": overpay_patterns(
                 since=period["since"], until=period["until"], dealer=dealer.pk
             ),
@@ -221,7 +225,8 @@ def patterns(request):
             "form": form,
             "min_count": period["min_count"] or 2,
             "patterns": overpay_patterns(
-                since=period["since"], until=period["until"], min_count=period["min_count"] or 2
+                since=period["since"], until=period["until"], min_count=period["min_count"] or 2,
+                casinos=user_casino_ids(request.user),
             ),
         },
     )

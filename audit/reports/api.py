@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
+from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField
 from tables.models import Casino
 
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
@@ -92,7 +93,7 @@ class DealerLineSerializer(serializers.ModelSerializer):
 
 
 class RequestSerializer(serializers.Serializer):
-    casino = serializers.PrimaryKeyRelatedField(queryset=Casino.objects.all())
+    casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     gaming_day = serializers.DateField()
     full = serializers.BooleanField(
         default=False, help_text="Re-audit every round, not only older-engine ones."
@@ -118,7 +119,7 @@ def _validation(exc: ValidationError):
     )
 
 
-class DailyReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class DailyReportViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Gaming days and their reconciliation: ``POST`` starts (or re-runs) a day."""
 
     queryset = DailyReport.objects.select_related("casino")
@@ -130,7 +131,7 @@ class DailyReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     @extend_schema(request=RequestSerializer, responses={202: DailyReportSerializer})
     def create(self, request):
         """Start the reconciliation of a past gaming day (replaces its report when it runs)."""
-        payload = RequestSerializer(data=request.data)
+        payload = RequestSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         try:
             report = report_request(requested_by=request.user, via="api", **payload.validated_data)
@@ -144,7 +145,7 @@ class DailyReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     def rerun(self, request, pk=None):
         """Retry a failed or stale run, or re-run a finished day."""
         report = self.get_object()
-        payload = RerunSerializer(data=request.data)
+        payload = RerunSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         try:
             report = report_request(

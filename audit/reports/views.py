@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from casino.gaming_day import gaming_day_of
 from casino.permissions import role_required
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
+from casino.scoping import scope
 from tables.models import Casino
 
 from .exporters import FORMATS, period_file_write, reports_root
@@ -44,7 +45,7 @@ def report_file_response(report: DailyReport, fmt: str) -> FileResponse:
 
 
 def _casino(request) -> Casino | None:
-    casinos = Casino.objects.all()
+    casinos = scope(Casino.objects.all(), request.user, "pk")
     wanted = request.GET.get("casino") or request.POST.get("casino")
     if wanted and wanted.isdigit():
         return casinos.filter(pk=int(wanted)).first()
@@ -77,7 +78,7 @@ def reports_index(request):
         else:
             messages.success(request, f"Reconciliation of {day} started.")
             return redirect("reports-day", pk=report.pk)
-    reports = DailyReport.objects.select_related("casino")
+    reports = scope(DailyReport.objects.select_related("casino"), request.user)
     if casino is not None:
         reports = reports.filter(casino=casino)
     yesterday = None
@@ -89,7 +90,7 @@ def reports_index(request):
         "reports/index.html",
         {
             "casino": casino,
-            "casinos": Casino.objects.all(),
+            "casinos": scope(Casino.objects.all(), request.user, "pk"),
             "reports": reports[:120],
             "yesterday": yesterday,
             "entered": request.POST.get("gaming_day") if errors else None,
@@ -132,14 +133,14 @@ def _context(request, report: DailyReport) -> dict:
 
 @role_required(*READERS)
 def report_day(request, pk: int):
-    report = get_object_or_404(DailyReport.objects.select_related("casino"), pk=pk)
+    report = get_object_or_404(scope(DailyReport.objects.select_related("casino"), request.user), pk=pk)
     return render(request, "reports/day.html", _context(request, report))
 
 
 @role_required(*READERS)
 def report_progress(request, pk: int):
     """The progress fragment the day page polls (htmx) while a run is going."""
-    report = get_object_or_404(DailyReport, pk=pk)
+    report = get_object_or_404(scope(DailyReport.objects.all(), request.user), pk=pk)
     response = render(
         request,
         "reports/_progress.html",
@@ -157,7 +158,7 @@ def report_progress(request, pk: int):
 @role_required(*RUNNERS)
 def report_file(request, pk: int):
     """``?file=csv|xlsx|pdf``: the day's file."""
-    report = get_object_or_404(DailyReport, pk=pk)
+    report = get_object_or_404(scope(DailyReport.objects.all(), request.user), pk=pk)
     fmt = request.GET.get("file", "pdf")
     if fmt not in FORMATS:
         raise Http404(f'"{fmt}" is not one of {", ".join(FORMATS)}')

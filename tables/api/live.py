@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from audit.models import Finding
 from casino.roles import ALL_ROLES, GAMING_MANAGER, PIT_BOSS
+from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField
 from tables.api.examples import ROUND_EXAMPLES
 from tables.models import Dealer, Round, RoundRevision, Table, TableSession, Wager
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call
@@ -56,17 +57,18 @@ class TableSessionSerializer(serializers.ModelSerializer):
 
 
 class SessionOpenSerializer(serializers.Serializer):
-    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
-    dealer = serializers.PrimaryKeyRelatedField(queryset=Dealer.objects.all())
+    table = CasinoScopedRelatedField(queryset=Table.objects.all(), casino_path="pit__casino")
+    dealer = CasinoScopedRelatedField(queryset=Dealer.objects.all())
 
 
 class DealerChangeSerializer(serializers.Serializer):
-    dealer = serializers.PrimaryKeyRelatedField(queryset=Dealer.objects.all())
+    dealer = CasinoScopedRelatedField(queryset=Dealer.objects.all())
 
 
-class TableSessionViewSet(viewsets.ReadOnlyModelViewSet):
+class TableSessionViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
     """Open a table for the gaming day, change its dealer, close it."""
 
+    casino_path = "table__pit__casino"
     queryset = TableSession.objects.select_related("table").prefetch_related("assignments")
     serializer_class = TableSessionSerializer
     filterset_fields = ["table", "gaming_day"]
@@ -75,7 +77,7 @@ class TableSessionViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=SessionOpenSerializer, responses={201: TableSessionSerializer})
     def create(self, request):
-        data = SessionOpenSerializer(data=request.data)
+        data = SessionOpenSerializer(data=request.data, context=self.get_serializer_context())
         data.is_valid(raise_exception=True)
         try:
             session = table_session_open(table=data.validated_data["table"], dealer=data.validated_data["dealer"],
@@ -96,7 +98,7 @@ class TableSessionViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=DealerChangeSerializer, responses=TableSessionSerializer)
     @action(detail=True, methods=["post"])
     def dealer(self, request, pk=None):
-        data = DealerChangeSerializer(data=request.data)
+        data = DealerChangeSerializer(data=request.data, context=self.get_serializer_context())
         data.is_valid(raise_exception=True)
         try:
             assignment = table_session_dealer_change(session=self.get_object(), dealer=data.validated_data["dealer"],
@@ -187,7 +189,7 @@ class RoundDetailSerializer(RoundListSerializer):
 class RoundCreateSerializer(serializers.Serializer):
     # A plain id: the recording service reads the table under its lock (and refuses an unknown one).
     table = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The table's id.")
-    dealer = serializers.PrimaryKeyRelatedField(
+    dealer = CasinoScopedRelatedField(
         queryset=Dealer.objects.all(), required=False, allow_null=True,
         help_text="The dealer who dealt it; refused unless on duty. Omitted: the dealer on duty.",
     )
@@ -261,9 +263,10 @@ def _detail(audited) -> dict:
     }
 
 
-class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class RoundViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Rounds: record one (audited at once), list and read them, correct or void them."""
 
+    casino_path = "table__pit__casino"
     queryset = Round.objects.select_related("table", "dealer", "ruleset_version").prefetch_related(
         Prefetch("revisions", queryset=RoundRevision.objects.order_by("number")))
     filterset_class = RoundFilter
@@ -282,7 +285,7 @@ class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         examples=ROUND_EXAMPLES,
     )
     def create(self, request):
-        payload = RoundCreateSerializer(data=request.data)
+        payload = RoundCreateSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
 
@@ -309,7 +312,7 @@ class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                    description="A new revision with a reason; re-audited. 409 when `revision` is not current.")
     @action(detail=True, methods=["post"])
     def corrections(self, request, pk=None):
-        payload = RoundCorrectionSerializer(data=request.data)
+        payload = RoundCorrectionSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         try:
@@ -324,7 +327,7 @@ class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=RoundVoidSerializer, responses={200: RoundDetailSerializer})
     @action(detail=True, methods=["post"])
     def void(self, request, pk=None):
-        payload = RoundVoidSerializer(data=request.data)
+        payload = RoundVoidSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)
         try:
             rnd = round_void(round=self.get_object(), reason=payload.validated_data["reason"], author=request.user)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from casino.scoping import CasinoScopedRelatedField
 from tables.games import GAMES
 from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
 
@@ -24,6 +25,7 @@ class CasinoSerializer(serializers.ModelSerializer):
 
 class PitSerializer(serializers.ModelSerializer):
     reason = ReasonField()
+    casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
 
     class Meta:
         model = Pit
@@ -32,6 +34,7 @@ class PitSerializer(serializers.ModelSerializer):
 
 class DealerSerializer(serializers.ModelSerializer):
     reason = ReasonField()
+    casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
 
     class Meta:
         model = Dealer
@@ -48,6 +51,7 @@ class RulesetVersionSerializer(serializers.ModelSerializer):
 
 class RulesetSerializer(serializers.ModelSerializer):
     reason = ReasonField()
+    casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     config = serializers.JSONField(
         required=False,
         help_text="Settings of the game; omitted settings take the rule card's defaults. "
@@ -71,6 +75,8 @@ class RulesetSerializer(serializers.ModelSerializer):
 
 class TableSerializer(serializers.ModelSerializer):
     reason = ReasonField()
+    pit = CasinoScopedRelatedField(queryset=Pit.objects.all())
+    ruleset = CasinoScopedRelatedField(queryset=Ruleset.objects.all())
     ruleset_version = serializers.SerializerMethodField(help_text="The ruleset version the table runs now.")
 
     class Meta:

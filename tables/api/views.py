@@ -9,6 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.roles import ALL_ROLES, GAMING_MANAGER
+from casino.scoping import CasinoScopedMixin
 from tables.api.serializers import (
     CasinoSerializer,
     DealerSerializer,
@@ -26,7 +27,7 @@ def _as_drf_error(exc: ValidationError) -> serializers.ValidationError:
     return serializers.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
 
 
-class FloorViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+class FloorViewSet(CasinoScopedMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     read_roles = ALL_ROLES
     write_roles = (GAMING_MANAGER,)
 
@@ -59,6 +60,7 @@ class FloorViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.Re
 class CasinoViewSet(FloorViewSet):
     queryset = Casino.objects.all()
     serializer_class = CasinoSerializer
+    casino_path = "pk"
 
 
 class PitViewSet(FloorViewSet):
@@ -75,6 +77,7 @@ class DealerViewSet(FloorViewSet):
 
 class TableViewSet(FloorViewSet):
     queryset = Table.objects.select_related("pit", "ruleset")
+    casino_path = "pit__casino"
     serializer_class = TableSerializer
     filterset_fields = ["pit", "game", "is_open"]
 

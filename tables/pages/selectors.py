@@ -7,20 +7,23 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from casino.gaming_day import gaming_day_of
+from casino.scoping import narrow
 from tables.models import Casino, DealerAssignment, Round, Table, TableSession
 
 
-def current_gaming_days(now=None) -> dict[int, object]:
-    """Each casino's gaming day now (from its own time zone and start hour)."""
+def current_gaming_days(now=None, casinos=None) -> dict[int, object]:
+    """Each casino's gaming day now (from its own time zone and start hour); of the casinos
+    with ids ``casinos``, or every casino when ``None``."""
     now = now or timezone.now()
     return {
-        c.pk: gaming_day_of(now, c.time_zone, c.gaming_day_start_hour) for c in Casino.objects.all()
+        c.pk: gaming_day_of(now, c.time_zone, c.gaming_day_start_hour)
+        for c in narrow(Casino.objects.all(), casinos, "pk")
     }
 
 
-def pit_live_view(now=None) -> list[dict]:
+def pit_live_view(now=None, casinos=None) -> list[dict]:
     """Every table by pit: open or closed, game, dealer on duty, rounds today, open findings."""
-    days = current_gaming_days(now)
+    days = current_gaming_days(now, casinos)
     on_duty = DealerAssignment.objects.filter(
         session__table=OuterRef("pk"), session__closed_at__isnull=True, ended_at__isnull=True
     )

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 from audit.selectors import corrections_requested
 from casino.permissions import role_required
 from casino.roles import PIT_BOSS
+from casino.scoping import scope, user_casino_ids
 from tables.models import Table
 from tables.pages.forms import DealerForm
 from tables.pages.selectors import pit_live_view, table_rounds_today
@@ -36,19 +37,20 @@ def floor(request):
         request,
         "tablet/floor.html",
         {
-            "pits": pit_live_view(),
+            "pits": pit_live_view(casinos=user_casino_ids(request.user)),
             "asked": corrections_requested(recorded_by=request.user)[:20],
         },
     )
 
 
-def _table(pk: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("pit__casino", "ruleset"), pk=pk)
+def _table(request, pk: int) -> Table:
+    return get_object_or_404(
+        scope(Table.objects.select_related("pit__casino", "ruleset"), request.user, "pit__casino"), pk=pk)
 
 
 @role_required(PIT_BOSS)
 def table_page(request, pk: int):
-    table = _table(pk)
+    table = _table(request, pk)
     session = table_session_current(table)
     day, rounds = table_rounds_today(table)
     return render(
@@ -69,7 +71,7 @@ def table_page(request, pk: int):
 @require_POST
 @role_required(PIT_BOSS)
 def table_open(request, pk: int):
-    table = _table(pk)
+    table = _table(request, pk)
     form = DealerForm(request.POST, table=table)
     if form.is_valid():
         try:
@@ -87,7 +89,7 @@ def table_open(request, pk: int):
 @require_POST
 @role_required(PIT_BOSS)
 def table_close(request, pk: int):
-    table = _table(pk)
+    table = _table(request, pk)
     session = table_session_current(table)
     if session is None:
         messages.error(request, f"Table {table.label} is already closed.")
@@ -103,7 +105,7 @@ def table_close(request, pk: int):
 @require_POST
 @role_required(PIT_BOSS)
 def table_dealer(request, pk: int):
-    table = _table(pk)
+    table = _table(request, pk)
     session = table_session_current(table)
     form = DealerForm(request.POST, table=table)
     if session is None:

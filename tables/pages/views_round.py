@@ -24,6 +24,7 @@ from audit.jackpots.services import jackpot_context_for_round
 from audit.models import Finding
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER, PIT_BOSS
+from casino.scoping import scope
 from tables.games import HOLDEM_BLACKJACK
 from tables.games.base import InvalidInput
 from tables.games.holdem_actions import next_step
@@ -43,8 +44,9 @@ from tables.services.sessions import dealer_on_duty, table_session_current
 CORRECTORS = (PIT_BOSS, GAMING_MANAGER)
 
 
-def _table(pk: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("pit__casino", "ruleset"), pk=pk)
+def _table(request, pk: int) -> Table:
+    return get_object_or_404(
+        scope(Table.objects.select_related("pit__casino", "ruleset"), request.user, "pit__casino"), pk=pk)
 
 
 def _json_body(request) -> dict:
@@ -106,7 +108,7 @@ def _correcting(table: Table, body: dict) -> Round | None:
 
 @role_required(PIT_BOSS)
 def round_new(request, pk: int):
-    table = _table(pk)
+    table = _table(request, pk)
     session = table_session_current(table)
     return render(
         request,
@@ -138,7 +140,7 @@ def _urls(table: Table) -> dict:
 @role_required(PIT_BOSS, GAMING_MANAGER)
 def round_preview(request, pk: int):
     """What every wager should pay, and what the engine notes, without storing anything."""
-    table = _table(pk)
+    table = _table(request, pk)
     try:
         body = _json_body(request)
         correcting = _correcting(table, body)
@@ -166,7 +168,7 @@ def round_preview(request, pk: int):
 @role_required(PIT_BOSS, GAMING_MANAGER)
 def holdem_next(request, pk: int):
     """Hold'em Blackjack: what is due next in the hand so far (posts, card, legal actions)."""
-    table = _table(pk)
+    table = _table(request, pk)
     if table.game != HOLDEM_BLACKJACK:
         return JsonResponse(
             {"errors": {"table": [f"{table.label} does not deal Hold'em Blackjack"]}}, status=400
@@ -195,7 +197,7 @@ def _saved_body(rnd: Round, revision) -> dict:
 @role_required(PIT_BOSS)
 def round_save(request, pk: int):
     """Record the round once per Idempotency-Key: a resend after a lost answer replays it."""
-    table = _table(pk)
+    table = _table(request, pk)
     try:
         body = _json_body(request)
     except ValidationError as exc:
@@ -231,7 +233,8 @@ def _own(request, rnd: Round) -> None:
 @role_required(PIT_BOSS, GAMING_MANAGER)
 def round_result(request, pk: int):
     rnd = get_object_or_404(
-        Round.objects.select_related("table__pit", "dealer", "recorded_by"), pk=pk
+        scope(Round.objects.select_related("table__pit", "dealer", "recorded_by"), request.user, "table__pit__casino"),
+        pk=pk,
     )
     current = rnd.revisions.get(number=rnd.revision)
     findings = list(Finding.objects.filter(revision=current).order_by("id"))
@@ -267,7 +270,8 @@ def round_result(request, pk: int):
 @role_required(*CORRECTORS)
 def round_correct_page(request, pk: int):
     rnd = get_object_or_404(
-        Round.objects.select_related("table__pit__casino", "table__ruleset", "ruleset_version"),
+        scope(Round.objects.select_related("table__pit__casino", "table__ruleset", "ruleset_version"),
+              request.user, "table__pit__casino"),
         pk=pk,
     )
     _own(request, rnd)

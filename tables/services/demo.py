@@ -21,7 +21,7 @@ from casino.roles import (
     sync_role_groups,
 )
 from tables.games import GAMES
-from tables.models import Casino, Dealer, Pit, Ruleset, Table
+from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, Table
 from tables.services.floor import floor_object_save, ruleset_create
 
 DEMO_REASON = "Demo floor for the quick start"
@@ -70,7 +70,7 @@ def demo_floor_load() -> list[DemoLogin]:
         raise RuntimeError("The demo floor is never loaded in production (DJANGO_ENV=production).")
     sync_role_groups()
     User = get_user_model()  # noqa: N806
-    logins = []
+    logins, users = [], []
     author = None
     for username, full_name, role in DEMO_USERS:
         first, last = full_name.split(" ", 1)
@@ -81,6 +81,7 @@ def demo_floor_load() -> list[DemoLogin]:
         user.save()
         user.groups.set([Group.objects.get(name=ROLE_GROUPS[role])])
         logins.append(DemoLogin(username, password, ROLE_GROUPS[role]))
+        users.append(user)
         if role == GAMING_MANAGER:
             author = user
 
@@ -90,6 +91,8 @@ def demo_floor_load() -> list[DemoLogin]:
             obj=Casino(name="Demo Casino", time_zone=settings.CASINO_TIME_ZONE, gaming_day_start_hour=6),
             author=author, reason=DEMO_REASON,
         )
+    for user in users:  # the demo users work at the demo casino
+        CasinoMembership.objects.get_or_create(user=user, casino=casino)
     pit = Pit.objects.filter(casino=casino, name="Pit 1").first() or floor_object_save(
         obj=Pit(casino=casino, name="Pit 1"), author=author, reason=DEMO_REASON
     )

@@ -7,7 +7,7 @@ from django.db import transaction
 
 from tables.games import GAMES
 from tables.games.base import InvalidInput
-from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
+from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
 
 
 def _require_reason(reason: str | None) -> str:
@@ -85,5 +85,10 @@ def floor_object_save(*, obj: Casino | Pit | Table | Dealer, author, reason: str
     reason = _require_reason(reason)
     if isinstance(obj, Table):
         _check_table(obj)
+    new_casino = isinstance(obj, Casino) and obj.pk is None
     _save_with_history(obj, author=author, reason=reason)
+    if new_casino and author is not None and not author.is_superuser:
+        # Whoever sets up a casino works there (else it would vanish from their view at once).
+        CasinoMembership.objects.get_or_create(user=author, casino=obj)
+        author._casino_ids = None
     return obj

@@ -29,6 +29,7 @@ from casino.gaming_day import gaming_day_of
 from casino.prepared import PREPARED
 from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
+from casino.scoping import may_see_casino
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
 from tables.models import (
@@ -173,6 +174,7 @@ class _TableNow:
     time_zone: str
     start_hour: int
     chain_head: str
+    casino_id: int
 
 
 def _context_sql(connection) -> str:
@@ -183,7 +185,7 @@ def _context_sql(connection) -> str:
     p, c = Pit._meta.db_table, Casino._meta.db_table
     # Identifiers come from the models' metadata; the table's id is a parameter.
     sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, "  # noqa: S608
-           f"s.gaming_day, d.id, d.name, c.time_zone, c.gaming_day_start_hour, {head} FROM {t} t "
+           f"s.gaming_day, d.id, d.name, c.time_zone, c.gaming_day_start_hour, {head}, p.casino_id FROM {t} t "
            f"JOIN {p} p ON p.id = t.pit_id JOIN {c} c ON c.id = p.casino_id JOIN {r} r ON r.id = t.ruleset_id "
            f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
            f"LEFT JOIN {s} s ON s.table_id = t.id AND s.closed_at IS NULL "
@@ -204,13 +206,13 @@ def _lock_table(table_id: int) -> _TableNow:
     if row is None:
         raise ValidationError({"table": [f'Invalid pk "{table_id}" - object does not exist.']})
     (tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name,
-     time_zone, start_hour, head) = row
+     time_zone, start_hour, head, casino_id) = row
     table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
     table._state.adding, table._state.db = False, connection.alias
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
     return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name, time_zone,
-                     start_hour, head or chain.GENESIS)
+                     start_hour, head or chain.GENESIS, casino_id)
 
 
 def _session_of_day(now: _TableNow, *, at, author) -> tuple[int, date]:
@@ -250,6 +252,8 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     at = at or timezone.now()
     now = _lock_table(table.pk if isinstance(table, Table) else table)
     table = now.table
+    if not may_see_casino(author, now.casino_id):  # as if it did not exist: another casino's floor
+        raise ValidationError({"table": [f'Invalid pk "{table.pk}" - object does not exist.']})
     if now.session_id is None:
         raise ValidationError({"table": [f"Table {table.label} is closed; open it before recording rounds"]})
     if now.dealer_id is None:

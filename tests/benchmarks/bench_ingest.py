@@ -50,7 +50,7 @@ COPIED_TABLES = ("tables_round", "tables_historicalround", "tables_roundrevision
                  "audit_finding", "tables_idempotencykey")
 
 SETUP = """
-from rest_framework.authtoken.models import Token
+from casino.tokens import api_token_issue
 from django.contrib.auth import get_user_model
 from tables.models import Dealer, Table
 from tables.services.demo import demo_floor_load
@@ -73,7 +73,7 @@ for i, table in enumerate(Table.objects.order_by("label")):
         dealer = Dealer.objects.create(casino=table.pit.casino, employee_number=f"B{i}", name=f"Bench Dealer {i}")
         table_session_open(table=table, dealer=dealer, author=boss)
     tables.setdefault(table.game, []).append(table.pk)
-print("BENCH", Token.objects.get_or_create(user=boss)[0].key, __import__("json").dumps(tables))
+print("BENCH", api_token_issue(user=boss, author=None, name="bench_ingest", days=1)[1], __import__("json").dumps(tables))
 """
 
 

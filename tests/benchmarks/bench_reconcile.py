@@ -121,7 +121,7 @@ def _floor():
     casino = CasinoFactory(
         name="Bench Casino", time_zone="America/New_York", gaming_day_start_hour=6
     )
-    user = user_with_role("pit_boss", username="bench")
+    user = user_with_role("pit_boss", username="bench", casinos=[casino])
     pits = [PitFactory(casino=casino, name=f"Pit {i}") for i in (1, 2)]
     tables = []
     for gi, game in enumerate(GAMES):

@@ -151,3 +151,28 @@ def test_adjustment_pages_keep_four_eyes(day):
         api_as(finance).get(reverse("jackpots-report"), {"from": "2025-03-14"}).content.decode()
     )
     assert "matches the ledger to the cent" in report
+
+
+def test_w2g_winner_identity_is_for_finance_and_gaming_managers_only(day):
+    bank, tables, manager, pitboss = day
+    award = JackpotAward.objects.get(bank=bank, w2g_required=True)
+    paid = api_as(pitboss).post(
+        reverse("jackpot-award-pay", kwargs={"pk": award.pk}),
+        {"w2g_reference": "W2G-1", "winner_name": "C. Lucky", "winner_id_reference": "DL 1234"},
+        format="json",
+    )
+    assert paid.status_code == 200 and paid.json()["winner_name"] is None
+    readers = {"finance": user_with_role("finance"), "gaming_manager": manager,
+               "pit_boss": pitboss, "surveillance": user_with_role("surveillance")}
+    for role, user in readers.items():
+        client = api_as(user)
+        detail = client.get(reverse("jackpot-award-detail", kwargs={"pk": award.pk})).json()
+        listed = next(a for a in client.get(reverse("jackpot-award-list")).json()["results"]
+                      if a["id"] == award.pk)
+        sees = role in ("finance", "gaming_manager")
+        for body in (detail, listed):
+            assert body["w2g_reference"] == "W2G-1"
+            assert body["winner_name"] == ("C. Lucky" if sees else None), role
+            assert body["winner_id_reference"] == ("DL 1234" if sees else None), role
+        history = client.get(reverse("jackpot-award-list"), {"winner_name": "C. Lucky"})
+        assert "C. Lucky" not in history.content.decode() or sees

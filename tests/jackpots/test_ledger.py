@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -538,3 +539,36 @@ def test_progressive_ruleset_at_a_table_in_no_bank_is_refused_not_crashed(db):
     # Issue #14: such a table does not even open (tests/jackpots/test_banks_required.py).
     with pytest.raises(ValidationError, match="in no jackpot bank"):
         table_session_open(table=table, dealer=DealerFactory(casino=pit.casino), author=boss)
+
+
+def _six_card_bust_award(at):
+    bank, tables, manager, pitboss = linked_bank(1, at=at)
+    round_record(
+        table=tables[0],
+        author=pitboss,
+        data=hit_round(dealer=SIX_CARD_BUST, player=("AD", "QD")),
+        at=at + timedelta(minutes=1),
+    )
+    return JackpotAward.objects.get(bank=bank)
+
+
+def test_w2g_threshold_is_the_rule_of_the_awards_day():
+    """$600 at 300 to 1 until 2025; the draft 2026 instructions' $2,000 from 2026 on."""
+    from audit.jackpots.models import W2GThreshold
+
+    assert list(W2GThreshold.objects.values_list("effective_from", "min_amount", "min_multiple")) == [
+        (date(1977, 1, 1), D("600.00"), D("300.00")),
+        (date(2026, 1, 1), D("2000.00"), D("300.00")),
+    ]
+    award = _six_card_bust_award(datetime(2026, 3, 14, 8, 0, tzinfo=ZoneInfo("America/New_York")))
+    assert D("600") <= award.amount < D("2000") and award.odds_multiple >= 300
+    assert not award.w2g_required
+
+
+def test_a_new_dated_threshold_applies_from_its_day_only():
+    from audit.jackpots.models import W2GThreshold
+
+    W2GThreshold.objects.create(effective_from=date(2025, 3, 15), min_amount=D("5000"), min_multiple=D("300"),
+                                note="test")
+    award = _six_card_bust_award(DAY_START)  # 2025-03-14: still the $600 rule
+    assert award.w2g_required and award.amount < D("5000")

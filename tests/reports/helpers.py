@@ -68,10 +68,9 @@ def simulated_day(
     the first table by a dealer who errs on every one of them.
     """
     rng = random.Random(seed)
-    casino = casino or CasinoFactory(
-        name=f"Sim Casino {seed}", time_zone="America/New_York", gaming_day_start_hour=6
-    )
-    pitboss = user_with_role("pit_boss", username=f"pitboss-{seed}")
+    # The factories' default casino (New York, 06:00), where test users work by default.
+    casino = casino or CasinoFactory(time_zone="America/New_York", gaming_day_start_hour=6)
+    pitboss = user_with_role("pit_boss", username=f"pitboss-{seed}", casinos=[casino])
     start, end = gaming_day_bounds(day, casino.time_zone, casino.gaming_day_start_hour)
     pits = [PitFactory(casino=casino, name=f"Pit {seed}-{i}") for i in (1, 2)]
     tables, recorded = [], []

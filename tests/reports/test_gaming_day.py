@@ -76,7 +76,7 @@ def test_bounds_around_the_changes(casino):
     ],
 )
 def test_the_day_around_a_change_holds_exactly_its_rounds(casino, day, times, inside):
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     table = TableFactory(
         pit=PitFactory(casino=casino),
         game="ante_up_21",

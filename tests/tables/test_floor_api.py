@@ -95,3 +95,52 @@ def test_api_errors_are_json_for_anonymous(api_client):
     response = api_client.get(reverse("table-list"))
     assert response.status_code in (401, 403)
     assert response["Content-Type"].startswith("application/json")
+
+
+def _pit_with_a_round():
+    from tables.services.rounds import round_record
+    from tables.services.sessions import table_session_open
+    from tests.factories import DealerFactory, PitFactory, TableFactory, user_with_role
+    from tests.tables.rounds_data import ROUNDS
+
+    pitboss = user_with_role("pit_boss")
+    pit = PitFactory()
+    table = TableFactory(pit=pit, ruleset=RulesetFactory(casino=pit.casino))
+    table_session_open(table=table, dealer=DealerFactory(casino=pit.casino), author=pitboss)
+    round_record(table=table, data=ROUNDS["ante_up_21"]["correct"][0], author=pitboss)
+    return pit, table
+
+
+def test_a_pit_with_recorded_rounds_cannot_move_to_another_casino(manager):
+    from django.core.exceptions import ValidationError
+
+    from tables.models import Pit
+    from tables.services.floor import floor_object_save
+    from tests.factories import PitFactory
+
+    pit, table = _pit_with_a_round()
+    other = CasinoFactory(name="Other Casino")
+    from tables.models import CasinoMembership
+
+    CasinoMembership.objects.create(user=manager, casino=other)  # they manage both
+    response = api_as(manager).patch(reverse("pit-detail", args=[pit.pk]),
+                                     {"casino": other.pk, "reason": "move"}, format="json")
+    assert response.status_code == 400 and "casino" in response.json(), response.content
+    pit.refresh_from_db()
+    assert pit.casino != other
+    pit.casino = other
+    with pytest.raises(ValidationError) as err:
+        floor_object_save(obj=pit, author=manager, reason="admin move")
+    assert "casino" in err.value.message_dict
+    assert Pit.objects.get(pk=pit.pk).casino_id != other.pk
+    # A table with rounds cannot be moved into another casino's pit either.
+    elsewhere = PitFactory(casino=other)
+    response = api_as(manager).patch(reverse("table-detail", args=[table.pk]), {
+        "pit": elsewhere.pk, "ruleset": RulesetFactory(casino=other).pk, "reason": "move"}, format="json")
+    assert response.status_code == 400 and "pit" in response.json(), response.content
+    # Renaming it, or moving a pit without rounds, is fine.
+    assert api_as(manager).patch(reverse("pit-detail", args=[pit.pk]),
+                                 {"name": "Renamed", "reason": "rename"}, format="json").status_code == 200
+    empty = PitFactory()
+    assert api_as(manager).patch(reverse("pit-detail", args=[empty.pk]),
+                                 {"casino": other.pk, "reason": "move"}, format="json").status_code == 200

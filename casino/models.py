@@ -1,0 +1,42 @@
+"""API tokens: only a digest of each key is stored; every token expires and can be revoked."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class ApiToken(models.Model):
+    """A bearer key for the API (``Authorization: Token <key>``).
+
+    The key is shown once, when issued; what is kept is its SHA-256 digest (the key has 256
+    random bits, so a plain, unsalted digest is enough: nothing can be guessed from it) and its
+    first characters, so a person can tell their tokens apart.
+    """
+
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=120, blank=True, help_text="What it is for (a tablet, a job).")
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="+")
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="+")
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"
+
+    @property
+    def state(self) -> str:
+        from django.utils import timezone
+
+        if self.revoked_at:
+            return "revoked"
+        return "expired" if self.expires_at <= timezone.now() else "active"

@@ -1,0 +1,82 @@
+"""Which casinos a user works at, and the one way every page, API and report narrows to them.
+
+A user sees the casinos they are a member of (tables.models.CasinoMembership); a superuser
+sees every casino. Querysets are narrowed with :func:`scope` and the path from their model to
+its casino (``"pk"`` for a casino itself, ``"casino"``, ``"pit__casino"``, ``"table__pit__casino"``, ...); DRF viewsets
+use :class:`CasinoScopedMixin`, so another casino's object is a 404, never a 403 that would
+say it exists.
+"""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.http import Http404
+from rest_framework.relations import PrimaryKeyRelatedField
+
+
+def user_casino_ids(user) -> frozenset[int] | None:
+    """The ids of the user's casinos, cached on the user; ``None`` means every casino."""
+    if user is None or not user.is_authenticated:
+        return frozenset()
+    if user.is_superuser:
+        return None
+    cached = getattr(user, "_casino_ids", None)
+    if cached is None:
+        membership = apps.get_model("tables", "CasinoMembership")
+        cached = frozenset(membership.objects.filter(user_id=user.pk).values_list("casino_id", flat=True))
+        user._casino_ids = cached
+    return cached
+
+
+def narrow(queryset, casino_ids, path: str = "casino"):
+    """``queryset`` narrowed to ``casino_ids`` (``None``: every casino) through ``path``."""
+    return queryset if casino_ids is None else queryset.filter(**{f"{path}__in": casino_ids})
+
+
+def scope(queryset, user, path: str = "casino"):
+    """``queryset`` narrowed to the user's casinos (``path`` leads from its model to a casino)."""
+    return narrow(queryset, user_casino_ids(user), path)
+
+
+def may_see_casino(user, casino_id) -> bool:
+    ids = user_casino_ids(user)
+    return ids is None or casino_id in ids
+
+
+def require_casino(user, casino_id) -> None:
+    """404 for a casino the user does not work at (pages and views that take a casino id)."""
+    if not may_see_casino(user, casino_id):
+        raise Http404("No such casino.")
+
+
+def users_visible_to(viewer):
+    """Users who share a casino with ``viewer`` (every user for a superuser)."""
+    users = get_user_model().objects.all()
+    ids = user_casino_ids(viewer)
+    if ids is None:
+        return users
+    return users.filter(casino_memberships__casino_id__in=ids).distinct()
+
+
+class CasinoScopedMixin:
+    """For DRF views: ``get_queryset`` narrowed to the caller's casinos through ``casino_path``."""
+
+    casino_path = "casino"
+
+    def get_queryset(self):
+        return scope(super().get_queryset(), self.request.user, self.casino_path)
+
+
+class CasinoScopedRelatedField(PrimaryKeyRelatedField):
+    """A related id in a request body, accepted only for an object of the caller's casinos
+    (another casino's id is refused as if it did not exist)."""
+
+    def __init__(self, *, casino_path: str = "casino", **kwargs):
+        self.casino_path = casino_path
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        request = self.context.get("request")
+        return scope(queryset, request.user, self.casino_path) if request is not None else queryset

@@ -1,0 +1,66 @@
+"""The gaming manager's API token page: issue (the key shown once), list, revoke."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from casino.models import ApiToken
+from casino.permissions import role_required
+from casino.roles import GAMING_MANAGER
+from casino.scoping import users_visible_to
+from casino.tokens import api_token_issue, api_token_revoke
+
+
+class IssueForm(forms.Form):
+    user = forms.ModelChoiceField(queryset=get_user_model().objects.none())
+    name = forms.CharField(max_length=120, required=False, help_text="What it is for (a tablet, a job).")
+    days = forms.IntegerField(min_value=1)
+
+    def __init__(self, *args, viewer, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["user"].queryset = users_visible_to(viewer).filter(is_active=True).order_by("username")
+        self.fields["days"] = forms.IntegerField(min_value=1, max_value=settings.API_TOKEN_MAX_LIFETIME_DAYS,
+                                                 initial=settings.API_TOKEN_LIFETIME_DAYS)
+
+
+def _tokens(viewer):
+    return ApiToken.objects.filter(user__in=users_visible_to(viewer)).select_related(
+        "user", "created_by", "revoked_by")
+
+
+@role_required(GAMING_MANAGER)
+def tokens(request):
+    issued_key, status = None, 200
+    form = IssueForm(request.POST or None, viewer=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                token, issued_key = api_token_issue(user=form.cleaned_data["user"], author=request.user,
+                                                    name=form.cleaned_data["name"], days=form.cleaned_data["days"])
+            except ValidationError as exc:
+                for field, problems in exc.message_dict.items():
+                    for problem in problems:
+                        form.add_error(field if field in form.fields else None, problem)
+                status = 400
+            else:
+                form = IssueForm(viewer=request.user)
+        else:
+            status = 400
+    return render(request, "casino/tokens.html", {
+        "form": form, "issued_key": issued_key, "tokens": _tokens(request.user)[:200],
+        "default_days": settings.API_TOKEN_LIFETIME_DAYS}, status=status)
+
+
+@require_POST
+@role_required(GAMING_MANAGER)
+def token_revoke(request, pk: int):
+    token = get_object_or_404(_tokens(request.user), pk=pk)
+    api_token_revoke(token=token, author=request.user)
+    messages.success(request, f"Revoked {token.prefix}… of {token.user}.")
+    return redirect("api-tokens")
