@@ -295,3 +295,55 @@ def day_head(casino, day: date) -> tuple[str, int]:
         if last:
             lines.append(f"{name} {last}")
     return hashlib.sha256("\n".join(lines).encode()).hexdigest(), len(lines)
+
+
+# --- Sealing what came before the chains -------------------------------------------------
+
+
+def seal_existing() -> int:
+    """Link every audited row written before the chains existed, in the order it happened;
+    the number of links written.
+
+    Run once, by the migration that creates the chains (audit 0005), so a database that
+    already holds play verifies clean afterwards; the seal vouches for the rows as they were
+    on the day of the upgrade. From then on a row without a link is one written behind the
+    app's back. Never offered as a command: sealing on demand would seal a forgery too.
+    """
+    from audit.jackpots.models import LedgerTransaction
+    from tables.models import Round, RoundRevision
+
+    order = {ChainLink.REVISION: 0, ChainLink.FINDING: 1, ChainLink.STATUS: 2, ChainLink.VOID: 3}
+    events: dict[int, list[tuple]] = {}
+    for pk, table_id, at in RoundRevision.objects.values_list("pk", "round__table_id", "created_at"):
+        events.setdefault(table_id, []).append((at, order[ChainLink.REVISION], pk, ChainLink.REVISION))
+    for pk, table_id, at, revision_at in Finding.objects.values_list(
+            "pk", "round__table_id", "created_at", "revision__created_at"):
+        if at != revision_at:  # added by a re-audit, not recorded with its revision
+            events.setdefault(table_id, []).append((at, order[ChainLink.FINDING], pk, ChainLink.FINDING))
+    tables_of = dict(Finding.objects.values_list("pk", "round__table_id"))
+    for history_id, finding_id, at in Finding.history.model.objects.filter(history_type="~").values_list(
+            "history_id", "id", "history_date"):
+        events.setdefault(tables_of[finding_id], []).append((at, order[ChainLink.STATUS], history_id,
+                                                             ChainLink.STATUS))
+    for pk, table_id, at in Round.objects.filter(status=Round.VOIDED).values_list("pk", "table_id", "voided_at"):
+        events.setdefault(table_id, []).append((at, order[ChainLink.VOID], pk, ChainLink.VOID))
+    written = 0
+    for table_id in sorted(events):
+        written += _seal(table_chain(table_id), sorted(events[table_id]))
+    banks: dict[int, list[tuple]] = {}
+    for pk, bank_id, at in LedgerTransaction.objects.order_by("pk").values_list("pk", "bank_id", "created_at"):
+        banks.setdefault(bank_id, []).append((at, 0, pk, ChainLink.LEDGER))
+    for bank_id in sorted(banks):
+        written += _seal(bank_chain(bank_id), banks[bank_id])
+    return written
+
+
+def _seal(name: str, events: list[tuple]) -> int:
+    if ChainLink.objects.filter(chain=name).exists():
+        raise RuntimeError(f"{name} already has links: seal_existing runs once, before any link")
+    texts = {kind: _texts(kind, [e[2] for e in events if e[3] == kind]) for kind in {e[3] for e in events}}
+    previous = GENESIS
+    for chunk_start in range(0, len(events), 1000):
+        links = [(kind, ref, texts[kind][ref]) for _, _, ref, kind in events[chunk_start:chunk_start + 1000]]
+        previous = append(name, previous, links)
+    return len(events)

@@ -61,6 +61,14 @@ CREATE TRIGGER jackpots_leg_closed BEFORE INSERT ON jackpots_ledgerleg
 """
 
 
+def seal(apps, schema_editor):
+    """Link what was recorded before the chains (the live models: the chain's texts are the
+    verifier's own, written once in audit/chain.py; on a new database there is nothing)."""
+    from audit import chain
+
+    chain.seal_existing()
+
+
 def forwards(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
@@ -104,5 +112,6 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['chain', 'id'], name='audit_chain_chain_ea3b1e_idx'), models.Index(fields=['kind', 'ref'], name='audit_chain_kind_bfd0de_idx')],
             },
         ),
+        migrations.RunPython(seal, migrations.RunPython.noop),
         migrations.RunPython(forwards, backwards),
     ]

@@ -175,3 +175,22 @@ def test_hashing_a_rounds_rows_costs_little(floor):
     per_round_ms = (time.process_time() - started) / 10
     print(f"chain hashing: {per_round_ms:.3f} ms CPU per round ({len(wagers)} wagers, {len(findings)} findings)")
     assert per_round_ms < 2
+
+
+def test_play_recorded_before_the_chains_is_sealed_by_the_upgrade(floor):
+    """A database that held play before the chains (every link gone, as before migration
+    audit 0005) is sealed once in the order things happened, and then verifies clean."""
+    table = floor["table"]
+    # A re-audit's finding and a reviewed finding sent back: every kind of link is rebuilt.
+    round_correct(round=floor["second"].round, revision=1, data=ROUNDS["ante_up_21"]["correct"][0],
+                  reason="recount", author=floor["second"].round.recorded_by)
+    before = list(ChainLink.objects.order_by("id").values_list("chain", "kind", "ref"))
+    with behind_the_apps_back() as cursor:
+        cursor.execute(f"DELETE FROM {ChainLink._meta.db_table}")  # noqa: S608
+    assert "FAILED" in verify_output()
+    assert chain.seal_existing() == len(before)
+    assert "FAILED" not in verify_output()
+    sealed = list(ChainLink.objects.filter(chain=f"table:{table.pk}").values_list("kind", "ref"))
+    assert sorted(sealed) == sorted((k, r) for c, k, r in before if c == f"table:{table.pk}")
+    with pytest.raises(RuntimeError, match="runs once"):
+        chain.seal_existing()
