@@ -30,7 +30,8 @@ from django.db import connection
 # Guarded tables and what an UPDATE may change. Keys: "status" (the status column), "moves"
 # ("from>to" transitions), "with" (columns that may change only together with a move),
 # "editable" + "editable_in" (columns that may change while the status is one of these),
-# "free" (counters derived from other rows), "once" (set once from NULL), "up" (only grows).
+# "free" (counters derived from other rows), "once" (set once from NULL), "up" (only grows),
+# "needs" (moves and editable columns that need a column set in the old row; see findings).
 RULES: dict[str, dict] = {
     "tables_round": {
         "status": "status", "moves": ["active>voided"],
@@ -45,11 +46,16 @@ RULES: dict[str, dict] = {
                   # round) is decided again: confirm keeps it, dismiss releases it.
                   "confirmed>dismissed", "confirmed>escalated"],
         "with": ["review_note", "reviewed_by_id", "reviewed_at", "reopened_at"],
-        # Sending back (reopened_*) and deciding again in the same status; every such change
-        # is a history row with its own chain link, so audit_verify names one made behind the
-        # services' back.
+        # A reviewed finding may be sent back (reopened_*) and, only once it has been, decided
+        # again: a move out of a reviewed status or a new decision in the same one needs
+        # reopened_at set in the old row. Each step is a history row with its own chain link,
+        # so audit_verify names a step taken behind the services' back.
         "editable_in": ["confirmed", "escalated"],
         "editable": ["reopened_at", "reopened_reason", "review_note", "reviewed_by_id", "reviewed_at"],
+        "needs": {"column": "reopened_at", "moves": ["confirmed>dismissed", "confirmed>escalated",
+                                                    "escalated>confirmed", "escalated>dismissed"],
+                  "in": ["confirmed", "escalated"],
+                  "editable": ["review_note", "reviewed_by_id", "reviewed_at"]},
     },
     "tables_tablesession": {"once": ["closed_at", "closed_by_id"]},
     "tables_dealerassignment": {"once": ["ended_at"]},
@@ -59,7 +65,10 @@ RULES: dict[str, dict] = {
                  "winner_id_reference", "federal_withholding"],
         # A pending award follows the round's corrections (amount, seat, revision).
         "editable_in": ["pending"],
-        "editable": ["amount", "seat", "player", "wager", "w2g_required", "revision_id"],
+        "editable": ["amount", "seat", "player", "wager", "w2g_required"],
+        # Any award, a paid one too, follows its round to a newer revision when a correction
+        # leaves it as it was (audit/jackpots/services.py refuses one that would change it).
+        "up": ["revision_id"],
     },
     "jackpots_jackpotadjustment": {
         "status": "status", "moves": ["requested>approved", "requested>rejected"],
@@ -88,6 +97,8 @@ DECLARE
   col text;
   status_col text := rule->>'status';
   move text;
+  needs jsonb := rule->'needs';
+  unmet boolean := false;
 BEGIN
   IF TG_OP = 'DELETE' THEN
     RAISE EXCEPTION '% rows are never deleted', TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
@@ -98,6 +109,9 @@ BEGIN
   END IF;
   old_row := to_jsonb(OLD);
   new_row := to_jsonb(NEW);
+  IF needs IS NOT NULL THEN
+    unmet := old_row->>(needs->>'column') IS NULL;
+  END IF;
   FOR col IN SELECT jsonb_array_elements_text(coalesce(rule->'free', '[]')) LOOP
     old_row := old_row - col; new_row := new_row - col;
   END LOOP;
@@ -115,12 +129,17 @@ BEGIN
   END LOOP;
   IF rule->'editable_in' ? (old_row->>status_col) THEN
     FOR col IN SELECT jsonb_array_elements_text(coalesce(rule->'editable', '[]')) LOOP
+      IF unmet AND coalesce(needs->'in' ? (old_row->>status_col), false)
+         AND coalesce(needs->'editable' ? col, false) THEN
+        CONTINUE;  -- not yet sent back: the decision stands as it is
+      END IF;
       old_row := old_row - col; new_row := new_row - col;
     END LOOP;
   END IF;
   IF status_col IS NOT NULL AND old_row->status_col IS DISTINCT FROM new_row->status_col THEN
     move := (old_row->>status_col) || '>' || (new_row->>status_col);
-    IF NOT coalesce(rule->'moves' ? move, false) THEN
+    IF NOT coalesce(rule->'moves' ? move, false)
+       OR (unmet AND coalesce(needs->'moves' ? move, false)) THEN
       RAISE EXCEPTION '%: status % refused', TG_TABLE_NAME, move USING ERRCODE = 'insufficient_privilege';
     END IF;
     old_row := old_row - status_col; new_row := new_row - status_col;

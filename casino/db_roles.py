@@ -4,7 +4,8 @@ the app connects as a role that owns nothing and holds only the grants below.
 The app role may SELECT, INSERT, UPDATE and DELETE; never TRUNCATE, REFERENCES or TRIGGER,
 never DDL (it owns no table, so ``ALTER TABLE ... DISABLE TRIGGER`` is refused), never
 ``session_replication_role`` (superuser only). Append-only tables (those whose guard is
-``casino_refuse_change``) grant it only SELECT and INSERT, and guarded tables no DELETE,
+``casino_refuse_change``) grant it only SELECT and INSERT (and UPDATE where the services
+lock rows, :data:`LOCK_ROWS`: the trigger refuses the update itself), guarded tables no DELETE,
 so the privilege system refuses before the triggers do. Default privileges give tables the
 owner creates later the plain grant; ``grant_app_role`` after each ``migrate`` narrows them
 again (deploy/README.md).
@@ -17,6 +18,9 @@ from django.db import connections
 from psycopg import sql
 
 WRITES = "SELECT, INSERT, UPDATE, DELETE"
+# Append-only tables whose rows the services lock (SELECT ... FOR UPDATE needs the UPDATE
+# privilege): they keep it, and their trigger still refuses every UPDATE.
+LOCK_ROWS = frozenset({"jackpots_jackpotmeter"})
 
 
 def _role_problems(cursor, role: str, *, of_owner: bool = True) -> list[str]:
@@ -68,7 +72,8 @@ def grant_app_role(role: str, *, using: str = "default") -> list[str]:
             sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO {}").format(r),
         ]
         for table in _tables_guarded_by(cursor, "casino_refuse_change"):
-            statements.append(sql.SQL("REVOKE UPDATE, DELETE ON {} FROM {}").format(sql.Identifier(table), r))
+            refused = "DELETE" if table in LOCK_ROWS else "UPDATE, DELETE"
+            statements.append(sql.SQL(f"REVOKE {refused} ON {{}} FROM {{}}").format(sql.Identifier(table), r))
         for table in _tables_guarded_by(cursor, "casino_guard_change"):
             statements.append(sql.SQL("REVOKE DELETE ON {} FROM {}").format(sql.Identifier(table), r))
         done = []

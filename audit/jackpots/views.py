@@ -237,16 +237,17 @@ def _bank_form_action(request) -> str:
     action = post.get("action", "")
     bank = None
     if action in ("link", "configure"):
-        bank = JackpotBank.objects.filter(pk=post.get("bank") if post.get("bank", "").isdigit() else 0).first()
+        bank = _banks(request).filter(pk=post.get("bank") if post.get("bank", "").isdigit() else 0).first()
         if bank is None:
             raise ValidationError({"bank": ["Choose a bank"]})
     if action == "create":
-        casino = Casino.objects.filter(
+        casino = scope(Casino.objects.all(), request.user, "pk").filter(
             pk=post.get("casino") if post.get("casino", "").isdigit() else 0
         ).first()
         if casino is None:
             raise ValidationError({"casino": ["Choose a casino"]})
-        tables = list(Table.objects.filter(pk__in=[t for t in post.getlist("tables") if t.isdigit()]))
+        tables = list(scope(Table.objects.all(), request.user, "pit__casino").filter(
+            pk__in=[t for t in post.getlist("tables") if t.isdigit()]))
         bank = services.jackpot_bank_create(
             casino=casino,
             name=post.get("name", ""),
@@ -257,7 +258,8 @@ def _bank_form_action(request) -> str:
         )
         return f"Bank {bank} created with {len(tables)} table(s)."
     if action == "link":
-        table = Table.objects.filter(pk=post.get("table") if post.get("table", "").isdigit() else 0).first()
+        table = scope(Table.objects.all(), request.user, "pit__casino").filter(
+            pk=post.get("table") if post.get("table", "").isdigit() else 0).first()
         if table is None:
             raise ValidationError({"table": ["Choose a table"]})
         services.jackpot_bank_table_add(bank=bank, table=table, author=author, reason=reason)
@@ -296,7 +298,7 @@ def banks(request):
     members = JackpotBankTable.objects.values_list("table_id", flat=True)
     unbanked = [
         t
-        for t in Table.objects.filter(game=services.GAME)
+        for t in scope(Table.objects.filter(game=services.GAME), request.user, "pit__casino")
         .exclude(pk__in=members)
         .select_related("pit__casino", "ruleset")
         .order_by("label")
@@ -306,9 +308,9 @@ def banks(request):
         request,
         "jackpots/banks.html",
         {
-            "banks": meter_board(),
+            "banks": meter_board(banks=_banks(request)),
             "unbanked": unbanked,
-            "casinos": Casino.objects.order_by("name"),
+            "casinos": scope(Casino.objects.order_by("name"), request.user, "pk"),
             "lines": [(ln, JACKPOT_LINE_NAMES[ln]) for ln in JACKPOT_LINES],
             "can_manage": can_manage,
             "errors": errors,

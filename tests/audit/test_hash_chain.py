@@ -111,8 +111,8 @@ def test_an_inserted_revision_finding_and_ledger_leg_are_found(floor):
         forged = cursor.fetchone()[0]
         cursor.execute(
             "INSERT INTO audit_finding (round_id, revision_id, kind, code, message, path, rule, amount, player, "
-            "status, review_note, created_at) SELECT round_id, revision_id, kind, code, message, path, rule, amount, "
-            "player, status, review_note, %s FROM audit_finding WHERE id = %s "
+            "status, review_note, reopened_reason, created_at) SELECT round_id, revision_id, kind, code, message, "
+            "path, rule, amount, player, status, review_note, reopened_reason, %s FROM audit_finding WHERE id = %s "
             "RETURNING id", [timezone.now(), floor["finding"].pk])
         extra_finding = cursor.fetchone()[0]
         cursor.execute("INSERT INTO jackpots_ledgerleg (transaction_id, account_id, amount) VALUES (%s, %s, 1), "

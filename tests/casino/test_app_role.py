@@ -85,6 +85,9 @@ def test_the_app_role_cannot_get_around_the_guards(app_role, records):
         # The services' flag is set in _refused: it does not widen what may change.
         f"UPDATE audit_finding SET status = 'dismissed' WHERE id = {finding}": "status confirmed>dismissed refused",
         f"UPDATE audit_finding SET amount = 0 WHERE id = {finding}": "amount may not change",
+        # A decision is taken again only after the finding was sent back (issue #14 part 3).
+        f"UPDATE audit_finding SET review_note = 'x' WHERE id = {finding}": "review_note may not change",
+        f"UPDATE audit_finding SET status = 'escalated' WHERE id = {finding}": "status confirmed>escalated refused",
         f"UPDATE tables_round SET dealer_id = dealer_id WHERE id = {rnd}": None,  # no change: allowed
         f"INSERT INTO jackpots_ledgerleg (transaction_id, account_id, amount) VALUES ({txn.pk}, {leg.account_id}, 5), "
         f"({txn.pk}, {leg.account_id}, -5)": f"ledger transaction {txn.pk} is closed",

@@ -35,7 +35,7 @@ OVERPAY = ROUNDS["ante_up_21"]["overpay"][0]  # overpaid 10.00
 @pytest.fixture
 def day():
     casino = CasinoFactory(name="Review Casino", time_zone="America/New_York", gaming_day_start_hour=6)
-    pitboss, surveillance = user_with_role("pit_boss"), user_with_role("surveillance")
+    pitboss, surveillance = user_with_role("pit_boss", casinos=[casino]), user_with_role("surveillance", casinos=[casino])
     start, _ = gaming_day_bounds(DAY, casino.time_zone, casino.gaming_day_start_hour)
     pit = PitFactory(casino=casino)
     table = TableFactory(pit=pit, game="ante_up_21", ruleset=RulesetFactory(casino=casino))

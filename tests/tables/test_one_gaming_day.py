@@ -83,7 +83,7 @@ def _report_rounds(casino, day: date) -> int:
 @pytest.mark.django_db(transaction=True)
 def test_rounds_recorded_after_the_start_hour_belong_to_the_new_day_everywhere():
     casino, table, dealer = _floor()
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T05:51"))
     times = ["2026-11-22T05:55", "2026-11-22T06:00", "2026-11-22T06:01", "2026-11-22T07:30"]
     for t in times:
@@ -120,7 +120,7 @@ def test_rounds_recorded_after_the_start_hour_belong_to_the_new_day_everywhere()
 @pytest.mark.django_db
 def test_a_table_left_open_rolls_its_session_over_at_the_start_hour():
     casino, table, dealer = _floor()
-    pitboss, other = user_with_role("pit_boss"), user_with_role("pit_boss", username="pitboss2")
+    pitboss, other = user_with_role("pit_boss", casinos=[casino]), user_with_role("pit_boss", username="pitboss2", casinos=[casino])
     old = table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T05:51"))
     first = round_record(table=table, data=ROUND, author=pitboss, at=ny("2026-11-22T05:58")).round
     second = round_record(table=table, data=ROUND, author=other, at=ny("2026-11-22T06:10")).round
@@ -155,7 +155,7 @@ def test_the_old_sessions_id_still_reaches_the_open_table():
     """A tablet or API client holding the session id from before the rollover can still change
     the dealer and close the table."""
     casino, table, dealer = _floor()
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     old = table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T05:51"))
     round_record(table=table, data=ROUND, author=pitboss, at=ny("2026-11-22T06:10"))
     relief = DealerFactory(casino=casino)
@@ -169,7 +169,7 @@ def test_the_old_sessions_id_still_reaches_the_open_table():
 @pytest.mark.django_db
 def test_closing_or_changing_dealers_after_the_start_hour_rolls_over_first():
     casino, table, dealer = _floor()
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     old = table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T05:51"))
     relief = DealerFactory(casino=casino)
     assignment = table_session_dealer_change(session=old, dealer=relief, author=pitboss, at=ny("2026-11-22T06:30"))
@@ -191,7 +191,7 @@ def test_closing_or_changing_dealers_after_the_start_hour_rolls_over_first():
 @pytest.mark.django_db
 def test_a_table_idle_for_days_continues_on_the_day_of_its_next_round():
     casino, table, dealer = _floor()
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     old = table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-20T10:00"))
     rnd = round_record(table=table, data=ROUND, author=pitboss, at=ny("2026-11-22T08:00")).round
     old.refresh_from_db()
@@ -203,7 +203,7 @@ def test_a_table_idle_for_days_continues_on_the_day_of_its_next_round():
 @pytest.mark.django_db
 def test_a_round_dated_before_its_tables_gaming_day_is_refused():
     casino, table, dealer = _floor()
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T07:00"))
     with pytest.raises(ValidationError) as refused:
         round_record(table=table, data=ROUND, author=pitboss, at=ny("2026-11-22T05:00"))
@@ -236,7 +236,7 @@ FALL_BACK = [  # 2026-11-01 02:00 EDT -> 01:00 EST
 @pytest.mark.parametrize("moments", [SPRING_FORWARD, FALL_BACK], ids=["spring-forward", "fall-back"])
 def test_rounds_around_the_start_hour_and_the_clock_changes(moments):
     casino, table, dealer = _floor()
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     table_session_open(table=table, dealer=dealer, author=pitboss, at=utc(moments[0][0]) - timedelta(hours=1))
     for moment, _ in moments:
         round_record(table=table, data=ROUND, author=pitboss, at=utc(moment))
@@ -269,7 +269,7 @@ def test_rounds_around_the_start_hour_and_the_clock_changes(moments):
 )
 def test_a_start_hour_inside_the_clock_change(start_hour, moments):
     casino, table, dealer = _floor(start_hour=start_hour)
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     table_session_open(table=table, dealer=dealer, author=pitboss, at=utc(moments[0][0]) - timedelta(hours=1))
     for moment, _ in moments:
         round_record(table=table, data=ROUND, author=pitboss, at=utc(moment))
@@ -295,7 +295,7 @@ def test_every_moment_lies_inside_the_bounds_of_its_gaming_day(zone, start_hour,
 @pytest.mark.django_db
 def test_a_close_at_the_start_hour_itself_ends_the_old_day():
     casino, table, dealer = _floor()
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     old = table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T05:51"))
     closed = table_session_close(session=old, author=pitboss, at=ny("2026-11-22T06:00"))
     assert closed == old and closed.closed_by == pitboss and TableSession.objects.filter(table=table).count() == 1
@@ -306,7 +306,7 @@ def test_the_tablet_says_when_an_open_table_will_roll_over():
     from django.utils import timezone
 
     casino, table, dealer = _floor()
-    pitboss = user_with_role("pit_boss")
+    pitboss = user_with_role("pit_boss", casinos=[casino])
     table_session_open(table=table, dealer=dealer, author=pitboss, at=timezone.now() - timedelta(days=2))
     client = api_as(pitboss)
     page = client.get(reverse("tablet-table", args=[table.pk])).content.decode()
