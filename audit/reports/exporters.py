@@ -20,6 +20,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db.models import Max, Sum
 
+from tables.games import GAMES
+
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
 
 LEVEL_TITLES = (("floor", "Floor"), ("pit", "Pits"), ("game", "Games"), ("table", "Tables"))
@@ -99,6 +101,7 @@ def _findings_text(findings: dict) -> str:
 def _line_dict(line) -> dict:
     row = {f: getattr(line, f, None) for f, _, _ in LINE_COLUMNS if f != "findings_text"}
     row["findings_text"] = _findings_text(line.findings or {})
+    row["game"] = GAMES[line.game].name if line.game in GAMES else line.game
     return row
 
 
@@ -320,132 +323,10 @@ def xlsx_bytes(data: ReportData) -> bytes:
 
 
 def pdf_bytes(data: ReportData) -> bytes:
-    """A printable summary: floor, pits and games, a hold % chart by table, outliers, dealers."""
-    from reportlab.graphics.charts.barcharts import VerticalBarChart
-    from reportlab.graphics.shapes import Drawing, String
-    from reportlab.lib import colors
-    from reportlab.lib.pagesizes import landscape, letter
-    from reportlab.lib.styles import getSampleStyleSheet
-    from reportlab.lib.units import inch
-    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+    """The printable report: see audit/reports/pdf.py."""
+    from .pdf import pdf_bytes as render
 
-    styles = getSampleStyleSheet()
-    out = io.BytesIO()
-    doc = SimpleDocTemplate(
-        out,
-        pagesize=landscape(letter),
-        title=data.title,
-        leftMargin=0.5 * inch,
-        rightMargin=0.5 * inch,
-        topMargin=0.5 * inch,
-        bottomMargin=0.5 * inch,
-    )
-    story = [
-        Paragraph(data.title, styles["Title"]),
-        Paragraph(data.subtitle, styles["Normal"]),
-        Spacer(1, 8),
-    ]
-    cols = (
-        ("label", "Unit"),
-        ("rounds", "Rounds"),
-        ("handle", "Handle"),
-        ("paid", "Paid"),
-        ("win", "Win"),
-        ("hold_pct", "Hold %"),
-        ("theo_win", "Theo win"),
-        ("error_cost", "Errors +lost/-saved"),
-        ("taxes", "TF taxes"),
-        ("jackpots", "TF jackpots"),
-    )
-
-    header_color = colors.HexColor("#333333")
-
-    def table(rows, columns):
-        body = [[h for _, h in columns]] + [
-            [_text(r.get(f), "money") for f, _ in columns] for r in rows
-        ]
-        t = Table(body, repeatRows=1)
-        t.setStyle(
-            TableStyle(
-                [
-                    ("BACKGROUND", (0, 0), (-1, 0), header_color),
-                    ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
-                    ("FONTSIZE", (0, 0), (-1, -1), 7.5),
-                    ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
-                    ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
-                ]
-            )
-        )
-        return t
-
-    for level, title in (("floor", "Floor"), ("pit", "Pits"), ("game", "Games")):
-        story += [Paragraph(title, styles["Heading2"]), table(data.levels[level], cols)]
-    tables = data.levels["table"]
-    story.append(Paragraph("Hold % by table", styles["Heading2"]))
-    drawing = Drawing(9.5 * inch, 2.6 * inch)
-    if tables:
-        chart = VerticalBarChart()
-        chart.x, chart.y, chart.width, chart.height = 40, 30, 9 * inch - 40, 2.6 * inch - 45
-        chart.data = [[float(r["hold_pct"] or 0) for r in tables]]
-        chart.categoryAxis.categoryNames = [str(r["label"]).split(" / ")[-1] for r in tables]
-        chart.categoryAxis.labels.fontSize = 6
-        chart.categoryAxis.labels.angle = 30 if len(tables) > 12 else 0
-        chart.valueAxis.labels.fontSize = 7
-        chart.bars[0].fillColor = colors.HexColor("#2f6f9f")
-        drawing.add(chart)
-    else:
-        drawing.add(String(10, 40, "No table had action this day.", fontSize=9))
-    story.append(drawing)
-    story.append(
-        Paragraph(
-            "Outliers: tables whose win is outside the 95% interval around theoretical win",
-            styles["Heading2"],
-        )
-    )
-    outliers = data.outliers
-    if outliers:
-        story.append(
-            table(
-                outliers,
-                (
-                    ("label", "Table"),
-                    ("handle", "Handle"),
-                    ("win", "Win"),
-                    ("theo_win", "Theo win"),
-                    ("ci_low", "95% low"),
-                    ("ci_high", "95% high"),
-                ),
-            )
-        )
-    else:
-        story.append(Paragraph("None.", styles["Normal"]))
-    if data.dealers:
-        flagged = [d for d in data.dealers if d.get("flagged")]
-        story.append(
-            Paragraph(
-                "Dealers flagged: error rate far above the floor's (z > 3)", styles["Heading2"]
-            )
-        )
-        story.append(
-            table(
-                flagged,
-                (
-                    ("label", "Dealer"),
-                    ("rounds", "Rounds"),
-                    ("error_rounds", "With findings"),
-                    ("rate_pct", "Rate %"),
-                    ("z_score", "z"),
-                    ("amount", "$ at stake"),
-                ),
-            )
-            if flagged
-            else Paragraph("None.", styles["Normal"])
-        )
-    if data.notes:
-        story.append(Paragraph("Notes", styles["Heading2"]))
-        story += [Paragraph(n, styles["Normal"]) for n in data.notes]
-    doc.build(story)
-    return out.getvalue()
+    return render(data)
 
 
 FORMATS = {
