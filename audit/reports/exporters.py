@@ -22,6 +22,8 @@ from django.db.models import Max, Sum
 
 from tables.games import GAMES
 
+from .legend import COLUMNS as LEGEND
+from .legend import legend
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
 
 LEVEL_TITLES = (("floor", "Floor"), ("pit", "Pits"), ("game", "Games"), ("table", "Tables"))
@@ -60,7 +62,7 @@ WAGER_COLUMNS = (
     ("paid", "Paid", "money"),
     ("win", "Win", "money"),
     ("hold_pct", "Hold %", "pct"),
-    ("house_edge_pct", "House edge %", "pct"),
+    ("house_edge_pct", "House edge %", "edge"),
     ("theo_win", "Theoretical win", "money"),
     ("basis", "Basis", "text"),
     ("error_cost", "Dealer errors", "money"),
@@ -76,6 +78,12 @@ DEALER_COLUMNS = (
     ("flagged", "Flagged", "bool"),
 )
 CURRENCY_FORMAT = '"$"#,##0.00;[Red]-"$"#,##0.00'
+#: export column -> its entry in legend.COLUMNS (the header's comment in the XLSX)
+EXPLAINED = {"rounds": "rounds", "seats_played": "seats_played", "handle": "handle", "paid": "paid",
+             "win": "win", "hold_pct": "hold_pct", "expected_win": "expected_win", "theo_win": "theo_win",
+             "ci_low": "ci", "ci_high": "ci", "error_cost": "error_cost", "taxes": "taxes",
+             "jackpots": "jackpots", "findings_text": "findings", "house_edge_pct": "house_edge_pct",
+             "rate_pct": "dealer_rate"}
 
 
 @dataclass
@@ -250,8 +258,8 @@ def _text(value, kind: str) -> str:
         return ""
     if kind == "bool":
         return "yes" if value else ""
-    if kind == "money" and isinstance(value, Decimal):
-        return str(value.quantize(Decimal("0.01")))
+    if kind in ("money", "pct") and isinstance(value, Decimal):
+        return str(value.quantize(Decimal("0.01")))  # percentages too: hold % to 2 decimals
     return str(value)
 
 
@@ -272,13 +280,18 @@ def csv_bytes(data: ReportData) -> bytes:
         writer.writerow(["section", *(h for _, h, _ in DEALER_COLUMNS)])
         for row in data.dealers:
             writer.writerow(["dealer", *(_text(row.get(f), k) for f, _, k in DEALER_COLUMNS)])
+    writer.writerow([])
+    writer.writerow(["section", "Column", "What it counts"])
+    for header, text in legend():
+        writer.writerow(["legend", header, text])
     return out.getvalue().encode("utf-8-sig")  # the BOM makes Excel read UTF-8
 
 
 def xlsx_bytes(data: ReportData) -> bytes:
     """One sheet per level plus Wagers, Dealers and Notes; money as currency, frozen headers."""
     from openpyxl import Workbook
-    from openpyxl.styles import Font, PatternFill
+    from openpyxl.comments import Comment
+    from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
     book = Workbook()
@@ -288,8 +301,10 @@ def xlsx_bytes(data: ReportData) -> bytes:
     def sheet(title: str, columns, rows) -> None:
         ws = book.create_sheet(title)
         ws.append([h for _, h, _ in columns])
-        for cell in ws[1]:
+        for cell, (f, _, _) in zip(ws[1], columns, strict=True):
             cell.font, cell.fill = bold, fill
+            if f in EXPLAINED:  # the header's note in Excel: what the column counts
+                cell.comment = Comment(LEGEND[EXPLAINED[f]][1], "Casino table games", width=320, height=110)
         for row in rows:
             values = []
             for f, _, kind in columns:
@@ -297,13 +312,13 @@ def xlsx_bytes(data: ReportData) -> bytes:
                 if kind == "bool":
                     v = "yes" if v else ""
                 elif isinstance(v, Decimal):
-                    v = float(v) if kind == "pct" else v
+                    v = float(v) if kind in ("pct", "edge") else v
                 values.append(v)
             ws.append(values)
         for i, (_, header, kind) in enumerate(columns, start=1):
             letter = get_column_letter(i)
             ws.column_dimensions[letter].width = max(12, min(40, len(header) + 2))
-            fmt = CURRENCY_FORMAT if kind == "money" else "0.00" if kind == "pct" else None
+            fmt = {"money": CURRENCY_FORMAT, "pct": "0.00", "edge": "0.000"}.get(kind)
             if fmt:
                 for (cell,) in ws.iter_rows(min_row=2, min_col=i, max_col=i):
                     cell.number_format = fmt
@@ -314,6 +329,16 @@ def xlsx_bytes(data: ReportData) -> bytes:
     sheet("Wagers", WAGER_COLUMNS, data.wagers)
     if data.dealers:
         sheet("Dealers", DEALER_COLUMNS, data.dealers)
+    explained = book.create_sheet("Legend")
+    explained.append(["Column", "What it counts"])
+    for cell in explained[1]:
+        cell.font, cell.fill = bold, fill
+    for header, text in legend():
+        explained.append([header, text])
+    explained.column_dimensions["A"].width = 24
+    explained.column_dimensions["B"].width = 110
+    for (cell,) in explained.iter_rows(min_row=2, min_col=2, max_col=2):
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
     notes = book.create_sheet("Notes")
     for text in (data.title, data.subtitle, *data.notes):
         notes.append([text])

@@ -21,6 +21,7 @@ from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from tables.models import Casino
 
 from .exporters import FORMATS, period_file_write, reports_root
+from .legend import COLUMNS, legend
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
 from .services.runs import report_request
 
@@ -127,6 +128,8 @@ def _context(request, report: DailyReport) -> dict:
         "summary": report.summary or {},
         "formats": list(FORMATS),
         "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
+        "legend": legend(),
+        "explain": {key: text for key, (_, text) in COLUMNS.items()},  # header tooltips
     }
 
 

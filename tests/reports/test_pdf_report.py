@@ -50,14 +50,12 @@ def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def test_every_page_names_the_casino_the_day_and_its_number(report, pages):
+def test_every_page_names_the_casino_the_day_and_its_number_and_keeps_headings_with_content(report, pages):
     assert len(pages) >= 3
     for number, text in enumerate(pages, start=1):
         assert report.casino.name in text and "2026-07-01" in text, number
         assert f"Page {number} of {len(pages)}" in text
-
-
-def test_no_heading_is_left_alone_at_the_foot_of_a_page(pages):
+    # No heading is left alone at the foot of a page.
     for number, text in enumerate(pages, start=1):
         body = [line for line in _lines(text) if not line.startswith("Page ")]
         last = body[-1]
@@ -67,7 +65,9 @@ def test_no_heading_is_left_alone_at_the_foot_of_a_page(pages):
         assert heading in text
 
 
-def test_a_table_per_pit_with_each_of_its_tables_and_every_dealer(report, pages):
+def test_the_contents_a_finance_director_signs(report, pages):
+    """A table per pit with each of its tables, every dealer, hold % to 2 decimals, titled
+    chart axes, and the legend saying what Hold'em's handle counts."""
     text = "\n".join(pages)
     tables = ReportLine.objects.filter(report=report, level="table")
     pits = ReportLine.objects.filter(report=report, level="pit")
@@ -79,26 +79,28 @@ def test_a_table_per_pit_with_each_of_its_tables_and_every_dealer(report, pages)
     for dealer in DealerLine.objects.filter(report=report):
         assert dealer.label in text
     assert "Careless Dealer" in text and "flagged" in text
+    assert "Sign-off" in text and "Reviewed and approved by (finance)" in text
 
-
-def test_hold_percent_has_two_decimals(report, pages):
-    text = "\n".join(pages)
     floor = ReportLine.objects.get(report=report, level="floor")
     assert floor.hold_pct is not None and floor.hold_pct != floor.hold_pct.quantize(Decimal("0.01"))
     assert str(floor.hold_pct.quantize(Decimal("0.01"))) in text
     assert str(floor.hold_pct) not in text  # the stored 4 decimals are not printed
 
-
-def test_charts_have_labelled_axes(pages):
-    text = "\n".join(pages)
     assert "Hold % (win / handle x 100)" in text and "Table (pit / label)" in text
     assert "Win and theoretical win ($)" in text
 
-
-def test_the_legend_says_what_hold_em_handle_counts(pages):
-    text = " ".join(" ".join(pages).split())
+    text = " ".join(text.split())
     assert "What each column counts" in text
     assert "chips contested" in text and "uncalled" in text
+
+
+def test_a_month_to_date_pdf_has_the_same_furniture(report):
+    from audit.reports.exporters import period_data
+
+    data = period_data(report.casino, date(2026, 7, 1), date(2026, 7, 31), "month to date")
+    pages = [page.extract_text() for page in PdfReader(io.BytesIO(pdf_bytes(data))).pages]
+    assert all(f"{report.casino.name}: month to date" in text for text in pages)
+    assert f"Page {len(pages)} of {len(pages)}" in pages[-1] and "Tables by pit" in "".join(pages)
 
 
 def test_the_pages_render_to_png(report, tmp_path):
