@@ -5,34 +5,41 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
 PYTEST_ARGS ?=
+PORT ?= 8000
 
 .PHONY: install engine run migrate demo serve test lint pytest bench lock clean
 
 install: $(STAMP)
 
 $(STAMP): requirements.lock
+	@echo "== Installing the pinned dependencies into $(VENV) (a minute or two the first time)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r requirements.lock
+	$(PY) -m pip install --progress-bar off --disable-pip-version-check --require-hashes --no-deps -r requirements.lock
 	@rm -f $(VENV)/.installed-* && touch $@
 
 # The game engine compiled with Cython (about twice as fast); rebuilt when a source changes.
 # Without a C compiler it says so and the engine runs as plain Python (tables/games/accel.py).
+# An optimisation only: the quick start (install, migrate, demo, run) never waits for it and
+# runs the plain-Python engine until a fresh build exists; pytest, bench and CI build it.
 ENGINE := tables/games/compiled.json
 engine: $(ENGINE)
 
 $(ENGINE): $(STAMP) $(wildcard tables/games/*.py)
+	@echo "== Compiling the game engine with Cython (minutes on two cores; \`make run\` does not need it)"
 	$(PY) -m tables.games.build_ext
 	@if [ -f $@ ]; then touch $@; fi
 
-migrate: engine
+migrate: install
+	@echo "== Migrating the database"
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
+	@echo "== Loading the demo floor and recording its simulated rounds"
 	$(PY) manage.py load_demo
 
 run: demo
-	@echo "Serving http://127.0.0.1:8000 (log in with a demo login above; Ctrl-C stops)"
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@echo "Serving http://127.0.0.1:$(PORT) (log in with a demo login above; Ctrl-C stops)"
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .

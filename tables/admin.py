@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import admin
+from django.utils.html import conditional_escape
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.template_utils import HistoricalRecordContextHelper
 
 from casino.scoping import scope
 from tables.forms import ChangeReasonMixin, RulesetAdminForm, TableAdminForm
@@ -83,6 +87,54 @@ class RulesetVersionInline(admin.TabularInline):
         return False
 
 
+def _setting_label(path: tuple[str, ...]) -> str:
+    """``("tie_paytable", "LS")`` -> "Tie paytable LS" (the first part as the admin form labels it)."""
+    first, *rest = path
+    return " ".join([first.replace("_", " ").capitalize(), *rest])
+
+
+def _setting_value(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "—"
+    if isinstance(value, list | dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _changed_settings(old: dict, new: dict, path: tuple[str, ...] = ()):
+    """(path, before, after) for every leaf setting that differs, nested pay tables included."""
+    for key in [*old, *(k for k in new if k not in old)]:
+        before, after = old.get(key), new.get(key)
+        if before == after:
+            continue
+        if isinstance(before, dict) and isinstance(after, dict):
+            yield from _changed_settings(before, after, (*path, str(key)))
+        else:
+            yield (*path, str(key)), before, after
+
+
+class RulesetHistoryHelper(HistoricalRecordContextHelper):
+    """The history's "Changes": one line per changed setting, before and after, never shortened.
+
+    simple-history would print the whole ``config`` dictionary as one value, cut to 100
+    characters (``{'dec[330 chars]e': 'A'}``); a manager reads the settings by name instead.
+    """
+
+    def context_for_delta_changes(self, delta):
+        lines = []
+        for change in delta.changes:
+            if change.field != "config":
+                formatted = self.format_delta_change(change)
+                lines.append({"field": formatted.field, "old": formatted.old, "new": formatted.new})
+                continue
+            for path, before, after in _changed_settings(change.old or {}, change.new or {}):
+                lines.append({"field": _setting_label(path), "old": conditional_escape(_setting_value(before)),
+                              "new": conditional_escape(_setting_value(after))})
+        return lines
+
+
 @admin.register(Ruleset)
 class RulesetAdmin(ReasonedHistoryAdmin):
     form = RulesetAdminForm
@@ -90,6 +142,9 @@ class RulesetAdmin(ReasonedHistoryAdmin):
     list_filter = ("casino", "game")
     readonly_fields = ("version",)
     inlines = [RulesetVersionInline]
+
+    def get_historical_record_context_helper(self, request, historical_record):
+        return RulesetHistoryHelper(self.model, historical_record)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         # The setting fields are built per game in RulesetAdminForm.__init__, not by the factory.
@@ -115,8 +170,17 @@ class RulesetAdmin(ReasonedHistoryAdmin):
 @admin.register(RulesetVersion)
 class RulesetVersionAdmin(ScopedAdminMixin, admin.ModelAdmin):
     casino_path = "ruleset__casino"
-    list_display = ("ruleset", "number", "created_at", "created_by", "reason")
+    # The ruleset by name: its __str__ carries its *current* version, wrong on older rows.
+    list_display = ("ruleset_name", "number", "created_at", "created_by", "reason")
+    list_display_links = ("ruleset_name", "number")
     readonly_fields = ("ruleset", "number", "game", "config", "created_at", "created_by", "reason")
+
+    @admin.display(description="Ruleset", ordering="ruleset__name")
+    def ruleset_name(self, version):
+        return version.ruleset.name
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("ruleset", "created_by")
 
     def has_add_permission(self, request):
         return False

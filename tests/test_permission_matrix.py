@@ -27,6 +27,7 @@ MATRIX: dict[str, list[tuple[str, object, str]]] = {
     "floor": [("get", EVERY_ROLE, "page")],
     "api-schema": [("get", EVERY_ROLE, "api")],
     "api-docs": [("get", EVERY_ROLE, "api")],
+    "api-redoc": [("get", EVERY_ROLE, "api")],
     "api-root": [("get", EVERY_ROLE, "api")],
 }
 for _basename in ("casino", "pit", "table", "dealer", "ruleset"):
@@ -168,7 +169,7 @@ def _kwargs(name: str, floor) -> dict:
     if name in PAGE_OBJECTS:
         return {"pk": floor[PAGE_OBJECTS[name]].pk}
     basename, _, suffix = name.rpartition("-")
-    if suffix in ("list", "root", "schema", "docs") or not basename:
+    if suffix in ("list", "root", "schema", "docs", "redoc") or not basename:
         return {}
     table = floor["table"]
     objects = {"casino": table.pit.casino, "pit": table.pit, "table": table, "dealer": floor["dealer"],

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -62,3 +65,37 @@ def test_wrong_password_says_so(client):
     response = client.post(reverse("login"), {"username": "pitboss", "password": "nope"})
     assert response.status_code == 200
     assert "correct username and password" in response.content.decode()
+
+
+# --- the first start: `make run` never waits for the Cython build -------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_plan(target: str) -> str:
+    """Every command `make TARGET` would run from nothing (-B: all out of date, -n: print only)."""
+    if shutil.which("make") is None:
+        pytest.skip("needs make")
+    done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True,
+                          check=True, timeout=60)
+    return done.stdout
+
+
+@pytest.mark.parametrize("target", ["run", "demo", "migrate", "install"])
+def test_the_quick_start_does_not_compile_the_engine(target):
+    plan = make_plan(target)
+    assert "tables.games.build_ext" not in plan, plan
+    if target == "run":
+        assert "manage.py runserver" in plan and "load_demo" in plan and "migrate" in plan
+
+
+@pytest.mark.parametrize("target", ["pytest", "engine"])
+def test_the_tests_still_build_the_compiled_engine(target):
+    assert "tables.games.build_ext" in make_plan(target)
+
+
+def test_long_quick_start_steps_say_what_they_are_doing():
+    plan = make_plan("run")
+    for step in ("Installing", "Migrating", "Loading the demo"):
+        assert step in plan, plan
+    assert "--quiet" not in plan.split("pip install", 1)[1].splitlines()[0], "pip lists each package"

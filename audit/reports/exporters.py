@@ -20,6 +20,10 @@ from pathlib import Path
 from django.conf import settings
 from django.db.models import Max, Sum
 
+from tables.games import GAMES
+
+from .legend import COLUMNS as LEGEND
+from .legend import legend
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
 
 LEVEL_TITLES = (("floor", "Floor"), ("pit", "Pits"), ("game", "Games"), ("table", "Tables"))
@@ -58,7 +62,7 @@ WAGER_COLUMNS = (
     ("paid", "Paid", "money"),
     ("win", "Win", "money"),
     ("hold_pct", "Hold %", "pct"),
-    ("house_edge_pct", "House edge %", "pct"),
+    ("house_edge_pct", "House edge %", "edge"),
     ("theo_win", "Theoretical win", "money"),
     ("basis", "Basis", "text"),
     ("error_cost", "Dealer errors", "money"),
@@ -74,6 +78,12 @@ DEALER_COLUMNS = (
     ("flagged", "Flagged", "bool"),
 )
 CURRENCY_FORMAT = '"$"#,##0.00;[Red]-"$"#,##0.00'
+#: export column -> its entry in legend.COLUMNS (the header's comment in the XLSX)
+EXPLAINED = {"rounds": "rounds", "seats_played": "seats_played", "handle": "handle", "paid": "paid",
+             "win": "win", "hold_pct": "hold_pct", "expected_win": "expected_win", "theo_win": "theo_win",
+             "ci_low": "ci", "ci_high": "ci", "error_cost": "error_cost", "taxes": "taxes",
+             "jackpots": "jackpots", "findings_text": "findings", "house_edge_pct": "house_edge_pct",
+             "rate_pct": "dealer_rate"}
 
 
 @dataclass
@@ -99,6 +109,7 @@ def _findings_text(findings: dict) -> str:
 def _line_dict(line) -> dict:
     row = {f: getattr(line, f, None) for f, _, _ in LINE_COLUMNS if f != "findings_text"}
     row["findings_text"] = _findings_text(line.findings or {})
+    row["game"] = GAMES[line.game].name if line.game in GAMES else line.game
     return row
 
 
@@ -252,8 +263,8 @@ def _text(value, kind: str) -> str:
         return ""
     if kind == "bool":
         return "yes" if value else ""
-    if kind == "money" and isinstance(value, Decimal):
-        return str(value.quantize(Decimal("0.01")))
+    if kind in ("money", "pct") and isinstance(value, Decimal):
+        return str(value.quantize(Decimal("0.01")))  # percentages too: hold % to 2 decimals
     return str(value)
 
 
@@ -278,13 +289,18 @@ def csv_bytes(data: ReportData) -> bytes:
         writer.writerow([])
         for note in data.notes:
             writer.writerow(["note", note])
+    writer.writerow([])
+    writer.writerow(["section", "Column", "What it counts"])
+    for header, text in legend():
+        writer.writerow(["legend", header, text])
     return out.getvalue().encode("utf-8-sig")  # the BOM makes Excel read UTF-8
 
 
 def xlsx_bytes(data: ReportData) -> bytes:
     """One sheet per level plus Wagers, Dealers and Notes; money as currency, frozen headers."""
     from openpyxl import Workbook
-    from openpyxl.styles import Font, PatternFill
+    from openpyxl.comments import Comment
+    from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
     book = Workbook()
@@ -294,8 +310,10 @@ def xlsx_bytes(data: ReportData) -> bytes:
     def sheet(title: str, columns, rows) -> None:
         ws = book.create_sheet(title)
         ws.append([h for _, h, _ in columns])
-        for cell in ws[1]:
+        for cell, (f, _, _) in zip(ws[1], columns, strict=True):
             cell.font, cell.fill = bold, fill
+            if f in EXPLAINED:  # the header's note in Excel: what the column counts
+                cell.comment = Comment(LEGEND[EXPLAINED[f]][1], "Casino table games", width=320, height=110)
         for row in rows:
             values = []
             for f, _, kind in columns:
@@ -303,13 +321,13 @@ def xlsx_bytes(data: ReportData) -> bytes:
                 if kind == "bool":
                     v = "yes" if v else ""
                 elif isinstance(v, Decimal):
-                    v = float(v) if kind == "pct" else v
+                    v = float(v) if kind in ("pct", "edge") else v
                 values.append(v)
             ws.append(values)
         for i, (_, header, kind) in enumerate(columns, start=1):
             letter = get_column_letter(i)
             ws.column_dimensions[letter].width = max(12, min(40, len(header) + 2))
-            fmt = CURRENCY_FORMAT if kind == "money" else "0.00" if kind == "pct" else None
+            fmt = {"money": CURRENCY_FORMAT, "pct": "0.00", "edge": "0.000"}.get(kind)
             if fmt:
                 for (cell,) in ws.iter_rows(min_row=2, min_col=i, max_col=i):
                     cell.number_format = fmt
@@ -320,6 +338,16 @@ def xlsx_bytes(data: ReportData) -> bytes:
     sheet("Wagers", WAGER_COLUMNS, data.wagers)
     if data.dealers:
         sheet("Dealers", DEALER_COLUMNS, data.dealers)
+    explained = book.create_sheet("Legend")
+    explained.append(["Column", "What it counts"])
+    for cell in explained[1]:
+        cell.font, cell.fill = bold, fill
+    for header, text in legend():
+        explained.append([header, text])
+    explained.column_dimensions["A"].width = 24
+    explained.column_dimensions["B"].width = 110
+    for (cell,) in explained.iter_rows(min_row=2, min_col=2, max_col=2):
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
     notes = book.create_sheet("Notes")
     for text in (data.title, data.subtitle, *data.notes):
         notes.append([text])
@@ -329,132 +357,10 @@ def xlsx_bytes(data: ReportData) -> bytes:
 
 
 def pdf_bytes(data: ReportData) -> bytes:
-    """A printable summary: floor, pits and games, a hold % chart by table, outliers, dealers."""
-    from reportlab.graphics.charts.barcharts import VerticalBarChart
-    from reportlab.graphics.shapes import Drawing, String
-    from reportlab.lib import colors
-    from reportlab.lib.pagesizes import landscape, letter
-    from reportlab.lib.styles import getSampleStyleSheet
-    from reportlab.lib.units import inch
-    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+    """The printable report: see audit/reports/pdf.py."""
+    from .pdf import pdf_bytes as render
 
-    styles = getSampleStyleSheet()
-    out = io.BytesIO()
-    doc = SimpleDocTemplate(
-        out,
-        pagesize=landscape(letter),
-        title=data.title,
-        leftMargin=0.5 * inch,
-        rightMargin=0.5 * inch,
-        topMargin=0.5 * inch,
-        bottomMargin=0.5 * inch,
-    )
-    story = [
-        Paragraph(data.title, styles["Title"]),
-        Paragraph(data.subtitle, styles["Normal"]),
-        Spacer(1, 8),
-    ]
-    cols = (
-        ("label", "Unit"),
-        ("rounds", "Rounds"),
-        ("handle", "Handle"),
-        ("paid", "Paid"),
-        ("win", "Win"),
-        ("hold_pct", "Hold %"),
-        ("theo_win", "Theo win"),
-        ("error_cost", "Errors +lost/-saved"),
-        ("taxes", "TF taxes"),
-        ("jackpots", "TF jackpots"),
-    )
-
-    header_color = colors.HexColor("#333333")
-
-    def table(rows, columns):
-        body = [[h for _, h in columns]] + [
-            [_text(r.get(f), "money") for f, _ in columns] for r in rows
-        ]
-        t = Table(body, repeatRows=1)
-        t.setStyle(
-            TableStyle(
-                [
-                    ("BACKGROUND", (0, 0), (-1, 0), header_color),
-                    ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
-                    ("FONTSIZE", (0, 0), (-1, -1), 7.5),
-                    ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
-                    ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
-                ]
-            )
-        )
-        return t
-
-    for level, title in (("floor", "Floor"), ("pit", "Pits"), ("game", "Games")):
-        story += [Paragraph(title, styles["Heading2"]), table(data.levels[level], cols)]
-    tables = data.levels["table"]
-    story.append(Paragraph("Hold % by table", styles["Heading2"]))
-    drawing = Drawing(9.5 * inch, 2.6 * inch)
-    if tables:
-        chart = VerticalBarChart()
-        chart.x, chart.y, chart.width, chart.height = 40, 30, 9 * inch - 40, 2.6 * inch - 45
-        chart.data = [[float(r["hold_pct"] or 0) for r in tables]]
-        chart.categoryAxis.categoryNames = [str(r["label"]).split(" / ")[-1] for r in tables]
-        chart.categoryAxis.labels.fontSize = 6
-        chart.categoryAxis.labels.angle = 30 if len(tables) > 12 else 0
-        chart.valueAxis.labels.fontSize = 7
-        chart.bars[0].fillColor = colors.HexColor("#2f6f9f")
-        drawing.add(chart)
-    else:
-        drawing.add(String(10, 40, "No table had action this day.", fontSize=9))
-    story.append(drawing)
-    story.append(
-        Paragraph(
-            "Outliers: tables whose win is outside the 95% interval around theoretical win",
-            styles["Heading2"],
-        )
-    )
-    outliers = data.outliers
-    if outliers:
-        story.append(
-            table(
-                outliers,
-                (
-                    ("label", "Table"),
-                    ("handle", "Handle"),
-                    ("win", "Win"),
-                    ("theo_win", "Theo win"),
-                    ("ci_low", "95% low"),
-                    ("ci_high", "95% high"),
-                ),
-            )
-        )
-    else:
-        story.append(Paragraph("None.", styles["Normal"]))
-    if data.dealers:
-        flagged = [d for d in data.dealers if d.get("flagged")]
-        story.append(
-            Paragraph(
-                "Dealers flagged: error rate far above the floor's (z > 3)", styles["Heading2"]
-            )
-        )
-        story.append(
-            table(
-                flagged,
-                (
-                    ("label", "Dealer"),
-                    ("rounds", "Rounds"),
-                    ("error_rounds", "With findings"),
-                    ("rate_pct", "Rate %"),
-                    ("z_score", "z"),
-                    ("amount", "$ at stake"),
-                ),
-            )
-            if flagged
-            else Paragraph("None.", styles["Normal"])
-        )
-    if data.notes:
-        story.append(Paragraph("Notes", styles["Heading2"]))
-        story += [Paragraph(n, styles["Normal"]) for n in data.notes]
-    doc.build(story)
-    return out.getvalue()
+    return render(data)
 
 
 FORMATS = {

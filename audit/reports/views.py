@@ -22,6 +22,7 @@ from casino.scoping import scope
 from tables.models import Casino
 
 from .exporters import FORMATS, period_file_write, reports_root
+from .legend import COLUMNS, legend
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
 from .services.runs import report_request, run_is_stale
 
@@ -128,6 +129,8 @@ def _context(request, report: DailyReport) -> dict:
         "formats": list(FORMATS),
         "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
         "stale": run_is_stale(report),
+        "legend": legend(),
+        "explain": {key: text for key, (_, text) in COLUMNS.items()},  # header tooltips
     }
 
 

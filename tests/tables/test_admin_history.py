@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
@@ -72,3 +75,46 @@ def test_admin_requires_a_reason(client, manager):
     response = client.post(url, data)
     assert response.status_code == 200
     assert "change_reason" in response.context["adminform"].form.errors
+
+
+def _li_texts(html: str) -> list[str]:
+    return [" ".join(unescape(re.sub(r"<[^>]+>", " ", li)).split())
+            for li in re.findall(r"<li>(.*?)</li>", html, re.S)]
+
+
+def test_admin_history_shows_each_changed_setting_before_and_after(client, manager):
+    from tables.services.floor import ruleset_update
+
+    ruleset = RulesetFactory(game="blackjack_tie")
+    config = {**ruleset.config, "dealer_hits_soft_17": False, "decks": 8,
+              "tie_paytable": {**ruleset.config["tie_paytable"], "LS": "20"}}
+    ruleset_update(ruleset=ruleset, author=manager, reason="New tie pays for the 8-deck shoe", config=config)
+    client.force_login(manager)
+    html = client.get(reverse("admin:tables_ruleset_history", args=[ruleset.pk])).content.decode()
+    changes = _li_texts(html)
+    assert "Dealer hits soft 17: yes → no" in changes
+    assert "Decks: 6 → 8" in changes
+    assert "Tie paytable LS: 18 → 20" in changes
+    assert "chars]" not in html and "{'" not in html  # no shortened dictionaries
+    # An unchanged setting is not listed.
+    assert not any(text.startswith("Dealer peeks") for text in changes)
+
+
+def test_admin_versions_list_names_each_version_by_its_own_number(client, manager):
+    from tables.services.floor import ruleset_update
+
+    ruleset = RulesetFactory(game="blackjack_tie", name="Tie house rules")
+    ruleset_update(ruleset=ruleset, author=manager, reason="8 decks",
+                   config={**ruleset.config, "decks": 8})
+    client.force_login(manager)
+    html = client.get(reverse("admin:tables_rulesetversion_changelist")).content.decode()
+    assert "(v2)" not in html, "version 1's row must not carry the ruleset's current version"
+    rows = _table_rows(html)
+    assert [row[:2] for row in rows] == [["Tie house rules", "2"], ["Tie house rules", "1"]]
+
+
+def _table_rows(html: str) -> list[list[str]]:
+    body = html.split('id="result_list"', 1)[1].split("</table>", 1)[0].split("<tbody>", 1)[1]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    return [[" ".join(re.sub(r"<[^>]+>", " ", cell).split())
+             for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)] for row in rows]

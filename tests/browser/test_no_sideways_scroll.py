@@ -1,0 +1,190 @@
+"""Every page fits a tablet: no sideways scroll at 1180x820 (landscape) nor 768x1024 (portrait).
+
+For every role, every page it may open (the permission matrix's GET pages that answer
+HTML, plus the admin pages a gaming manager uses) is loaded at both sizes and
+``document.documentElement.scrollWidth <= clientWidth`` is asserted; a failure names the
+elements that stick out. The round entry is checked at its card grid (the King column) and
+its pays step. With CASINO_DOCS_SCREENSHOTS=1 the tablet, desk and finance pages are also
+saved to docs/screenshots/ (the README shows them).
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
+from tests.browser.conftest import LANDSCAPE, PORTRAIT, ROOT, login
+from tests.test_permission_matrix import MATRIX, PAGE_OBJECTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DAY = date(2026, 7, 1)
+SIZES = {"landscape": LANDSCAPE, "portrait": PORTRAIT}
+#: GET pages that answer a file or a fragment, not a page to look at.
+NOT_PAGES = {"reports-file", "reports-period", "reports-progress", "jackpots-report-csv", "logout"}
+ADMIN_PAGES = ("admin:index", "admin:tables_ruleset_changelist", "admin:tables_ruleset_change",
+               "admin:tables_ruleset_history", "admin:tables_rulesetversion_changelist",
+               "admin:tables_table_changelist")
+DOCS = ROOT / "docs" / "screenshots"
+#: url name -> (role, screenshot name, what to scroll to) for the docs: the tablet, the desk, finance.
+DOC_SHOTS = {"tablet-floor": (PIT_BOSS, "tablet-floor", None),
+             "tablet-round-new": (PIT_BOSS, "tablet-round-cards", None),
+             "desk-queue": (SURVEILLANCE, "desk-queue", None),
+             "reports-day": (FINANCE, "finance-report", "section.card.scroll")}
+
+OVERFLOW_JS = """() => {
+  const root = document.documentElement, width = root.clientWidth;
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const box = el.getBoundingClientRect();
+    if (box.right > width + 0.5 && box.width > 0) {
+      out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+               (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
+               ' right=' + Math.round(box.right));
+    }
+  }
+  // A table cut off inside a box that scrolls sideways counts too: nothing is hidden to the right.
+  const inner = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const style = getComputedStyle(el);
+    if (['auto', 'scroll', 'hidden'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1
+        && el.clientWidth > 2 && !el.matches('.action-log, textarea, pre')) {
+      inner.push(el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
+                 ' ' + el.scrollWidth + '>' + el.clientWidth);
+    }
+  }
+  return {scroll: root.scrollWidth, client: width, out: out.slice(0, 8), inner: inner.slice(0, 8)};
+}"""
+
+
+@pytest.fixture
+def busy_floor(settings, tmp_path):
+    """A finished day at a floor of every game (rounds, findings, dealers), a report, a jackpot bank."""
+    from audit.models import Finding
+    from audit.reports.services.runs import report_request
+    from tables.models import Dealer, Table
+    from tables.services.rounds import round_record
+    from tests.factories import user_with_role
+    from tests.jackpots.matrix_objects import jackpot_matrix_objects
+    from tests.reports.helpers import simulated_day
+    from tests.tables.rounds_data import ROUNDS
+
+    settings.REPORTS_ROOT = tmp_path / "reports"
+    sim = simulated_day(day=DAY, rounds_per_table=4, seed=21, bad_dealer_rounds=3)
+    users = {role: user_with_role(role) for role in (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)}
+    from casino.celery import app
+
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, True  # built here, not by a worker
+    try:
+        report = report_request(casino=sim["casino"], gaming_day=DAY, via="command")
+    finally:
+        app.conf.task_always_eager = eager
+    report.refresh_from_db()
+    assert report.status == report.DONE, report.error
+    table = Table.objects.get(pit__casino=sim["casino"], game="ante_up_21")
+    # The logged-in pit boss's own round (pit bosses correct only their own entries).
+    own = round_record(table=table, data=ROUNDS["ante_up_21"]["correct"][0], author=users[PIT_BOSS]).round
+    finding = Finding.objects.filter(round__table__pit__casino=sim["casino"]).first()
+    objects = {"table": table, "round": finding.round, "own_round": own, "finding": finding,
+               "dealer": Dealer.objects.filter(casino=sim["casino"], name="Careless Dealer").get(),
+               "dailyreport": report, **jackpot_matrix_objects()}
+    return {"objects": objects, "ruleset": table.ruleset}
+
+
+def _pages_for(role: str, objects: dict, ruleset) -> list[tuple[str, str]]:
+    pages = [("home", reverse("home"))]
+    for name, rows in MATRIX.items():
+        if name in NOT_PAGES or name == "home":
+            continue
+        for method, allowed, kind in rows:
+            if method != "get" or kind != "page" or not isinstance(allowed, tuple) or role not in allowed:
+                continue
+            kwargs = {"pk": objects[PAGE_OBJECTS[name]].pk} if name in PAGE_OBJECTS else {}
+            pages.append((name, reverse(name, kwargs=kwargs)))
+    if role == GAMING_MANAGER:
+        for name in ADMIN_PAGES:
+            args = [ruleset.pk] if name.endswith(("_change", "_history")) else []
+            pages.append((name, reverse(name, args=args)))
+    return pages
+
+
+def _assert_fits(page, where: str, failures: list[str]) -> None:
+    seen = page.evaluate(OVERFLOW_JS)
+    if seen["scroll"] > seen["client"]:
+        failures.append(f"{where}: scrollWidth {seen['scroll']} > clientWidth {seen['client']}: "
+                        + "; ".join(seen["out"]))
+    if seen["inner"]:
+        failures.append(f"{where}: cut off in a box that scrolls sideways: " + "; ".join(seen["inner"]))
+
+
+def _doc_shot(page, name: str, scroll_to: str | None, size: str) -> None:
+    if os.environ.get("CASINO_DOCS_SCREENSHOTS") != "1":
+        return
+    DOCS.mkdir(parents=True, exist_ok=True)
+    if scroll_to:  # below the sticky header
+        page.evaluate("(css) => window.scrollTo(0, document.querySelector(css).offsetTop - 90)", scroll_to)
+    page.screenshot(path=str(DOCS / f"{name}-{SIZES[size]['width']}x{SIZES[size]['height']}.png"))
+
+
+def _to_card_grid(page) -> None:
+    page.locator("[data-wager='21']").first.click()
+    quick = page.locator(".quick-amounts [data-amount='10.00']")
+    if quick.count():
+        quick.first.click()
+    else:
+        page.fill("#custom-amount", "10.00")
+        page.get_by_role("button", name="Set", exact=True).click()
+    page.locator("#to-cards").click()
+    king = page.locator(".card-grid [data-card='KS']")
+    king.wait_for()
+    width = king.bounding_box()["width"]
+    assert width >= 44, f"the King's button is {width:.0f}px wide: too small to tap"
+
+
+@pytest.mark.parametrize("role", [PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER])
+def test_no_page_scrolls_sideways_on_a_tablet(role, browser, live_server, busy_floor):
+    failures: list[str] = []
+    pages = _pages_for(role, busy_floor["objects"], busy_floor["ruleset"])
+    for size, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport, has_touch=True)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        login(page, live_server, role)
+        for name, path in pages:
+            response = page.goto(f"{live_server.url}{path}")
+            assert response.status == 200, (role, name, response.status)
+            page.wait_for_load_state("networkidle")
+            _assert_fits(page, f"{role} {size} {name} {path}", failures)
+            if name == "tablet-round-new" and role == PIT_BOSS:
+                _to_card_grid(page)
+                _assert_fits(page, f"{role} {size} {name} (card grid)", failures)
+            if name in DOC_SHOTS and DOC_SHOTS[name][0] == role:
+                _doc_shot(page, *DOC_SHOTS[name][1:], size)
+        context.close()
+    assert not failures, "\n".join(failures)
+
+
+def test_the_login_page_fits(browser, live_server):
+    for size, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport, has_touch=True)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        failures: list[str] = []
+        _assert_fits(page, f"login {size}", failures)
+        context.close()
+        assert not failures, failures
+
+
+def test_docs_screenshots_exist_for_both_sizes():
+    """The README shows the tablet, the desk and the finance pages at both tablet sizes."""
+    readme = (ROOT / "README.md").read_text()
+    for name in ("tablet-round-cards", "desk-queue", "finance-report"):
+        for viewport in SIZES.values():
+            file = f"docs/screenshots/{name}-{viewport['width']}x{viewport['height']}.png"
+            assert (ROOT / file).exists() and file in readme, file
+            assert Path(ROOT / file).stat().st_size < 400_000, f"{file}: keep the screenshots small"

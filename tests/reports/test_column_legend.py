@@ -1,0 +1,70 @@
+"""Each column says what it counts (page tooltips and legend, CSV, XLSX); hold % to 2 decimals.
+
+Hold'em Blackjack's handle is the chips contested in the raked pots, not the stakes the
+players put in (which count uncalled bets): without a word the two disagree on the page.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from audit.reports.models import DailyReport, ReportLine
+from audit.reports.services.runs import report_request
+from tests.conftest import api_as
+from tests.factories import user_with_role
+from tests.reports.helpers import simulated_day
+
+pytestmark = pytest.mark.django_db(transaction=True)
+DAY = date(2026, 7, 1)
+
+
+@pytest.fixture
+def done(settings, tmp_path):
+    settings.REPORTS_ROOT = tmp_path / "reports"
+    sim = simulated_day(day=DAY, rounds_per_table=5, seed=13)
+    report = report_request(casino=sim["casino"], gaming_day=DAY, via="command")
+    report.refresh_from_db()
+    assert report.status == DailyReport.DONE, report.error
+    return report
+
+
+def _download(client, report, fmt: str) -> bytes:
+    return b"".join(client.get(reverse("reports-file", args=[report.pk]) + f"?file={fmt}").streaming_content)
+
+
+def test_the_page_explains_each_column_and_shows_hold_to_two_decimals(done):
+    html = api_as(user_with_role("finance")).get(reverse("reports-day", args=[done.pk])).content.decode()
+    assert "What each column counts" in html
+    handle_titles = re.findall(r'<th[^>]*title="([^"]*)"[^>]*>Handle</th>', html)
+    assert handle_titles and all("chips contested" in t for t in handle_titles), handle_titles
+    assert re.search(r'<th[^>]*title="[^"]*"[^>]*>Hold %</th>', html)
+    floor = ReportLine.objects.get(report=done, level="floor")
+    assert floor.hold_pct != floor.hold_pct.quantize(Decimal("0.01"))
+    assert f">{floor.hold_pct.quantize(Decimal('0.01'))}<" in html
+    assert str(floor.hold_pct) not in html
+
+
+def test_the_csv_carries_the_legend_and_hold_to_two_decimals(done):
+    rows = list(csv.reader(io.StringIO(_download(api_as(user_with_role("finance")), done, "csv").decode("utf-8-sig"))))
+    legend = {r[1]: r[2] for r in rows if r and r[0] == "legend"}
+    assert "chips contested" in legend["Handle"] and "Hold %" in legend
+    header = rows[0]
+    floor_row = next(r for r in rows if r and r[0] == "floor")
+    assert re.fullmatch(r"-?\d+\.\d\d", floor_row[header.index("Hold %")])
+
+
+def test_the_xlsx_has_a_legend_sheet_and_a_comment_on_each_explained_header(done):
+    book = load_workbook(io.BytesIO(_download(api_as(user_with_role("finance")), done, "xlsx")))
+    legend = {row[0].value: row[1].value for row in book["Legend"].iter_rows(min_row=2)}
+    assert "chips contested" in legend["Handle"]
+    headers = {cell.value: cell for cell in book["Games"][1]}
+    assert "chips contested" in headers["Handle"].comment.text
+    assert headers["Hold %"].comment is not None

@@ -1,0 +1,118 @@
+"""The PDF a finance director signs: read back page by page, and rendered to PNG to be looked at.
+
+pypdf extracts each page's text (headings kept with their content, the casino and the day
+and "Page x of y" on every page, the per-pit and per-table tables, the dealers, the legend);
+poppler's pdftoppm renders the pages (var/report-pages/, to look at), skipped without it.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from audit.reports.exporters import pdf_bytes, report_data
+from audit.reports.models import DailyReport, DealerLine, ReportLine
+from audit.reports.services.runs import report_request
+from tests.reports.helpers import simulated_day
+
+pytestmark = pytest.mark.django_db(transaction=True)
+DAY = date(2026, 7, 1)
+ROOT = Path(__file__).resolve().parents[2]
+HEADINGS = ("Summary", "Pits", "Tables by pit", "Games", "Hold % by table",
+            "Win against theoretical win by table", "Outliers", "Dealers", "Wager types",
+            "What each column counts", "Notes", "Sign-off")
+
+
+@pytest.fixture
+def report(settings, tmp_path):
+    settings.REPORTS_ROOT = tmp_path / "reports"
+    sim = simulated_day(day=DAY, rounds_per_table=6, seed=12, tables_per_game=2, bad_dealer_rounds=4)
+    report = report_request(casino=sim["casino"], gaming_day=DAY, via="command")
+    report.refresh_from_db()
+    assert report.status == DailyReport.DONE, report.error
+    return report
+
+
+@pytest.fixture
+def pages(report) -> list[str]:
+    reader = PdfReader(io.BytesIO(pdf_bytes(report_data(report))))
+    return [page.extract_text() for page in reader.pages]
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def test_every_page_names_the_casino_the_day_and_its_number_and_keeps_headings_with_content(report, pages):
+    assert len(pages) >= 3
+    for number, text in enumerate(pages, start=1):
+        assert report.casino.name in text and "2026-07-01" in text, number
+        assert f"Page {number} of {len(pages)}" in text
+    # No heading is left alone at the foot of a page.
+    for number, text in enumerate(pages, start=1):
+        body = [line for line in _lines(text) if not line.startswith("Page ")]
+        last = body[-1]
+        assert not any(last.startswith(h) for h in HEADINGS), f"page {number} ends with {last!r}"
+    text = "\n".join(pages)
+    for heading in HEADINGS:
+        assert heading in text
+
+
+def test_the_contents_a_finance_director_signs(report, pages):
+    """A table per pit with each of its tables, every dealer, hold % to 2 decimals, titled
+    chart axes, and the legend saying what Hold'em's handle counts."""
+    text = "\n".join(pages)
+    tables = ReportLine.objects.filter(report=report, level="table")
+    pits = ReportLine.objects.filter(report=report, level="pit")
+    assert pits.count() == 2 and tables.count() == 10
+    for pit in pits:
+        assert f"Pit: {pit.label}" in text
+    for line in tables:
+        assert line.label.split(" / ")[-1] in text
+    for dealer in DealerLine.objects.filter(report=report):
+        assert dealer.label in text
+    assert "Careless Dealer" in text and "flagged" in text
+    assert "Sign-off" in text and "Reviewed and approved by (finance)" in text
+
+    floor = ReportLine.objects.get(report=report, level="floor")
+    assert floor.hold_pct is not None and floor.hold_pct != floor.hold_pct.quantize(Decimal("0.01"))
+    assert str(floor.hold_pct.quantize(Decimal("0.01"))) in text
+    assert str(floor.hold_pct) not in text  # the stored 4 decimals are not printed
+
+    assert "Hold % (win / handle x 100)" in text and "Table (pit / label)" in text
+    assert "Win and theoretical win ($)" in text
+
+    text = " ".join(text.split())
+    assert "What each column counts" in text
+    assert "chips contested" in text and "uncalled" in text
+
+
+def test_a_month_to_date_pdf_has_the_same_furniture(report):
+    from audit.reports.exporters import period_data
+
+    data = period_data(report.casino, date(2026, 7, 1), date(2026, 7, 31), "month to date")
+    pages = [page.extract_text() for page in PdfReader(io.BytesIO(pdf_bytes(data))).pages]
+    assert all(f"{report.casino.name}: month to date" in text for text in pages)
+    assert f"Page {len(pages)} of {len(pages)}" in pages[-1] and "Tables by pit" in "".join(pages)
+
+
+def test_the_pages_render_to_png(report, tmp_path):
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("needs poppler's pdftoppm to render the PDF (apt-get install poppler-utils)")
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(pdf_bytes(report_data(report)))
+    out = ROOT / "var" / "report-pages"
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("page-*.png"):
+        old.unlink()
+    subprocess.run(["pdftoppm", "-png", "-r", "80", str(pdf), str(out / "page")], check=True, timeout=120)
+    rendered = sorted(out.glob("page-*.png"))
+    assert len(rendered) == len(PdfReader(str(pdf)).pages)
+    assert all(p.stat().st_size > 5_000 for p in rendered), "a page rendered blank"
