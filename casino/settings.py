@@ -168,6 +168,8 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_AGE = 12 * 60 * 60  # one shift
 
 # --- API ---------------------------------------------------------------------------------
+#: The largest request body, API and pages alike (an API body over it is answered 413).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -176,8 +178,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["casino.permissions.RolePermission"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # Every list a page of at most 500; JSON bodies only, within the size and depth limits
+    # and holding storable text (casino/pagination.py, casino/api_input.py).
+    "DEFAULT_PAGINATION_CLASS": "casino.pagination.CappedLimitOffsetPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_PARSER_CLASSES": ["casino.api_input.LimitedJSONParser"],
     "COERCE_DECIMAL_TO_STRING": True,
     "EXCEPTION_HANDLER": "casino.api_errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -30,7 +30,9 @@ from audit.jackpots.selectors import (
     ledger_transactions,
     liability_report,
 )
+from casino.api_fields import MoneyField
 from casino.gaming_day import gaming_day_of
+from casino.pagination import paginated
 from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
 from tables.models import Casino, Table
 
@@ -114,16 +116,14 @@ class BankCreateSerializer(serializers.Serializer):
 class LineConfigureSerializer(serializers.Serializer):
     line = serializers.ChoiceField(choices=LINE_CHOICES)
     progressive = serializers.BooleanField()
-    reset = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, default="0")
+    reset = MoneyField(required=False, default="0")
     increment_rate = serializers.DecimalField(
         max_digits=7, decimal_places=6, required=False, default="0"
     )
     hidden_rate = serializers.DecimalField(
         max_digits=7, decimal_places=6, required=False, default="0"
     )
-    cap = serializers.DecimalField(
-        max_digits=14, decimal_places=2, required=False, allow_null=True, default=None
-    )
+    cap = MoneyField(required=False, allow_null=True, default=None)
     reason = serializers.CharField(max_length=500)
 
 
@@ -210,7 +210,8 @@ class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     @extend_schema(responses=LineConfigSerializer(many=True))
     @action(detail=True, methods=["get"])
     def configs(self, request, pk=None):
-        return Response(LineConfigSerializer(self.get_object().line_configs.all(), many=True).data)
+        configs = self.get_object().line_configs.select_related("created_by").order_by("line", "number")
+        return paginated(self, configs, LineConfigSerializer)
 
     @extend_schema(parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)])
     @action(detail=True, methods=["get"], url_path="ledger")
@@ -277,7 +278,7 @@ class JackpotMeterViewSet(viewsets.ViewSet):
 
 class AwardSerializer(serializers.ModelSerializer):
     table = serializers.StringRelatedField()
-    paid_by = serializers.StringRelatedField()
+    paid_by = serializers.StringRelatedField(allow_null=True)
     odds_multiple = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True)
 
     class Meta:
@@ -317,9 +318,7 @@ class PaySerializer(serializers.Serializer):
     winner_id_reference = serializers.CharField(
         max_length=120, required=False, allow_blank=True, default=""
     )
-    federal_withholding = serializers.DecimalField(
-        max_digits=14, decimal_places=2, required=False, default="0"
-    )
+    federal_withholding = MoneyField(required=False, default="0")
 
 
 class JackpotAwardViewSet(viewsets.ReadOnlyModelViewSet):
@@ -344,7 +343,8 @@ class JackpotAwardViewSet(viewsets.ReadOnlyModelViewSet):
 
 class AdjustmentSerializer(serializers.ModelSerializer):
     requested_by = serializers.StringRelatedField(read_only=True)
-    decided_by = serializers.StringRelatedField(read_only=True)
+    decided_by = serializers.StringRelatedField(read_only=True, allow_null=True)
+    amount = MoneyField(help_text="Signed: negative reduces the liability.")
 
     class Meta:
         model = JackpotAdjustment

@@ -12,6 +12,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
 from audit.models import Finding
+from casino.pagination import paginated
 from casino.roles import ALL_ROLES, GAMING_MANAGER, PIT_BOSS
 from tables.api.examples import ROUND_EXAMPLES
 from tables.models import Dealer, Round, RoundRevision, Table, TableSession, Wager
@@ -336,4 +337,4 @@ class RoundViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         """Every revision, oldest first: what was recorded, by whom, when and why, and its findings."""
         rnd = self.get_object()
         revisions = rnd.revisions.select_related("author").prefetch_related("findings__revision").order_by("number")
-        return Response(RoundRevisionSerializer(revisions, many=True).data)
+        return paginated(self, revisions, RoundRevisionSerializer)

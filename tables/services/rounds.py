@@ -6,7 +6,7 @@ author required) that is audited afresh; the old revision and its findings stay 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from typing import NamedTuple
@@ -29,6 +29,7 @@ from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
+from tables.games.money import CENT
 from tables.models import (
     Dealer,
     DealerAssignment,
@@ -40,6 +41,7 @@ from tables.models import (
     TableSession,
     Wager,
 )
+from tables.services.round_limits import TableLimits, limit_findings, round_refusals
 
 
 class StaleRevision(Exception):  # noqa: N818 - the API answers 409 Conflict
@@ -61,8 +63,13 @@ def _prefixed(exc: InvalidInput, prefix: str = "round") -> InvalidInput:
     return InvalidInput(FieldError(f"{prefix}.{e.path}" if e.path else prefix, e.message) for e in exc.errors)
 
 
-def round_audit(*, game: str, data: dict, version: RulesetVersion, context: AuditContext | None = None):
-    """Parse and audit a round without storing anything: (canonical data, audit)."""
+def round_audit(*, game: str, data: dict, version: RulesetVersion, context: AuditContext | None = None,
+                limits: TableLimits | None = None):
+    """Parse and audit a round without storing anything: (canonical data, audit).
+
+    Refused as well: what the books cannot store (``round_limits.round_refusals``). With
+    the table's ``limits``, wagers outside them are findings.
+    """
     if not isinstance(data, dict):
         raise ValidationError({"round": [f"must be a JSON object (the round of {GAMES[game].name}), "
                                          f"not {type(data).__name__}"]})
@@ -76,6 +83,13 @@ def round_audit(*, game: str, data: dict, version: RulesetVersion, context: Audi
         raise _prefixed(exc) from None
     result = module.audit(parsed, rules, context)
     canonical = module.round_to_dict(parsed)
+    refusals = round_refusals(canonical=canonical, data=data, audit=result)
+    if refusals:
+        raise _prefixed(InvalidInput(refusals))
+    if limits is not None:
+        outside = limit_findings(game=game, canonical=canonical, data=data, limits=limits)
+        if outside:
+            result = replace(result, findings=(*result.findings, *outside))
     return canonical, result
 
 
@@ -159,7 +173,8 @@ def _context_sql(connection) -> str:
     t, r, v = Table._meta.db_table, Ruleset._meta.db_table, RulesetVersion._meta.db_table
     s, a, d = TableSession._meta.db_table, DealerAssignment._meta.db_table, Dealer._meta.db_table
     # Identifiers come from the models' metadata; the table's id is a parameter.
-    sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, "  # noqa: S608
+    sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, t.min_bet, t.max_bet, v.id, "  # noqa: S608
+           f"v.created_at, s.id, "
            f"s.gaming_day, d.id, d.name FROM {t} t JOIN {r} r ON r.id = t.ruleset_id "
            f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
            f"LEFT JOIN {s} s ON s.table_id = t.id AND s.closed_at IS NULL "
@@ -171,6 +186,15 @@ def _context_sql(connection) -> str:
     return sql
 
 
+def _decimal(value) -> Decimal:
+    """A money column read with a plain cursor (SQLite hands back a float or an int)."""
+    return value if isinstance(value, Decimal) else Decimal(str(value)).quantize(CENT)
+
+
+def limits_of(table: Table) -> TableLimits:
+    return TableLimits(table.min_bet, table.max_bet)
+
+
 def _lock_table(table_id: int) -> _TableNow:
     """Lock the table's row (rounds at one table are numbered one after another) and read its state."""
     connection = connections[router.db_for_write(Table)]
@@ -179,8 +203,10 @@ def _lock_table(table_id: int) -> _TableNow:
         row = cursor.fetchone()
     if row is None:
         raise ValidationError({"table": [f'Invalid pk "{table_id}" - object does not exist.']})
-    tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name = row
-    table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
+    (tid, pit_id, label, game, ruleset_id, min_bet, max_bet, version_id, version_created_at, session_id, day,
+     dealer_id, dealer_name) = row
+    table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id,
+                  min_bet=_decimal(min_bet), max_bet=_decimal(max_bet))
     table._state.adding, table._state.db = False, connection.alias
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
@@ -216,7 +242,8 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     version = RulesetVersion.cached(now.version_id, now.version_created_at)
     bank = jackpot_bank_of(table)
     context = jackpot_context_for_round(table=table, version=version, context=context, bank=bank)
-    canonical, result = round_audit(game=table.game, data=data, version=version, context=context)
+    canonical, result = round_audit(game=table.game, data=data, version=version, context=context,
+                                    limits=limits_of(table))
     rnd = Round(table=table, session_id=now.session_id, game=table.game,
                 gaming_day=now.gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
                 recorded_by=author, recorded_at=at, open_findings=len(result.findings))
@@ -276,7 +303,8 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     bank = jackpot_bank_of(rnd.table, earlier_round=rnd)
     context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
                                         bank=bank)
-    canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context)
+    canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context,
+                                    limits=limits_of(rnd.table))
     _supersede_findings(rnd, author=author, reason=f"superseded by a correction: {reason}")
     new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
                                    author=author, reason=reason, at=at)
