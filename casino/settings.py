@@ -168,6 +168,9 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_AGE = 12 * 60 * 60  # one shift
 
 # --- API ---------------------------------------------------------------------------------
+#: A history row keeps the whole reason (a 500-character reason, a 2,000-character review
+#: note), not django-simple-history's default 100 characters.
+SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True
 #: The largest request body, API and pages alike (an API body over it is answered 413).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 REST_FRAMEWORK = {

@@ -259,3 +259,22 @@ def test_findings_of_rounds_are_never_half_saved(pitboss, table):
     _refused(response, "round.seats[0].player")
     assert Finding.objects.filter(status=Finding.OPEN).count() == 1
     assert Round.objects.get().revision == 1
+
+
+def test_a_long_reason_or_review_note_is_kept_whole_in_the_history(pitboss, table, manager):
+    """History rows held 100 characters of a reason: a 500-character reason was a 500."""
+    rnd = _post_round(api_as(pitboss), table, ROUNDS["ante_up_21"]["underpay"][0]).json()
+    surveillance = user_with_role("surveillance")
+    note = "Checked the overhead camera; " * 60  # 1,740 characters, within the note's 2,000
+    finding = rnd["findings"][0]["id"]
+    response = api_as(surveillance).post(reverse("finding-review", args=[finding]),
+                                         {"decision": "confirm", "note": note}, format="json")
+    assert response.status_code == 200, response.content[:300]
+    assert Finding.objects.get(pk=finding).history.latest().history_change_reason.endswith(note.strip())
+    reason = "r" * 500
+    response = api_as(pitboss).post(reverse("round-void", args=[rnd["id"]]), {"reason": reason}, format="json")
+    assert response.status_code == 200, response.content[:300]
+    assert Round.objects.get().history.latest().history_change_reason == f"voided: {reason}"
+    response = api_as(manager).patch(reverse("table-detail", args=[table.pk]), {"seats": 6, "reason": reason},
+                                     format="json")
+    assert response.status_code == 200 and table.history.latest().history_change_reason == reason
