@@ -10,7 +10,7 @@ from datetime import date
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -90,6 +90,34 @@ class LineConfigSerializer(serializers.ModelSerializer):
             "activated_at",
             "activated_by_round",
         ]
+
+
+class LedgerLegSerializer(serializers.Serializer):
+    account = serializers.CharField(source="account.kind")
+    line = serializers.CharField(source="account.line")
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="Debit positive.")
+
+
+class LedgerTransactionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    gaming_day = serializers.DateField()
+    memo = serializers.CharField()
+    line = serializers.CharField()
+    round = serializers.IntegerField(source="round_id", allow_null=True)
+    reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
+    contribution_base = serializers.DecimalField(max_digits=14, decimal_places=2)
+    created_by = serializers.StringRelatedField(allow_null=True)
+    legs = LedgerLegSerializer(many=True, source="legs.all")
+
+
+RecomputeSerializer = inline_serializer("JackpotRecompute", {
+    "ok": serializers.BooleanField(),
+    "rounds": serializers.IntegerField(),
+    "differences": serializers.ListField(child=serializers.DictField()),
+    "award_mismatches": serializers.ListField(child=serializers.CharField()),
+})
 
 
 class BankSerializer(serializers.ModelSerializer):
@@ -187,7 +215,7 @@ class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
         bank = services.jackpot_bank_create(author=request.user, **payload.validated_data)
         return Response(BankSerializer(bank).data, status=201)
 
-    @extend_schema(request=LineConfigureSerializer, responses=LineConfigSerializer)
+    @extend_schema(request=LineConfigureSerializer, responses={201: LineConfigSerializer})
     @action(detail=True, methods=["post"])
     def configure(self, request, pk=None):
         """A new version of one line: active now, or pending until the line's next hit."""
@@ -213,39 +241,17 @@ class JackpotBankViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
         configs = self.get_object().line_configs.select_related("created_by").order_by("line", "number")
         return paginated(self, configs, LineConfigSerializer)
 
-    @extend_schema(parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)])
+    @extend_schema(parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)],
+                   responses=LedgerTransactionSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="ledger")
     def ledger(self, request, pk=None):
-        """Every transaction and its legs (debit positive); finance and gaming managers."""
+        """Every transaction and its legs (debit positive), a page at a time; finance and gaming managers."""
         txns = ledger_transactions(
             bank=self.get_object(), day_from=_day(request, "from"), day_to=_day(request, "to")
         )
-        return Response(
-            [
-                {
-                    "id": t.pk,
-                    "kind": t.kind,
-                    "created_at": t.created_at.isoformat(),
-                    "gaming_day": t.gaming_day.isoformat(),
-                    "memo": t.memo,
-                    "line": t.line,
-                    "round": t.round_id,
-                    "reverses": t.reverses_id,
-                    "contribution_base": str(t.contribution_base),
-                    "created_by": str(t.created_by),
-                    "legs": [
-                        {
-                            "account": leg.account.kind,
-                            "line": leg.account.line,
-                            "amount": str(leg.amount),
-                        }
-                        for leg in t.legs.all()
-                    ],
-                }
-                for t in txns
-            ]
-        )
+        return paginated(self, txns, LedgerTransactionSerializer)
 
+    @extend_schema(responses=RecomputeSerializer)
     @action(detail=True, methods=["get"])
     def recompute(self, request, pk=None):
         """Recompute every meter from the recorded rounds and report any difference."""

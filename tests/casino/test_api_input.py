@@ -228,14 +228,15 @@ def test_page_sizes_up_to_the_cap_are_served(manager):
     assert response.status_code == 200 and "results" in response.json()
 
 
-def test_history_versions_revisions_and_configs_are_pages(manager, pitboss, table):
+def test_history_versions_revisions_configs_and_ledger_are_pages(manager, pitboss, table):
     from audit.jackpots.models import JackpotBank
     from tests.factories import CasinoFactory
 
     rnd = _post_round(api_as(pitboss), table, CORRECT).json()
     bank = JackpotBank.objects.create(casino=CasinoFactory(), name="Bank")
     for url in (reverse("table-history", args=[table.pk]), reverse("ruleset-versions", args=[table.ruleset_id]),
-                reverse("round-revisions", args=[rnd["id"]]), reverse("jackpot-bank-configs", args=[bank.pk])):
+                reverse("round-revisions", args=[rnd["id"]]), reverse("jackpot-bank-configs", args=[bank.pk]),
+                reverse("jackpot-bank-ledger", args=[bank.pk])):
         body = api_as(manager).get(url, {"limit": "1"}).json()
         assert set(body) == {"count", "next", "previous", "results"}, (url, body)
         assert len(body["results"]) <= 1
