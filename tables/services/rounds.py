@@ -195,6 +195,14 @@ def limits_of(table: Table) -> TableLimits:
     return TableLimits(table.min_bet, table.max_bet)
 
 
+def _limits_when(table: Table, at) -> TableLimits:
+    """The table's limits when a round was played: a correction is judged by them, as by its ruleset version."""
+    try:
+        return limits_of(table.history.as_of(at))
+    except Table.DoesNotExist:  # no history row that old (a table made before history was kept)
+        return limits_of(table)
+
+
 def _lock_table(table_id: int) -> _TableNow:
     """Lock the table's row (rounds at one table are numbered one after another) and read its state."""
     connection = connections[router.db_for_write(Table)]
@@ -304,7 +312,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
                                         bank=bank)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context,
-                                    limits=limits_of(rnd.table))
+                                    limits=_limits_when(rnd.table, rnd.recorded_at))
     _supersede_findings(rnd, author=author, reason=f"superseded by a correction: {reason}")
     new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
                                    author=author, reason=reason, at=at)

@@ -279,3 +279,16 @@ def test_a_long_reason_or_review_note_is_kept_whole_in_the_history(pitboss, tabl
     response = api_as(manager).patch(reverse("table-detail", args=[table.pk]), {"seats": 6, "reason": reason},
                                      format="json")
     assert response.status_code == 200 and table.history.latest().history_change_reason == reason
+
+
+def test_a_correction_is_judged_by_the_limits_the_round_was_played_under(pitboss, table, manager):
+    data = _round(wagers={"21": "150000.00", "ante": "10.00", "bet": "10.00"}, paid=[])
+    rnd = _post_round(api_as(pitboss), table, data).json()
+    response = api_as(manager).patch(reverse("table-detail", args=[table.pk]),
+                                     {"max_bet": "200000.00", "reason": "high limit tonight"}, format="json")
+    assert response.status_code == 200, response.json()
+    corrected = api_as(pitboss).post(reverse("round-corrections", args=[rnd["id"]]),
+                                     {"revision": 1, "reason": "re-keyed", "round": data}, format="json")
+    assert corrected.status_code == 200, corrected.json()
+    assert [f["expected"] for f in corrected.json()["findings"] if f["code"] == "WAGER_ABOVE_TABLE_MAX"] == [
+        "100000.00"]
