@@ -1,12 +1,21 @@
-"""JSON errors with field-level messages, never a stack trace."""
+"""JSON errors with field-level messages, never a stack trace, never an HTML page under /api/.
+
+DRF's views answer through :func:`exception_handler`; what fails before or outside them
+(an unknown URL, a body Django itself refuses, a crash) reaches Django's handlers, which
+answer JSON under ``/api/`` and the HTML pages elsewhere.
+"""
 
 from __future__ import annotations
 
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import JsonResponse
+from django.views import defaults
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from casino.api_input import max_body_bytes
 from tables.games.base import InvalidInput
 
 
@@ -17,3 +26,34 @@ def exception_handler(exc, context):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
+
+
+def _api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(request, exception=None):
+    if not _api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return JsonResponse({"detail": f"The body is larger than {max_body_bytes():,} bytes."}, status=413)
+    return JsonResponse({"detail": "Bad request."}, status=400)
+
+
+def permission_denied(request, exception=None):
+    if not _api(request):
+        return defaults.permission_denied(request, exception)
+    return JsonResponse({"detail": str(exception or "") or "You do not have permission."}, status=403)
+
+
+def not_found(request, exception=None):
+    """JSON for the API (clients parse it), the HTML page for people."""
+    if not _api(request):
+        return defaults.page_not_found(request, exception)
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
+def server_error(request):
+    if not _api(request):
+        return defaults.server_error(request)
+    return JsonResponse({"detail": "Server error; it has been logged."}, status=500)

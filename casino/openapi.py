@@ -9,13 +9,14 @@ ERROR_SCHEMA = {
     "additionalProperties": True,
 }
 ERRORS = {
-    "400": "Bad input: each wrong field named with why; nothing was stored.",
+    "400": "Bad input: each wrong field (or query parameter, or header) named with why; nothing was stored.",
     "401": "Not logged in (session) or no valid token.",
     "403": "Your role does not allow this.",
     "404": "No such record.",
 }
 WRITE_ERRORS = {
     "409": "Conflict: e.g. a correction of a revision that is no longer current.",
+    "413": "The body is larger than the limit (1 MiB); nothing was read further.",
     "415": "The body's media type is not accepted, or the body does not parse as it (send application/json).",
     "422": "An Idempotency-Key reused with a different body.",
 }

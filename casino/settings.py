@@ -205,6 +205,11 @@ API_TOKEN_LIFETIME_DAYS = env_int("API_TOKEN_LIFETIME_DAYS", 90, minimum=1)
 API_TOKEN_MAX_LIFETIME_DAYS = env_int("API_TOKEN_MAX_LIFETIME_DAYS", 365, minimum=1)
 
 # --- API ---------------------------------------------------------------------------------
+#: A history row keeps the whole reason (a 500-character reason, a 2,000-character review
+#: note), not django-simple-history's default 100 characters.
+SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True
+#: The largest request body, API and pages alike (an API body over it is answered 413).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -222,8 +227,11 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # Every list a page of at most 500; JSON bodies only, within the size and depth limits
+    # and holding storable text (casino/pagination.py, casino/api_input.py).
+    "DEFAULT_PAGINATION_CLASS": "casino.pagination.CappedLimitOffsetPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_PARSER_CLASSES": ["casino.api_input.LimitedJSONParser"],
     "COERCE_DECIMAL_TO_STRING": True,
     "EXCEPTION_HANDLER": "casino.api_errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

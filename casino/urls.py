@@ -30,5 +30,7 @@ urlpatterns = [
     path("", include("audit.pages.urls")),
 ]
 
-handler404 = "casino.views.not_found"
-handler500 = "casino.views.server_error"
+handler400 = "casino.api_errors.bad_request"
+handler403 = "casino.api_errors.permission_denied"
+handler404 = "casino.api_errors.not_found"
+handler500 = "casino.api_errors.server_error"

@@ -10,7 +10,7 @@ from datetime import date
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -30,7 +30,9 @@ from audit.jackpots.selectors import (
     ledger_transactions,
     liability_report,
 )
+from casino.api_fields import MoneyField
 from casino.gaming_day import gaming_day_of
+from casino.pagination import paginated
 from casino.roles import (
     ALL_ROLES,
     FINANCE,
@@ -98,6 +100,34 @@ class LineConfigSerializer(serializers.ModelSerializer):
         ]
 
 
+class LedgerLegSerializer(serializers.Serializer):
+    account = serializers.CharField(source="account.kind")
+    line = serializers.CharField(source="account.line")
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="Debit positive.")
+
+
+class LedgerTransactionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    gaming_day = serializers.DateField()
+    memo = serializers.CharField()
+    line = serializers.CharField()
+    round = serializers.IntegerField(source="round_id", allow_null=True)
+    reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
+    contribution_base = serializers.DecimalField(max_digits=14, decimal_places=2)
+    created_by = serializers.StringRelatedField(allow_null=True)
+    legs = LedgerLegSerializer(many=True, source="legs.all")
+
+
+RecomputeSerializer = inline_serializer("JackpotRecompute", {
+    "ok": serializers.BooleanField(),
+    "rounds": serializers.IntegerField(),
+    "differences": serializers.ListField(child=serializers.DictField()),
+    "award_mismatches": serializers.ListField(child=serializers.CharField()),
+})
+
+
 class BankSerializer(serializers.ModelSerializer):
     tables = serializers.SerializerMethodField()
 
@@ -122,16 +152,14 @@ class BankCreateSerializer(serializers.Serializer):
 class LineConfigureSerializer(serializers.Serializer):
     line = serializers.ChoiceField(choices=LINE_CHOICES)
     progressive = serializers.BooleanField()
-    reset = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, default="0")
+    reset = MoneyField(required=False, default="0")
     increment_rate = serializers.DecimalField(
         max_digits=7, decimal_places=6, required=False, default="0"
     )
     hidden_rate = serializers.DecimalField(
         max_digits=7, decimal_places=6, required=False, default="0"
     )
-    cap = serializers.DecimalField(
-        max_digits=14, decimal_places=2, required=False, allow_null=True, default=None
-    )
+    cap = MoneyField(required=False, allow_null=True, default=None)
     reason = serializers.CharField(max_length=500)
 
 
@@ -195,7 +223,7 @@ class JackpotBankViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.Retrie
         bank = services.jackpot_bank_create(author=request.user, **payload.validated_data)
         return Response(BankSerializer(bank).data, status=201)
 
-    @extend_schema(request=LineConfigureSerializer, responses=LineConfigSerializer)
+    @extend_schema(request=LineConfigureSerializer, responses={201: LineConfigSerializer})
     @action(detail=True, methods=["post"])
     def configure(self, request, pk=None):
         """A new version of one line: active now, or pending until the line's next hit."""
@@ -218,41 +246,20 @@ class JackpotBankViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.Retrie
     @extend_schema(responses=LineConfigSerializer(many=True))
     @action(detail=True, methods=["get"])
     def configs(self, request, pk=None):
-        return Response(LineConfigSerializer(self.get_object().line_configs.all(), many=True).data)
+        configs = self.get_object().line_configs.select_related("created_by").order_by("line", "number")
+        return paginated(self, configs, LineConfigSerializer)
 
-    @extend_schema(parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)])
+    @extend_schema(parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)],
+                   responses=LedgerTransactionSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="ledger")
     def ledger(self, request, pk=None):
-        """Every transaction and its legs (debit positive); finance and gaming managers."""
+        """Every transaction and its legs (debit positive), a page at a time; finance and gaming managers."""
         txns = ledger_transactions(
             bank=self.get_object(), day_from=_day(request, "from"), day_to=_day(request, "to")
         )
-        return Response(
-            [
-                {
-                    "id": t.pk,
-                    "kind": t.kind,
-                    "created_at": t.created_at.isoformat(),
-                    "gaming_day": t.gaming_day.isoformat(),
-                    "memo": t.memo,
-                    "line": t.line,
-                    "round": t.round_id,
-                    "reverses": t.reverses_id,
-                    "contribution_base": str(t.contribution_base),
-                    "created_by": str(t.created_by),
-                    "legs": [
-                        {
-                            "account": leg.account.kind,
-                            "line": leg.account.line,
-                            "amount": str(leg.amount),
-                        }
-                        for leg in t.legs.all()
-                    ],
-                }
-                for t in txns
-            ]
-        )
+        return paginated(self, txns, LedgerTransactionSerializer)
 
+    @extend_schema(responses=RecomputeSerializer)
     @action(detail=True, methods=["get"])
     def recompute(self, request, pk=None):
         """Recompute every meter from the recorded rounds and report any difference."""
@@ -286,7 +293,7 @@ class JackpotMeterViewSet(viewsets.ViewSet):
 
 class AwardSerializer(serializers.ModelSerializer):
     table = serializers.StringRelatedField()
-    paid_by = serializers.StringRelatedField()
+    paid_by = serializers.StringRelatedField(allow_null=True)
     odds_multiple = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True)
     winner_name = serializers.CharField(
         read_only=True, allow_null=True, help_text="null unless the caller is finance or a gaming manager")
@@ -337,9 +344,7 @@ class PaySerializer(serializers.Serializer):
     winner_id_reference = serializers.CharField(
         max_length=120, required=False, allow_blank=True, default=""
     )
-    federal_withholding = serializers.DecimalField(
-        max_digits=14, decimal_places=2, required=False, default="0"
-    )
+    federal_withholding = MoneyField(required=False, default="0")
 
 
 class JackpotAwardViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
@@ -366,7 +371,8 @@ class JackpotAwardViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
 class AdjustmentSerializer(serializers.ModelSerializer):
     bank = CasinoScopedRelatedField(queryset=JackpotBank.objects.all())
     requested_by = serializers.StringRelatedField(read_only=True)
-    decided_by = serializers.StringRelatedField(read_only=True)
+    decided_by = serializers.StringRelatedField(read_only=True, allow_null=True)
+    amount = MoneyField(help_text="Signed: negative reduces the liability.")
 
     class Meta:
         model = JackpotAdjustment

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
@@ -86,7 +87,8 @@ def jackpot_demo_day_load(*, rounds: int = 180, seed: int = 2026, day=None) -> d
     tables = []
     for n in range(1, 4):
         table = floor_object_save(
-            obj=Table(pit=pit, label=f"UL-P{n}", game=GAME, ruleset=ruleset, seats=7),
+            # $5 minimum: the simulated play bets from $5 (see tables/services/demo.py).
+            obj=Table(pit=pit, label=f"UL-P{n}", game=GAME, ruleset=ruleset, seats=7, min_bet=Decimal("5.00")),
             author=manager,
             reason="jackpot demo",
         )

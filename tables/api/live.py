@@ -12,6 +12,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
 from audit.models import Finding
+from casino.pagination import paginated
 from casino.roles import ALL_ROLES, GAMING_MANAGER, PIT_BOSS
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField
 from tables.api.examples import ROUND_EXAMPLES
@@ -342,4 +343,4 @@ class RoundViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnly
         """Every revision, oldest first: what was recorded, by whom, when and why, and its findings."""
         rnd = self.get_object()
         revisions = rnd.revisions.select_related("author").prefetch_related("findings__revision").order_by("number")
-        return Response(RoundRevisionSerializer(revisions, many=True).data)
+        return paginated(self, revisions, RoundRevisionSerializer)

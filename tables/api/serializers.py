@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+from decimal import Decimal
+
 from rest_framework import serializers
 
+from casino.api_fields import MoneyField
 from casino.scoping import CasinoScopedRelatedField
 from tables.games import GAMES
 from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
@@ -42,7 +45,7 @@ class DealerSerializer(serializers.ModelSerializer):
 
 
 class RulesetVersionSerializer(serializers.ModelSerializer):
-    created_by = serializers.StringRelatedField()
+    created_by = serializers.StringRelatedField(allow_null=True)
 
     class Meta:
         model = RulesetVersion
@@ -77,6 +80,8 @@ class TableSerializer(serializers.ModelSerializer):
     reason = ReasonField()
     pit = CasinoScopedRelatedField(queryset=Pit.objects.all())
     ruleset = CasinoScopedRelatedField(queryset=Ruleset.objects.all())
+    min_bet = MoneyField(max_digits=12, min_value=Decimal("0.01"), required=False)
+    max_bet = MoneyField(max_digits=12, min_value=Decimal("0.01"), required=False)
     ruleset_version = serializers.SerializerMethodField(help_text="The ruleset version the table runs now.")
 
     class Meta:
@@ -92,7 +97,7 @@ class HistorySerializer(serializers.Serializer):
     history_id = serializers.IntegerField()
     history_date = serializers.DateTimeField()
     history_type = serializers.CharField()
-    history_user = serializers.StringRelatedField()
+    history_user = serializers.StringRelatedField(allow_null=True)
     history_change_reason = serializers.CharField(allow_null=True)
     changes = serializers.SerializerMethodField()
 

@@ -6,8 +6,8 @@ from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.response import Response
 
+from casino.pagination import paginated
 from casino.roles import ALL_ROLES, GAMING_MANAGER
 from casino.scoping import CasinoScopedMixin
 from tables.api.serializers import (
@@ -53,8 +53,8 @@ class FloorViewSet(CasinoScopedMixin, mixins.CreateModelMixin, mixins.UpdateMode
     def history(self, request, pk=None):
         """Every change of this record: who, when, what changed and why."""
         obj = self.get_object()
-        records = obj.history.select_related("history_user").order_by("-history_date")
-        return Response(HistorySerializer(records, many=True).data)
+        records = obj.history.select_related("history_user").order_by("-history_date", "-history_id")
+        return paginated(self, records, HistorySerializer)
 
 
 class CasinoViewSet(FloorViewSet):
@@ -108,4 +108,5 @@ class RulesetViewSet(FloorViewSet):
     def versions(self, request, pk=None):
         """Every frozen configuration of this ruleset, newest first; rounds point at these."""
         ruleset = self.get_object()
-        return Response(RulesetVersionSerializer(ruleset.versions.select_related("created_by"), many=True).data)
+        return paginated(self, ruleset.versions.select_related("created_by").order_by("-number"),
+                         RulesetVersionSerializer)

@@ -415,9 +415,7 @@ def _cents(value: object, path: str, errors: Errors, *, allow_zero: bool = False
             cents = int(amount * 100)
             if len(_CENTS_CACHE) < 4096:
                 _CENTS_CACHE[value] = cents
-    elif type(value) is int:
-        cents = value * 100
-    else:
+    else:  # an int too: the same limits as text (tables.games.money.to_money)
         amount = parse_money(value, path, errors, allow_negative=True)
         if amount is None:
             return None

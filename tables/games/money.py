@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+import re
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0")
@@ -16,21 +17,38 @@ class MoneyError(ValueError):
     pass
 
 
+#: The largest amount the books hold: 12 digits before the point and 2 after, the size of
+#: every money column (a wager, a pay, a ledger leg). Anything larger is not an amount.
+MAX_AMOUNT = Decimal("999999999999.99")
+# Plain decimal text: no exponent ("1e3"), no NaN or Infinity, no spaces or underscores inside.
+_AMOUNT_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
 def to_money(value: object) -> Decimal:
     """Parse an amount from JSON (string, int or Decimal) into cents-exact Decimal.
 
-    Floats are refused: ``0.1 + 0.2`` is how casinos lose pennies by the million.
+    Floats are refused: ``0.1 + 0.2`` is how casinos lose pennies by the million. So are
+    exponents, NaN and infinities, fractions of a cent, and amounts beyond
+    :data:`MAX_AMOUNT`: each is a field error, never an arithmetic or database failure.
     """
     if isinstance(value, bool) or value is None:
         raise MoneyError(f"{value!r} is not an amount")
     if isinstance(value, float):
         raise MoneyError(f"{value!r} is a float; send amounts as strings such as \"12.50\"")
-    try:
-        amount = Decimal(str(value).strip()) if not isinstance(value, Decimal) else value
-    except (InvalidOperation, ValueError):
-        raise MoneyError(f'"{value}" is not an amount') from None
+    if isinstance(value, Decimal):
+        amount = value
+    elif isinstance(value, int):
+        amount = Decimal(value)
+    else:
+        text = str(value).strip()
+        if not _AMOUNT_TEXT.fullmatch(text):
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise MoneyError(f'"{shown}" is not an amount; write it as plain decimals such as "12.50"')
+        amount = Decimal(text)
     if not amount.is_finite():
         raise MoneyError(f'"{value}" is not an amount')
+    if abs(amount) > MAX_AMOUNT:
+        raise MoneyError(f"is more than {MAX_AMOUNT:,}, the largest amount the books hold")
     if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
         raise MoneyError(f'"{value}" has fractions of a cent')
     return amount.quantize(CENT)

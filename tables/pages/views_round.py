@@ -9,7 +9,6 @@ through ``idempotent_call`` for the save, ``round_correct``) or the engine's
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -22,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from audit.jackpots.services import jackpot_context_for_round
 from audit.models import Finding
+from casino.api_input import BodyRefused, read_json_body
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER, PIT_BOSS
 from casino.scoping import scope
@@ -34,6 +34,7 @@ from tables.pages.present import KIND_WORDS, net_words, round_view, wager_label
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call
 from tables.services.rounds import (
     StaleRevision,
+    limits_of,
     round_audit,
     round_correct,
     round_may_change,
@@ -50,10 +51,11 @@ def _table(request, pk: int) -> Table:
 
 
 def _json_body(request) -> dict:
+    """The posted JSON under the API's limits (size, depth, storable text)."""
     try:
-        body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise ValidationError({"body": ["is not JSON"]}) from None
+        body = read_json_body(request)
+    except BodyRefused as refused:
+        raise ValidationError(refused.errors or {"body": [refused.detail]}) from None
     if not isinstance(body, dict):
         raise ValidationError({"body": ["must be a JSON object"]})
     if not isinstance(body.get("round"), dict):
@@ -149,7 +151,8 @@ def round_preview(request, pk: int):
         with transaction.atomic():
             context = jackpot_context_for_round(table=table, version=version, round=correcting)
             canonical, result = round_audit(
-                game=table.game, data=body["round"], version=version, context=context
+                game=table.game, data=body["round"], version=version, context=context,
+                limits=limits_of(table),
             )
     except (InvalidInput, ValidationError) as exc:
         return _error_response(exc)

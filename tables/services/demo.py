@@ -33,12 +33,14 @@ DEMO_USERS = (
 )
 DEMO_DEALERS = (("D1001", "Alex Rivera"), ("D1002", "Bea Chen"), ("D1003", "Carl Okafor"),
                 ("D1004", "Dana Kowalski"), ("D1005", "Eli Navarro"))
+# The simulated play bets from $5 (tables.games.simulate_*): a higher minimum would flag
+# every simulated $5 bet as below the table's limits.
 DEMO_TABLES = (  # label, game, min, max
-    ("AU-01", "ante_up_21", "10", "500"),
-    ("UL-01", "upcard_luck_21", "10", "500"),
+    ("AU-01", "ante_up_21", "5", "500"),
+    ("UL-01", "upcard_luck_21", "5", "500"),
     ("PB-01", "poker_or_bust", "5", "200"),
     ("HB-01", "holdem_blackjack", "2", "20"),
-    ("BT-01", "blackjack_tie", "10", "500"),
+    ("BT-01", "blackjack_tie", "5", "500"),
 )
 
 

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connections, router, transaction
 from django.utils import timezone
 
@@ -42,6 +43,18 @@ def _key_used(user, key: str) -> bool:
         return cursor.fetchone() is not None
 
 
+KEY_HEADER = "Idempotency-Key"
+_KEY_LENGTH = IdempotencyKey._meta.get_field("key").max_length
+
+
+def _check_key(key: str) -> None:
+    """A key is 1 to 200 printable ASCII characters (what the column holds; a UUID is 36)."""
+    if len(key) > _KEY_LENGTH:
+        raise ValidationError({KEY_HEADER: [f"must be at most {_KEY_LENGTH} characters, got {len(key):,}"]})
+    if not (key.isascii() and key.isprintable()):
+        raise ValidationError({KEY_HEADER: ["must be printable ASCII characters (a UUID is best)"]})
+
+
 def idempotent_call(*, user, key: str | None, body: object,
                     produce: Callable[[], tuple[int, dict, object]]) -> StoredResponse:
     """Run ``produce`` once per (user, key): later calls with the same body replay its response.
@@ -50,11 +63,13 @@ def idempotent_call(*, user, key: str | None, body: object,
     function's (with the key's row, when there is a key), rolled back whole if it fails:
     a failure stores neither. Two concurrent first calls: the database's unique key
     lets one win; the other's work is rolled back and it replays the winner's response.
+    A key the column cannot hold is refused (ValidationError on the header) before any work.
     """
     if not key:
         with transaction.atomic():  # produce may rely on it (see round_record's savepoint)
             status, data, _ = produce()
         return StoredResponse(status, data, replayed=False)
+    _check_key(key)
     digest = request_hash(body)
     existing = IdempotencyKey.objects.filter(user=user, key=key).first() if _key_used(user, key) else None
     if existing is None:

@@ -6,7 +6,7 @@ author required) that is audited afresh; the old revision and its findings stay 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from typing import NamedTuple
@@ -32,6 +32,7 @@ from casino.rows import NumberedRowInserter, RowInserter, history_columns, histo
 from casino.scoping import may_see_casino
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
+from tables.games.money import CENT
 from tables.models import (
     Casino,
     Dealer,
@@ -46,6 +47,7 @@ from tables.models import (
     Wager,
 )
 from tables.services.sessions import table_session_roll_over
+from tables.services.round_limits import TableLimits, limit_findings, round_refusals
 
 
 class StaleRevision(Exception):  # noqa: N818 - the API answers 409 Conflict
@@ -67,8 +69,13 @@ def _prefixed(exc: InvalidInput, prefix: str = "round") -> InvalidInput:
     return InvalidInput(FieldError(f"{prefix}.{e.path}" if e.path else prefix, e.message) for e in exc.errors)
 
 
-def round_audit(*, game: str, data: dict, version: RulesetVersion, context: AuditContext | None = None):
-    """Parse and audit a round without storing anything: (canonical data, audit)."""
+def round_audit(*, game: str, data: dict, version: RulesetVersion, context: AuditContext | None = None,
+                limits: TableLimits | None = None):
+    """Parse and audit a round without storing anything: (canonical data, audit).
+
+    Refused as well: what the books cannot store (``round_limits.round_refusals``). With
+    the table's ``limits``, wagers outside them are findings.
+    """
     if not isinstance(data, dict):
         raise ValidationError({"round": [f"must be a JSON object (the round of {GAMES[game].name}), "
                                          f"not {type(data).__name__}"]})
@@ -82,6 +89,13 @@ def round_audit(*, game: str, data: dict, version: RulesetVersion, context: Audi
         raise _prefixed(exc) from None
     result = module.audit(parsed, rules, context)
     canonical = module.round_to_dict(parsed)
+    refusals = round_refusals(canonical=canonical, data=data, audit=result)
+    if refusals:
+        raise _prefixed(InvalidInput(refusals))
+    if limits is not None:
+        outside = limit_findings(game=game, canonical=canonical, data=data, limits=limits)
+        if outside:
+            result = replace(result, findings=(*result.findings, *outside))
     return canonical, result
 
 
@@ -184,7 +198,7 @@ def _context_sql(connection) -> str:
     head = chain.head_subquery(connection, "'table:' || t.id")
     p, c = Pit._meta.db_table, Casino._meta.db_table
     # Identifiers come from the models' metadata; the table's id is a parameter.
-    sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, v.id, v.created_at, s.id, "  # noqa: S608
+    sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, t.min_bet, t.max_bet, v.id, v.created_at, s.id, "  # noqa: S608
            f"s.gaming_day, d.id, d.name, c.time_zone, c.gaming_day_start_hour, {head}, p.casino_id FROM {t} t "
            f"JOIN {p} p ON p.id = t.pit_id JOIN {c} c ON c.id = p.casino_id JOIN {r} r ON r.id = t.ruleset_id "
            f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
@@ -197,6 +211,23 @@ def _context_sql(connection) -> str:
     return sql
 
 
+def _decimal(value) -> Decimal:
+    """A money column read with a plain cursor (SQLite hands back a float or an int)."""
+    return value if isinstance(value, Decimal) else Decimal(str(value)).quantize(CENT)
+
+
+def limits_of(table: Table) -> TableLimits:
+    return TableLimits(table.min_bet, table.max_bet)
+
+
+def _limits_when(table: Table, at) -> TableLimits:
+    """The table's limits when a round was played: a correction is judged by them, as by its ruleset version."""
+    try:
+        return limits_of(table.history.as_of(at))
+    except Table.DoesNotExist:  # no history row that old (a table made before history was kept)
+        return limits_of(table)
+
+
 def _lock_table(table_id: int) -> _TableNow:
     """Lock the table's row (rounds at one table are numbered one after another) and read its state."""
     connection = connections[router.db_for_write(Table)]
@@ -205,9 +236,10 @@ def _lock_table(table_id: int) -> _TableNow:
         row = cursor.fetchone()
     if row is None:
         raise ValidationError({"table": [f'Invalid pk "{table_id}" - object does not exist.']})
-    (tid, pit_id, label, game, ruleset_id, version_id, version_created_at, session_id, day, dealer_id, dealer_name,
-     time_zone, start_hour, head, casino_id) = row
-    table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id)
+    (tid, pit_id, label, game, ruleset_id, min_bet, max_bet, version_id, version_created_at, session_id, day,
+     dealer_id, dealer_name, time_zone, start_hour, head, casino_id) = row
+    table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id,
+                  min_bet=_decimal(min_bet), max_bet=_decimal(max_bet))
     table._state.adding, table._state.db = False, connection.alias
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
@@ -265,7 +297,8 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     version = RulesetVersion.cached(now.version_id, now.version_created_at)
     bank = jackpot_bank_of(table)
     context = jackpot_context_for_round(table=table, version=version, context=context, bank=bank)
-    canonical, result = round_audit(game=table.game, data=data, version=version, context=context)
+    canonical, result = round_audit(game=table.game, data=data, version=version, context=context,
+                                    limits=limits_of(table))
     rnd = Round(table=table, session_id=session_id, game=table.game,
                 gaming_day=gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
                 recorded_by=author, recorded_at=at, open_findings=len(result.findings))
@@ -318,7 +351,8 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     bank = jackpot_bank_of(rnd.table, earlier_round=rnd)
     context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
                                         bank=bank)
-    canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context)
+    canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context,
+                                    limits=_limits_when(rnd.table, rnd.recorded_at))
     findings_round_changed(round=rnd, change=f"corrected to revision {rnd.revision + 1}", reason=reason,
                            author=author, at=at)
     new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +134,7 @@ def _floor():
                 ruleset=ruleset,
                 label=f"{game[:2].upper()}-{k:02d}",
                 seats=6 if game == "holdem_blackjack" else 7,
+                min_bet=Decimal("5.00"),  # the simulated play bets from $5
             )
             jackpot_bank_for(table)
             table_session_open(table=table, dealer=DealerFactory(casino=casino), author=user)

@@ -84,6 +84,7 @@ def simulated_day(
                 ruleset=ruleset,
                 label=f"{game[:2].upper()}{seed}-{k}",
                 seats=6 if game == "holdem_blackjack" else 7,
+                min_bet=Decimal("5.00"),  # the simulated play bets from $5
             )
             dealer = DealerFactory(casino=casino)
             jackpot_bank_for(table, at=start)

@@ -40,7 +40,7 @@ def test_ruleset_update_leaves_history_with_user_and_reason_and_a_new_version(ma
     versions = {v.number: v.config["blackjack_pays"] for v in ruleset.versions.all()}
     assert versions == {1: "3:2", 2: "6:5"}  # the old version a past round points at is unchanged
 
-    history = api_as(manager).get(reverse("ruleset-history", args=[ruleset.pk])).json()
+    history = api_as(manager).get(reverse("ruleset-history", args=[ruleset.pk])).json()["results"]
     assert history[0]["history_user"] == str(manager)
     assert history[0]["history_change_reason"] == "Pit 1 moves to 6:5"
     assert any(change["field"] == "config" for change in history[0]["changes"])

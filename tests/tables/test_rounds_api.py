@@ -165,7 +165,7 @@ def test_correction_makes_a_new_revision_and_keeps_the_old_one(pitboss):
     stale = client.post(url, {"revision": 1, "reason": "again", "round": fixed}, format="json")
     assert stale.status_code == 409 and stale.json()["current_revision"] == 2
 
-    revisions = client.get(reverse("round-revisions", args=[rnd.pk])).json()
+    revisions = client.get(reverse("round-revisions", args=[rnd.pk])).json()["results"]
     assert [r["number"] for r in revisions] == [1, 2]
     assert revisions[0]["data"]["seats"][0]["paid"][0]["net"] == "5.00"
     assert revisions[0]["findings"][0]["kind"] == "underpay"

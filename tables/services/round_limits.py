@@ -1,0 +1,101 @@
+"""What a round may hold beyond its game's rules: what the books can store, and the table's limits.
+
+Two kinds of trouble, as RULINGS.md separates them:
+
+* **Refused** (nothing stored): a player identifier longer than its column; a wager above
+  :data:`LARGEST_TABLE_LIMIT`, the most any table can be set to take (its ``max_bet``
+  column), which no table could have taken; a computed pay or a finding's amount beyond
+  what a money column holds (``tables.games.money.MAX_AMOUNT``).
+* **Stored as recorded and flagged**: a wager above this table's maximum
+  (``WAGER_ABOVE_TABLE_MAX``, any wager) or a main wager below its minimum
+  (``WAGER_BELOW_TABLE_MIN``; side bets such as a $1 Poker Bonus have their own sizes).
+  Hold'em Blackjack is player against player at the ruleset's stakes, which the engine
+  already checks, so the table's limits are not applied to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import NamedTuple
+
+from tables.games.base import RULE_VIOLATION, FieldError, Finding
+from tables.games.money import CENT, MAX_AMOUNT, money_text
+from tables.models import Table, Wager
+
+PLAYER_LENGTH = Wager._meta.get_field("player").max_length
+_MAX_BET = Table._meta.get_field("max_bet")
+LARGEST_TABLE_LIMIT = Decimal(10 ** (_MAX_BET.max_digits - _MAX_BET.decimal_places)) - CENT
+#: The wagers a table's minimum applies to, by game; its maximum applies to every wager.
+MAIN_WAGERS = {"ante_up_21": ("21",), "upcard_luck_21": ("21",), "blackjack_tie": ("21",),
+               "poker_or_bust": ("ante", "odds")}
+LIMITS_RULE = ("A table's limits: every wager at most the table's maximum, the main wager at least "
+               "its minimum (set per table by the gaming manager).")
+
+
+class TableLimits(NamedTuple):
+    min_bet: Decimal
+    max_bet: Decimal
+
+
+def _seat_paths(data: dict) -> dict[object, str]:
+    """Seat number -> the seat's path in the posted round, so errors name what was sent."""
+    seats = data.get("seats") if isinstance(data, dict) else None
+    if not isinstance(seats, list):
+        return {}
+    return {seat.get("seat"): f"seats[{i}]" for i, seat in enumerate(seats) if isinstance(seat, dict)}
+
+
+def _wagers(canonical: dict, data: dict) -> Iterable[tuple[int, str, str, Decimal]]:
+    """(seat, path, wager, stake) of every wager placed (the seats' ``wagers``)."""
+    paths = _seat_paths(data)
+    for seat in canonical.get("seats", ()):
+        for wager, text in (seat.get("wagers") or {}).items():
+            yield seat["seat"], f"{paths.get(seat['seat'], 'seats')}.wagers.{wager}", wager, Decimal(text)
+
+
+def round_refusals(*, canonical: dict, data: dict, audit) -> list[FieldError]:
+    """What in a parsed and audited round cannot be stored (paths as in the posted round)."""
+    errors: list[FieldError] = []
+    paths = _seat_paths(data)
+    for seat in canonical.get("seats", ()):
+        player = seat.get("player") or ""
+        if len(player) > PLAYER_LENGTH:
+            errors.append(FieldError(f"{paths.get(seat['seat'], 'seats')}.player",
+                                     f"must be at most {PLAYER_LENGTH} characters, got {len(player):,}"))
+    for _seat, path, _wager, stake in _wagers(canonical, data):
+        if stake > LARGEST_TABLE_LIMIT:
+            errors.append(FieldError(path, f"{stake:,} is more than any table takes (at most "
+                                           f"{LARGEST_TABLE_LIMIT:,})"))
+    if errors:
+        return errors
+    for s in audit.settlements:
+        for what, amount in (("stake", s.stake), ("pay", s.net)):
+            if abs(amount) > MAX_AMOUNT:
+                errors.append(FieldError(f"{paths.get(s.seat, 'seats')}.wagers.{s.wager}",
+                                         f"its {what} of {amount:,} is more than the books hold ({MAX_AMOUNT:,})"))
+    for f in audit.findings:
+        if abs(f.amount) > MAX_AMOUNT:
+            errors.append(FieldError(f.path, f"{f.amount:,} at stake is more than the books hold ({MAX_AMOUNT:,})"))
+    return errors
+
+
+def limit_findings(*, game: str, canonical: dict, data: dict, limits: TableLimits) -> list[Finding]:
+    """Wagers outside the table's limits: stored as recorded, flagged for surveillance."""
+    if game not in MAIN_WAGERS:
+        return []
+    findings = []
+    for seat, path, wager, stake in _wagers(canonical, data):
+        if stake > limits.max_bet:
+            findings.append(Finding(
+                code="WAGER_ABOVE_TABLE_MAX", kind=RULE_VIOLATION, path=path, rule=LIMITS_RULE, seat=seat,
+                message=f"Seat {seat}'s {wager} of {money_text(stake)} is above the table's maximum of "
+                        f"{money_text(limits.max_bet)}.",
+                expected=money_text(limits.max_bet), recorded=money_text(stake), amount=stake - limits.max_bet))
+        elif wager in MAIN_WAGERS[game] and stake < limits.min_bet:
+            findings.append(Finding(
+                code="WAGER_BELOW_TABLE_MIN", kind=RULE_VIOLATION, path=path, rule=LIMITS_RULE, seat=seat,
+                message=f"Seat {seat}'s {wager} of {money_text(stake)} is below the table's minimum of "
+                        f"{money_text(limits.min_bet)}.",
+                expected=money_text(limits.min_bet), recorded=money_text(stake), amount=limits.min_bet - stake))
+    return findings
