@@ -46,8 +46,8 @@ from tables.models import (
     TableSession,
     Wager,
 )
-from tables.services.sessions import table_session_roll_over
 from tables.services.round_limits import TableLimits, limit_findings, round_refusals
+from tables.services.sessions import table_session_roll_over
 
 
 class StaleRevision(Exception):  # noqa: N818 - the API answers 409 Conflict
