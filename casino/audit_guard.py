@@ -41,7 +41,7 @@ RULES: dict[str, dict] = {
     "audit_finding": {
         "status": "status",
         "moves": ["open>confirmed", "open>dismissed", "open>escalated", "open>superseded",
-                  "escalated>confirmed", "escalated>dismissed", "escalated>superseded",
+                  "escalated>confirmed", "escalated>dismissed",
                   # A reviewed finding sent back to surveillance (a correction or void of its
                   # round) is decided again: confirm keeps it, dismiss releases it.
                   "confirmed>dismissed", "confirmed>escalated"],
@@ -52,8 +52,8 @@ RULES: dict[str, dict] = {
         # so audit_verify names a step taken behind the services' back.
         "editable_in": ["confirmed", "escalated"],
         "editable": ["reopened_at", "reopened_reason", "review_note", "reviewed_by_id", "reviewed_at"],
-        "needs": {"column": "reopened_at", "moves": ["confirmed>dismissed", "confirmed>escalated",
-                                                    "escalated>confirmed", "escalated>dismissed"],
+        # (An escalated finding awaits its decision: escalated>confirmed/dismissed need nothing.)
+        "needs": {"column": "reopened_at", "moves": ["confirmed>dismissed", "confirmed>escalated"],
                   "in": ["confirmed", "escalated"],
                   "editable": ["review_note", "reviewed_by_id", "reviewed_at"]},
     },
