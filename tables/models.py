@@ -42,6 +42,22 @@ class Casino(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    #: What defines the casino's gaming day (casino/gaming_day.py).
+    GAMING_DAY_FIELDS = ("time_zone", "gaming_day_start_hour")
+
+    def clean(self) -> None:
+        # Every stored round's gaming day was fixed by these when it was recorded: changing
+        # them later would put the stored days and the reports' bounds at odds and refuse
+        # every round at a table left open. Set them before play; a new definition is a new
+        # casino record (README, "the gaming day").
+        if not self.pk:
+            return
+        before = Casino.objects.filter(pk=self.pk).values(*self.GAMING_DAY_FIELDS).first()
+        changed = [f for f in self.GAMING_DAY_FIELDS if before is not None and before[f] != getattr(self, f)]
+        if changed and Round.objects.filter(table__pit__casino=self).exists():
+            raise ValidationError({f: ["This casino has recorded rounds, whose gaming days were fixed by its "
+                                       "time zone and start hour; they cannot change now"] for f in changed})
+
 
 class CasinoMembership(models.Model):
     """A user works at a casino: they see its floor, rounds, findings, reports and jackpots,

@@ -216,3 +216,18 @@ def test_a_new_casino_reports_from_the_day_it_was_created(db):
             now=datetime.combine(created + timedelta(days=2), datetime.min.time(), tzinfo=UTC),
         )
     assert str(created) in refused.value.message_dict["gaming_day"][0]
+
+
+def test_the_command_for_every_casino_skips_one_that_did_not_exist_yet(sim):
+    """Without --casino, a casino younger than the day is named and skipped; the others are
+    still reconciled (before: the whole command stopped at the first refusal)."""
+    from tests.reports.helpers import casino_since
+
+    young = casino_since(DAY + timedelta(days=3), name="Young Casino")
+    out, err = StringIO(), StringIO()
+    call_command("reconcile", "--gaming-day", str(DAY), stdout=out, stderr=err)
+    assert DailyReport.objects.filter(casino=sim["casino"], gaming_day=DAY).exists()
+    assert not DailyReport.objects.filter(casino=young).exists()
+    assert "skipped Young Casino: --gaming-day:" in err.getvalue()
+    with pytest.raises(CommandError, match="Young Casino: --gaming-day"):
+        call_command("reconcile", "--gaming-day", str(DAY), "--casino", str(young.pk))

@@ -144,3 +144,37 @@ def test_a_pit_with_recorded_rounds_cannot_move_to_another_casino(manager):
     empty = PitFactory()
     assert api_as(manager).patch(reverse("pit-detail", args=[empty.pk]),
                                  {"casino": other.pk, "reason": "move"}, format="json").status_code == 200
+
+
+@pytest.mark.parametrize("change", [{"gaming_day_start_hour": 23}, {"time_zone": "Europe/London"}])
+def test_a_casino_with_recorded_rounds_keeps_its_gaming_day(manager, change):
+    """Issue #14 part 1: every round's gaming day was fixed by the casino's zone and start hour
+    when it was recorded; changing either afterwards would make the stored days disagree with
+    the report's bounds and refuse every round at a table left open."""
+    from django.core.exceptions import ValidationError
+
+    from tables.models import Casino
+    from tables.services.floor import floor_object_save
+
+    pit, table = _pit_with_a_round()
+    casino = pit.casino
+    response = api_as(manager).patch(reverse("casino-detail", args=[casino.pk]), {**change, "reason": "change"},
+                                     format="json")
+    field = next(iter(change))
+    assert response.status_code == 400 and field in response.json(), response.content
+    casino.refresh_from_db()
+    assert getattr(casino, field) != change[field]
+    setattr(casino, field, change[field])
+    with pytest.raises(ValidationError) as err:
+        floor_object_save(obj=casino, author=manager, reason="admin change")
+    assert field in err.value.message_dict
+    # Its name may change; a casino with no rounds yet may still set its gaming day.
+    assert api_as(manager).patch(reverse("casino-detail", args=[casino.pk]),
+                                 {"name": "Renamed Casino", "reason": "rename"}, format="json").status_code == 200
+    fresh = CasinoFactory(name="Fresh Casino")
+    from tables.models import CasinoMembership
+
+    CasinoMembership.objects.create(user=manager, casino=fresh)
+    assert api_as(manager).patch(reverse("casino-detail", args=[fresh.pk]), {**change, "reason": "set up"},
+                                 format="json").status_code == 200
+    assert Casino.objects.get(pk=fresh.pk).__dict__[field] == change[field]

@@ -50,7 +50,7 @@ class Command(BaseCommand):
             )
             if not casinos.exists():
                 raise CommandError(f'--casino: no casino "{value}"')
-        reports = []
+        reports, refusals = [], []
         for casino in casinos:
             try:
                 reports.append(
@@ -60,13 +60,19 @@ class Command(BaseCommand):
                 )
             except ValidationError as exc:
                 problems = exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}
-                raise CommandError(
+                refusals.append(
                     "; ".join(
                         f"{casino}: {'--' + field.replace('_', '-') + ': ' if field else ''}{p}"
                         for field, ps in problems.items()
                         for p in ps
                     )
-                ) from None
+                )
+        # Every casino is asked: one that did not exist yet on that day (or whose run is busy)
+        # is reported and skipped, and the others are still reconciled.
+        if refusals and (options["casino"] or not reports):
+            raise CommandError("; ".join(refusals))
+        for refusal in refusals:
+            self.stderr.write(f"skipped {refusal}")
         for report in reports:
             report.refresh_from_db()
             while options["wait"] and report.status in (DailyReport.QUEUED, DailyReport.RUNNING):
