@@ -1,4 +1,5 @@
-"""The gaming manager's API token page: issue (the key shown once), list, revoke."""
+"""The gaming manager's API token page: issue (the key shown once), list, revoke; who a token
+may be issued for, and whose tokens are listed and revoked, is casino.tokens' rule."""
 
 from __future__ import annotations
 
@@ -10,28 +11,31 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from casino.models import ApiToken
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER
-from casino.scoping import users_visible_to
-from casino.tokens import api_token_issue, api_token_revoke
+from casino.tokens import api_token_issue, api_token_revoke, token_users_for, tokens_revocable_by
 
 
 class IssueForm(forms.Form):
-    user = forms.ModelChoiceField(queryset=get_user_model().objects.none())
+    user = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(),
+        help_text="Yourself, or a service account of your casinos (no password, pit boss role only).",
+        error_messages={"invalid_choice": "Not a user you may issue a token for: a token acts with all of "
+                                          "its user's authority, so it is issued for yourself or for a "
+                                          "service account of your casinos (no password, no role but pit "
+                                          "boss), never for another person"})
     name = forms.CharField(max_length=120, required=False, help_text="What it is for (a tablet, a job).")
     days = forms.IntegerField(min_value=1)
 
     def __init__(self, *args, viewer, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["user"].queryset = users_visible_to(viewer).filter(is_active=True).order_by("username")
+        self.fields["user"].queryset = token_users_for(viewer).order_by("username")
         self.fields["days"] = forms.IntegerField(min_value=1, max_value=settings.API_TOKEN_MAX_LIFETIME_DAYS,
                                                  initial=settings.API_TOKEN_LIFETIME_DAYS)
 
 
 def _tokens(viewer):
-    return ApiToken.objects.filter(user__in=users_visible_to(viewer)).select_related(
-        "user", "created_by", "revoked_by")
+    return tokens_revocable_by(viewer).select_related("user", "created_by", "revoked_by")
 
 
 @role_required(GAMING_MANAGER)

@@ -159,8 +159,12 @@ def floor(db):
     own = round_record(table=table, data=ROUNDS["ante_up_21"]["correct"][0], author=user_with_role("pit_boss"))
     from casino.tokens import api_token_issue
 
+    tablet = user_with_role("pit_boss", username="matrix-tablet")
+    tablet.set_unusable_password()  # a service account: a gaming manager may revoke its tokens
+    tablet.save()
+
     return {"table": table, "dealer": dealer, "tablesession": session, "round": audited.round,
-            "api_token": api_token_issue(user=recorder, author=None, name="matrix")[0],
+            "api_token": api_token_issue(user=tablet, author=None, name="matrix")[0],
             "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
             **report_matrix_objects(table.pit.casino)}
 

@@ -114,6 +114,8 @@ def test_a_gaming_manager_issues_and_revokes_tokens_on_a_page():
 
     manager = api_as(user_with_role("gaming_manager"))
     boss = user_with_role("pit_boss", username="boss")
+    boss.set_unusable_password()  # a service account (a tablet's): see test_token_issuers
+    boss.save()
     page = manager.get(reverse("api-tokens"))
     assert page.status_code == 200
     issued = manager.post(reverse("api-tokens"), {"user": boss.pk, "name": "tablet pit 2", "days": "7"},
