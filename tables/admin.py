@@ -15,6 +15,13 @@ from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, Rulese
 from tables.services.floor import floor_object_save, ruleset_create, ruleset_update
 
 
+def with_change_reason(form):
+    """``form`` with the required ``change_reason`` field declared (as it is if it has it)."""
+    if "change_reason" in form.declared_fields:
+        return form
+    return type(form.__name__, (ChangeReasonMixin, form), {})
+
+
 class ScopedAdminMixin:
     """A gaming manager sees and chooses only their casinos' records (superusers: all)."""
 
@@ -36,10 +43,9 @@ class ReasonedHistoryAdmin(ScopedAdminMixin, SimpleHistoryAdmin):
     """Every save goes through the floor service with the author and a required reason."""
 
     def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        if "change_reason" not in form.base_fields:
-            form = type(form.__name__, (ChangeReasonMixin, form), {})
-        return form
+        # The reason is declared on the form handed to the factory: the admin's field list
+        # (built from a first get_form) names it, and the factory refuses a field it cannot find.
+        return super().get_form(request, obj, change=change, **{"form": with_change_reason(self.form), **kwargs})
 
     def save_model(self, request, obj, form, change):
         floor_object_save(obj=obj, author=request.user, reason=form.cleaned_data["change_reason"])

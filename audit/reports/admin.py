@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from tables.forms import ChangeReasonMixin
+from tables.admin import with_change_reason
 
 from .models import DailyReport, TheoreticalAssumption
 from .services.assumptions import assumption_save
@@ -17,8 +17,7 @@ class TheoreticalAssumptionAdmin(SimpleHistoryAdmin):
     list_filter = ("game",)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        return type(form.__name__, (ChangeReasonMixin, form), {})
+        return super().get_form(request, obj, change=change, **{"form": with_change_reason(self.form), **kwargs})
 
     def save_model(self, request, obj, form, change):
         assumption_save(
