@@ -25,7 +25,7 @@ def _cases(casino):
         ("tables_casino", lambda: casino,
          {"name": "Riverside", "time_zone": "America/New_York", "gaming_day_start_hour": "6", "currency": "USD"},
          {"name": "Renamed casino"}),
-        ("tables_pit", lambda: PitFactory(casino=casino), {"casino": casino.pk, "name": "Pit 9"}, {"name": "Pit 10"}),
+        ("tables_pit", lambda: PitFactory(casino=casino), {"casino": casino.pk, "name": "Admin pit A"}, {"name": "Admin pit B"}),
         ("tables_dealer", lambda: DealerFactory(casino=casino),
          {"casino": casino.pk, "employee_number": "E9999", "name": "New dealer", "active": "on"},
          {"name": "Renamed dealer"}),
@@ -72,7 +72,7 @@ def test_add_and_change_pages_load_and_save_with_the_reason(who):
         record = obj.history.latest()
         assert (record.history_user, record.history_change_reason) == (user, "a correction"), name
     assert Casino.objects.filter(name="Riverside").exists()
-    assert Pit.objects.filter(name="Pit 9").exists() and Dealer.objects.filter(name="New dealer").exists()
+    assert Pit.objects.filter(name="Admin pit A").exists() and Dealer.objects.filter(name="New dealer").exists()
     assert TheoreticalAssumption.objects.filter(game="blackjack_tie", wager="admin-test").exists()
 
 
