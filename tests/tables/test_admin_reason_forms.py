@@ -90,3 +90,13 @@ def test_moving_a_pit_with_rounds_in_the_admin_is_a_field_error():
     assert "casino" in response.context["adminform"].form.errors
     pit.refresh_from_db()
     assert pit.casino_id != other.pk
+
+
+def test_an_assumption_the_service_refuses_is_a_field_error_in_the_admin():
+    client = _client(user_with_role("gaming_manager"))
+    response = client.post(reverse("admin:reports_theoreticalassumption_add"), {
+        "game": "blackjack_tie", "wager": "admin-bad", "house_edge": "1.5", "variance": "1.3",
+        "change_reason": "typo"})
+    assert response.status_code == 200
+    assert "house_edge" in response.context["adminform"].form.errors
+    assert not TheoreticalAssumption.objects.filter(wager="admin-bad").exists()
