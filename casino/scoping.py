@@ -10,6 +10,7 @@ say it exists.
 from __future__ import annotations
 
 from django.apps import apps
+from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from rest_framework.relations import PrimaryKeyRelatedField
@@ -80,3 +81,35 @@ class CasinoScopedRelatedField(PrimaryKeyRelatedField):
         queryset = super().get_queryset()
         request = self.context.get("request")
         return scope(queryset, request.user, self.casino_path) if request is not None else queryset
+
+
+class ScopedAdminMixin:
+    """For the admin: a gaming manager sees and chooses only their casinos' records
+    (superusers: all). Another casino's object is a 404 on its change and history pages,
+    and is not offered in a form's choices (so a post naming it is a field error)."""
+
+    casino_path = "casino"
+    #: Foreign keys offered in forms -> the path from their model to its casino.
+    scoped_choices = {"casino": "pk", "pit": "casino", "ruleset": "casino", "dealer": "casino"}
+
+    def get_queryset(self, request):
+        return scope(super().get_queryset(request), request.user, self.casino_path)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if field is not None and db_field.name in self.scoped_choices:
+            field.queryset = scope(field.queryset, request.user, self.scoped_choices[db_field.name])
+        return field
+
+    def _require_visible(self, request, object_id) -> None:
+        if self.get_object(request, unquote(object_id)) is None:
+            raise Http404("No such object.")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        self._require_visible(request, object_id)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def history_view(self, request, object_id, extra_context=None):
+        # simple-history would fall back to the object's last historical record.
+        self._require_visible(request, object_id)
+        return super().history_view(request, object_id, extra_context)

@@ -9,37 +9,26 @@ from django.utils.html import conditional_escape
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.template_utils import HistoricalRecordContextHelper
 
-from casino.scoping import scope
+from casino.scoping import ScopedAdminMixin
 from tables.forms import ChangeReasonMixin, RulesetAdminForm, TableAdminForm
 from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
 from tables.services.floor import floor_object_save, ruleset_create, ruleset_update
 
 
-class ScopedAdminMixin:
-    """A gaming manager sees and chooses only their casinos' records (superusers: all)."""
-
-    casino_path = "casino"
-    #: Foreign keys offered in forms -> the path from their model to its casino.
-    scoped_choices = {"casino": "pk", "pit": "casino", "ruleset": "casino", "dealer": "casino"}
-
-    def get_queryset(self, request):
-        return scope(super().get_queryset(request), request.user, self.casino_path)
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
-        if field is not None and db_field.name in self.scoped_choices:
-            field.queryset = scope(field.queryset, request.user, self.scoped_choices[db_field.name])
-        return field
+def with_change_reason(form):
+    """``form`` with the required ``change_reason`` field declared (as it is if it has it)."""
+    if "change_reason" in form.declared_fields:
+        return form
+    return type(form.__name__, (ChangeReasonMixin, form), {})
 
 
 class ReasonedHistoryAdmin(ScopedAdminMixin, SimpleHistoryAdmin):
     """Every save goes through the floor service with the author and a required reason."""
 
     def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        if "change_reason" not in form.base_fields:
-            form = type(form.__name__, (ChangeReasonMixin, form), {})
-        return form
+        # The reason is declared on the form handed to the factory: the admin's field list
+        # (built from a first get_form) names it, and the factory refuses a field it cannot find.
+        return super().get_form(request, obj, change=change, **{"form": with_change_reason(self.form), **kwargs})
 
     def save_model(self, request, obj, form, change):
         floor_object_save(obj=obj, author=request.user, reason=form.cleaned_data["change_reason"])
@@ -57,13 +46,13 @@ class CasinoAdmin(ReasonedHistoryAdmin):
 @admin.register(Pit)
 class PitAdmin(ReasonedHistoryAdmin):
     list_display = ("name", "casino")
-    list_filter = ("casino",)
+    list_filter = (("casino", admin.RelatedOnlyFieldListFilter),)
 
 
 @admin.register(Dealer)
 class DealerAdmin(ReasonedHistoryAdmin):
     list_display = ("name", "employee_number", "casino", "active")
-    list_filter = ("casino", "active")
+    list_filter = (("casino", admin.RelatedOnlyFieldListFilter), "active")
     search_fields = ("name", "employee_number")
 
 
@@ -72,7 +61,7 @@ class TableAdmin(ReasonedHistoryAdmin):
     casino_path = "pit__casino"
     form = TableAdminForm
     list_display = ("label", "pit", "game", "ruleset", "is_open", "min_bet", "max_bet")
-    list_filter = ("pit", "game", "is_open")
+    list_filter = (("pit", admin.RelatedOnlyFieldListFilter), "game", "is_open")
 
 
 class RulesetVersionInline(admin.TabularInline):
@@ -139,7 +128,7 @@ class RulesetHistoryHelper(HistoricalRecordContextHelper):
 class RulesetAdmin(ReasonedHistoryAdmin):
     form = RulesetAdminForm
     list_display = ("name", "casino", "game", "version")
-    list_filter = ("casino", "game")
+    list_filter = (("casino", admin.RelatedOnlyFieldListFilter), "game")
     readonly_fields = ("version",)
     inlines = [RulesetVersionInline]
 
@@ -198,5 +187,5 @@ class CasinoMembershipAdmin(ScopedAdminMixin, SimpleHistoryAdmin):
     """Who works at which casino (what each user sees). A gaming manager manages their casinos'."""
 
     list_display = ("user", "casino")
-    list_filter = ("casino",)
+    list_filter = (("casino", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("user__username", "user__last_name")

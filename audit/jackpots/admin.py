@@ -19,6 +19,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from audit.jackpots import services
 from audit.jackpots.models import JackpotBank, JackpotBankTable, JackpotLineConfig, W2GThreshold
+from casino.scoping import ScopedAdminMixin
 from tables.forms import ChangeReasonMixin
 
 
@@ -91,8 +92,12 @@ class LineConfigForm(ServiceForm):
         )
 
 
-class ServiceAdmin(SimpleHistoryAdmin):
-    """Add through the service; existing rows are read-only (history is evidence)."""
+class ServiceAdmin(ScopedAdminMixin, SimpleHistoryAdmin):
+    """Add through the service; existing rows are read-only (history is evidence). A gaming
+    manager sees, and is offered, only their casinos' banks, tables and casinos."""
+
+    casino_path = "bank__casino"
+    scoped_choices = {"casino": "pk", "bank": "casino", "table": "pit__casino"}
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
@@ -123,9 +128,10 @@ class BankTableInline(admin.TabularInline):
 
 @admin.register(JackpotBank)
 class JackpotBankAdmin(ServiceAdmin):
+    casino_path = "casino"
     form = BankForm
     list_display = ("name", "casino", "defer_changes_until_hit", "created_at")
-    list_filter = ("casino",)
+    list_filter = (("casino", admin.RelatedOnlyFieldListFilter),)
     inlines = [BankTableInline]
 
 
@@ -133,7 +139,7 @@ class JackpotBankAdmin(ServiceAdmin):
 class JackpotBankTableAdmin(ServiceAdmin):
     form = BankTableForm
     list_display = ("table", "bank", "added_at", "added_by")
-    list_filter = ("bank",)
+    list_filter = (("bank", admin.RelatedOnlyFieldListFilter),)
 
 
 @admin.register(JackpotLineConfig)
@@ -141,7 +147,7 @@ class JackpotLineConfigAdmin(ServiceAdmin):
     form = LineConfigForm
     list_display = ("bank", "line", "number", "progressive", "reset", "increment_rate", "hidden_rate", "cap",
                     "status")
-    list_filter = ("bank", "line", "status")
+    list_filter = (("bank", admin.RelatedOnlyFieldListFilter), "line", "status")
 
 
 @admin.register(W2GThreshold)

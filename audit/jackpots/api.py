@@ -57,9 +57,9 @@ def _day(request, name: str, default: date | None = None) -> date | None:
     return value
 
 
-def _today() -> date:
-    """The current gaming day of the (first) casino, never the server clock's date."""
-    casino = Casino.objects.order_by("pk").first()
+def _today(user) -> date:
+    """The current gaming day of the caller's (first) casino, never the server clock's date."""
+    casino = scope(Casino.objects.order_by("pk"), user, "pk").first()
     if casino is None:
         return timezone.now().date()
     return gaming_day_of(timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
@@ -470,7 +470,7 @@ class JackpotLiabilityViewSet(viewsets.ViewSet):
     read_roles = READERS
 
     def _report(self, request) -> LiabilityReport:
-        day_to = _day(request, "to") or _day(request, "from") or _today()
+        day_to = _day(request, "to") or _day(request, "from") or _today(request.user)
         day_from = _day(request, "from") or day_to
         if day_from > day_to:
             raise serializers.ValidationError({"from": ["must not be after to"]})

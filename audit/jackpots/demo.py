@@ -45,6 +45,9 @@ def _user(username: str, role: str):
         username=username, defaults={"first_name": username}
     )
     user.groups.add(Group.objects.get(name=ROLE_GROUPS[role]))
+    if role == "gaming_manager" and not user.is_staff:
+        user.is_staff = True  # gaming managers work in the admin (as load_demo's do)
+        user.save(update_fields=["is_staff"])
     return user
 
 

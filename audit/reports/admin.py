@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from simple_history.admin import SimpleHistoryAdmin
 
-from tables.forms import ChangeReasonMixin
+from tables.admin import with_change_reason
 
 from .models import DailyReport, TheoreticalAssumption
-from .services.assumptions import assumption_save
+from .services.assumptions import assumption_check, assumption_save
+
+
+class AssumptionForm(forms.ModelForm):
+    def _post_clean(self):
+        super()._post_clean()
+        try:
+            assumption_check(self.instance)  # a refusal is a field error, not a 500 at save
+        except ValidationError as exc:
+            self._update_errors(exc)
 
 
 @admin.register(TheoreticalAssumption)
 class TheoreticalAssumptionAdmin(SimpleHistoryAdmin):
+    form = AssumptionForm
     list_display = ("game", "wager", "house_edge", "variance", "note")
     list_filter = ("game",)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        return type(form.__name__, (ChangeReasonMixin, form), {})
+        return super().get_form(request, obj, change=change, **{"form": with_change_reason(self.form), **kwargs})
 
     def save_model(self, request, obj, form, change):
         assumption_save(

@@ -176,3 +176,33 @@ def test_w2g_winner_identity_is_for_finance_and_gaming_managers_only(day):
             assert body["winner_id_reference"] == ("DL 1234" if sees else None), role
         history = client.get(reverse("jackpot-award-list"), {"winner_name": "C. Lucky"})
         assert "C. Lucky" not in history.content.decode() or sees
+
+
+def test_liability_default_day_is_the_callers_casinos_gaming_day():
+    from django.utils import timezone
+
+    from casino.gaming_day import gaming_day_of
+    from tests.factories import CasinoFactory
+
+    # The first casino is 25 hours ahead of the caller's: their gaming days always differ.
+    CasinoFactory(name="Ahead Casino", time_zone="Pacific/Kiritimati", gaming_day_start_hour=0)
+    mine = CasinoFactory(name="Behind Casino", time_zone="Pacific/Pago_Pago", gaming_day_start_hour=0)
+    finance = user_with_role("finance", casinos=[mine])
+    body = api_as(finance).get(reverse("jackpot-liability-list")).json()
+    expected = gaming_day_of(timezone.now(), mine.time_zone, 0).isoformat()
+    assert body["from"] == body["to"] == expected
+
+
+def test_the_jackpot_demo_managers_reach_the_bank_admin():
+    from django.test import Client
+
+    from audit.jackpots.demo import jackpot_demo_day_load
+
+    loaded = jackpot_demo_day_load()
+    manager = next(u for u in loaded["users"] if u.username == "jp-manager")
+    assert manager.is_staff
+    client = Client()
+    client.force_login(manager)
+    assert client.get(reverse("admin:jackpots_jackpotbank_change", args=[loaded["bank"].pk])).status_code == 200
+    others = [u for u in loaded["users"] if u.username in ("jp-pitboss", "jp-finance")]
+    assert others and not any(u.is_staff for u in others)

@@ -8,6 +8,14 @@ from django.db import transaction
 from ..models import TheoreticalAssumption
 
 
+def assumption_check(assumption: TheoreticalAssumption) -> None:
+    """The service's own rules beyond the model's (the admin form runs them too)."""
+    if assumption.house_edge is not None and not -1 < assumption.house_edge < 1:
+        raise ValidationError(
+            {"house_edge": ["must be a fraction between -1 and 1, e.g. 0.015 for 1.5%"]}
+        )
+
+
 @transaction.atomic
 def assumption_save(
     *, assumption: TheoreticalAssumption, author, reason: str
@@ -18,10 +26,7 @@ def assumption_save(
         raise ValidationError(
             {"reason": ["Every change needs a reason; it is kept with your name"]}
         )
-    if not -1 < assumption.house_edge < 1:
-        raise ValidationError(
-            {"house_edge": ["must be a fraction between -1 and 1, e.g. 0.015 for 1.5%"]}
-        )
+    assumption_check(assumption)
     assumption.full_clean()
     assumption._history_user, assumption._change_reason = author, reason
     assumption.save()
