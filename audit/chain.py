@@ -10,7 +10,8 @@ Chains follow the locks the writers already take, so tables never wait for each 
 ``table:<id>`` (written under the table's row lock: revisions with their wagers and
 findings, findings a re-audit adds, findings' status changes, voids) and ``bank:<id>``
 (under the bank's meter locks: ledger transactions with their legs). A day's head
-(:func:`day_head`) hashes the heads of the casino's chains at the end of its gaming day;
+(:func:`day_head`) hashes the heads of the casino's chains at the end of its gaming day
+(by each link's event time, the time of what it covers);
 the daily report prints it, so a kept report proves later that nothing before it changed.
 
 What a link covers leaves out what may legitimately change: a round's gaming day and
@@ -25,7 +26,6 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from django.db import connections, router
-from django.utils import timezone
 
 from audit.models import ChainLink, Finding
 from casino.prepared import PREPARED
@@ -137,10 +137,19 @@ def lock_table_chain(table_id: int, *, using: str = "default") -> str:
         return cursor.fetchone()[0] or GENESIS
 
 
-def append(chain: str, previous: str, links: list[tuple[str, int, str]], *, using: str = "default") -> str:
-    """Write links ((kind, ref, text), in order) after ``previous``; the new head."""
-    rows, at = [], timezone.now()
-    for kind, ref, text in links:
+def append(chain: str, previous: str, links: list[tuple[str, int, str, datetime]], *,
+           using: str = "default") -> str:
+    """Write links ((kind, ref, text, event time), in order) after ``previous``; the new head.
+
+    A link's ``created_at`` is the time of the event it covers (a revision's ``created_at``,
+    a finding's ``created_at``, a status change's ``history_date``, a void's ``voided_at``,
+    a ledger transaction's ``created_at``), not the time it was written: :func:`day_head`
+    places links in gaming days by it, so play recorded with a past ``at`` or sealed by the
+    upgrade belongs to the day it happened."""
+    rows = []
+    for kind, ref, text, at in links:
+        if at is None:
+            raise ValueError(f"{kind} {ref}: a link needs the time of the event it covers")
         previous = link_digest(previous, text)
         rows.append((chain, kind, ref, previous, at))
     _LINKS.insert(rows, using=using)
@@ -165,7 +174,8 @@ def chain_finding_changes(findings, *, using: str = "default") -> None:
     for table_id in sorted(by_table):
         head = lock_table_chain(table_id, using=using)
         append(table_chain(table_id), head,
-               [(ChainLink.STATUS, row.history_id, status_text(row)) for row in by_table[table_id]], using=using)
+               [(ChainLink.STATUS, row.history_id, status_text(row), row.history_date)
+                for row in by_table[table_id]], using=using)
 
 
 def db_alias(model) -> str:
@@ -278,9 +288,17 @@ def _unlinked_findings(linked) -> list[str]:
     return problems
 
 
-def day_head(casino, day: date) -> tuple[str, int]:
-    """The casino's chain head at the end of gaming day ``day``: sha256 of each chain's last
-    digest written before the day ended, and how many chains it covers."""
+def day_heads(casino, day: date) -> dict[str, str]:
+    """Each of the casino's chains' state at the end of gaming day ``day``: the digest of its
+    last link, in chain order, whose event time is before the day's end (chains with no such
+    link left out).
+
+    Links are appended in lock order and their event times are non-decreasing in practice.
+    A round recorded with an explicit ``at`` earlier than the chain's last event breaks that:
+    its link comes after links of later events. The head is then taken after it (the last
+    link in chain order, not the last in time), so it also covers those later links; and a
+    round recorded late for a day already reported moves that day's head (``audit_verify``
+    then says the printed head is not the current one: re-run the report)."""
     from audit.jackpots.models import JackpotBank
     from casino.gaming_day import gaming_day_bounds
     from tables.models import Table
@@ -288,12 +306,20 @@ def day_head(casino, day: date) -> tuple[str, int]:
     _, end = gaming_day_bounds(day, casino.time_zone, casino.gaming_day_start_hour)
     names = [table_chain(pk) for pk in Table.objects.filter(pit__casino=casino).values_list("pk", flat=True)]
     names += [bank_chain(pk) for pk in JackpotBank.objects.filter(casino=casino).values_list("pk", flat=True)]
-    lines = []
+    heads = {}
     for name in sorted(names):
         last = ChainLink.objects.filter(chain=name, created_at__lt=end).order_by("-id").values_list(
             "digest", flat=True).first()
         if last:
-            lines.append(f"{name} {last}")
+            heads[name] = last
+    return heads
+
+
+def day_head(casino, day: date) -> tuple[str, int]:
+    """The casino's chain head at the end of gaming day ``day``: sha256 of each chain's state
+    then (:func:`day_heads`, one line per chain), and how many chains it covers."""
+    heads = day_heads(casino, day)
+    lines = [f"{name} {digest}" for name, digest in sorted(heads.items())]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest(), len(lines)
 
 
@@ -344,6 +370,6 @@ def _seal(name: str, events: list[tuple]) -> int:
     texts = {kind: _texts(kind, [e[2] for e in events if e[3] == kind]) for kind in {e[3] for e in events}}
     previous = GENESIS
     for chunk_start in range(0, len(events), 1000):
-        links = [(kind, ref, texts[kind][ref]) for _, _, ref, kind in events[chunk_start:chunk_start + 1000]]
+        links = [(kind, ref, texts[kind][ref], at) for at, _, ref, kind in events[chunk_start:chunk_start + 1000]]
         previous = append(name, previous, links)
     return len(events)

@@ -63,7 +63,9 @@ class ChainLink(models.Model):
     """One link of a hash chain: ``digest = sha256(previous digest + canonical text of what
     it covers)`` (audit/chain.py). One chain per table (its rounds' revisions with their
     wagers and findings, findings' status changes, voids) and one per jackpot bank (ledger
-    transactions with their legs). Append-only; ``manage.py audit_verify`` recomputes them."""
+    transactions with their legs). Append-only; ``manage.py audit_verify`` recomputes them.
+    ``created_at`` is the time of the event the link covers (not of the INSERT): a day's head
+    (``chain.day_head``) is taken by it."""
 
     REVISION, FINDING, STATUS, VOID, LEDGER = "revision", "finding", "status", "void", "ledger"
     KINDS = [(REVISION, "revision with its wagers and findings"), (FINDING, "finding added by a re-audit"),

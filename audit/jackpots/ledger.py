@@ -119,7 +119,7 @@ class Book:
             self.chain_head = chain.chain_head(name)
         legs = [(self.accounts[k].pk, v) for k, v in merged.items()]
         self.chain_head = chain.append(
-            name, self.chain_head, [(ChainLink.LEDGER, txn.pk, chain.ledger_text(txn, legs))]
+            name, self.chain_head, [(ChainLink.LEDGER, txn.pk, chain.ledger_text(txn, legs), txn.created_at)]
         )
         apply(self.balance, merged.items())
         return txn

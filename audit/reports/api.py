@@ -32,6 +32,7 @@ class DailyReportSerializer(serializers.ModelSerializer):
     progress = serializers.IntegerField(read_only=True)
     stale = serializers.SerializerMethodField()
     downloads = serializers.SerializerMethodField()
+    chains = serializers.SerializerMethodField()
 
     class Meta:
         model = DailyReport
@@ -55,8 +56,14 @@ class DailyReportSerializer(serializers.ModelSerializer):
             "period_start",
             "period_end",
             "engine_version",
+            "chain_head",
+            "chains",
             "downloads",
         ]
+
+    def get_chains(self, obj) -> int:
+        """How many of the casino's chains (tables, jackpot banks) ``chain_head`` covers."""
+        return (obj.summary or {}).get("chains", 0)
 
     def get_stale(self, obj) -> bool:
         """Queued or running with no progress for REPORTS_STALE_SECONDS: a retry is accepted."""

@@ -161,6 +161,8 @@ def report_data(report: DailyReport) -> ReportData:
             f"{reaudit.get('settlement_changed_count', 0)} rounds now settle differently "
             "(the books keep the recorded revision until it is corrected)."
         )
+    if summary.get("chain_problem"):
+        notes.append(summary["chain_problem"])
     if report.chain_head:
         notes.append(
             f"Chain head at the end of the day: {report.chain_head} ({summary.get('chains', 0)} chains); "

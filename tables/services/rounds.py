@@ -170,7 +170,7 @@ def _chain_revision(revision: RoundRevision, head: str) -> str:
     text = chain.revision_text(
         rnd=rnd, revision=revision, wagers=revision.wager_rows,
         findings=[[getattr(f, c) for c in chain.FINDING_FIELDS] for f in revision.finding_rows])
-    return chain.append(chain.table_chain(rnd.table_id), head, [(ChainLink.REVISION, revision.pk, text)],
+    return chain.append(chain.table_chain(rnd.table_id), head, [(ChainLink.REVISION, revision.pk, text, revision.created_at)],
                         using=rnd._state.db)
 
 
@@ -380,7 +380,7 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     rnd._history_user, rnd._change_reason = author, f"voided: {reason}"
     rnd.save(update_fields=["status", "void_reason", "voided_by", "voided_at", "open_findings"])
     head = chain.lock_table_chain(rnd.table_id, using=rnd._state.db)
-    chain.append(chain.table_chain(rnd.table_id), head, [(ChainLink.VOID, rnd.pk, chain.void_text(rnd))],
+    chain.append(chain.table_chain(rnd.table_id), head, [(ChainLink.VOID, rnd.pk, chain.void_text(rnd), rnd.voided_at)],
                  using=rnd._state.db)
     findings_round_changed(round=rnd, change="voided", reason=reason, author=author, at=rnd.voided_at)
     jackpot_round_voided(round=rnd, author=author, reason=reason, at=rnd.voided_at)

@@ -85,6 +85,7 @@ def test_api_status_report_and_role_sections(done):
     assert body["status"] == "done" and body["progress"] == 100
     assert {"lines", "wagers", "outliers", "dealers", "summary"} <= set(body)
     assert set(body["downloads"]) == {"csv", "xlsx", "pdf"}
+    assert len(body["chain_head"]) == 64 and body["chains"] >= 1, "the day's chain head and what it covers"
     assert isinstance(body["lines"][0]["handle"], str), "amounts are strings"
     seen = api_as(surveillance).get(reverse("dailyreport-detail", args=[done.pk])).json()
     assert (

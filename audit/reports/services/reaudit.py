@@ -167,4 +167,4 @@ def _chain_new_findings(findings: list[Finding]) -> None:
     for table_id in sorted(by_table):
         head = chain.lock_table_chain(table_id)
         chain.append(chain.table_chain(table_id), head,
-                     [(ChainLink.FINDING, f.pk, chain.finding_text(f)) for f in by_table[table_id]])
+                     [(ChainLink.FINDING, f.pk, chain.finding_text(f), f.created_at) for f in by_table[table_id]])

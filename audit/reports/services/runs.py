@@ -119,6 +119,27 @@ def _day_refusal(casino: Casino, gaming_day: date, now) -> str | None:
     return None
 
 
+def _day_chain_head(report: DailyReport) -> tuple[str, int, str]:
+    """The day's chain head, the chains it covers, and why none is printed ("" when it is).
+
+    Every table that played the day and every bank that posted must have a link before the
+    day's end: a head that leaves one out (or covers no chain at all) would vouch for play
+    it does not cover, so the report prints none and says why in its notes."""
+    from audit.jackpots.models import LedgerTransaction
+
+    heads = chain.day_heads(report.casino, report.gaming_day)
+    played = {chain.table_chain(pk) for pk in Round.objects.filter(
+        table__pit__casino=report.casino, gaming_day=report.gaming_day).values_list("table_id", flat=True)}
+    played |= {chain.bank_chain(pk) for pk in LedgerTransaction.objects.filter(
+        bank__casino=report.casino, gaming_day=report.gaming_day).values_list("bank_id", flat=True)}
+    missing = sorted(played - set(heads))
+    if missing:
+        return "", 0, (f"No chain head: {len(missing)} of the {len(played)} chains that recorded this day "
+                       f"({', '.join(missing[:10])}) have no link before its end; run `manage.py audit_verify`")
+    head, chains = chain.day_head(report.casino, report.gaming_day)
+    return head, chains, ""
+
+
 def _enqueue(report: DailyReport, full: bool) -> None:
     from ..tasks import reconcile_start  # tasks import services, not the reverse, at import time
 
@@ -402,7 +423,9 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
             "definitions": "audit/reports/README.md",
         }
         report.engine_version = ENGINE_VERSION
-        report.chain_head, report.summary["chains"] = chain.day_head(report.casino, report.gaming_day)
+        report.chain_head, report.summary["chains"], problem = _day_chain_head(report)
+        if problem:
+            report.summary["chain_problem"] = problem
         report.save(update_fields=["summary", "engine_version", "chain_head"])
     try:
         files = report_files_write(report)
