@@ -7,6 +7,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from simple_history.admin import SimpleHistoryAdmin
 
+from casino.scoping import ScopedAdminMixin
 from tables.admin import with_change_reason
 
 from .models import DailyReport, TheoreticalAssumption
@@ -41,9 +42,9 @@ class TheoreticalAssumptionAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(DailyReport)
-class DailyReportAdmin(admin.ModelAdmin):
+class DailyReportAdmin(ScopedAdminMixin, admin.ModelAdmin):
     list_display = ("casino", "gaming_day", "status", "runs", "finished_at")
-    list_filter = ("status", "casino")
+    list_filter = ("status", ("casino", admin.RelatedOnlyFieldListFilter))
     readonly_fields = [f.name for f in DailyReport._meta.fields]
 
     def has_add_permission(self, request):
