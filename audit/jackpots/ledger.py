@@ -57,7 +57,7 @@ class Book:
         self.chain_head: str | None = None  # read at the first posting, under the meters' locks
         self.accounts = {(a.kind, a.line): a for a in LedgerAccount.objects.filter(bank=bank)}
         self.balance: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
-        raw = balances_by_account(bank)
+        raw = balances_by_account(bank, kinds={a.pk: a.kind for a in self.accounts.values()})
         for key, account in self.accounts.items():
             self.balance[key] = raw.get(account.pk, ZERO)
 
@@ -149,10 +149,11 @@ class Book:
 
 
 def balances_by_account(
-    bank: JackpotBank, *, at=None, before_day=None, upto_day=None
+    bank: JackpotBank, *, at=None, before_day=None, upto_day=None, kinds: dict[int, str] | None = None
 ) -> dict[int, Decimal]:
     """Natural-sign balance of each account id: as of ``at`` (inclusive), or over the
-    transactions of gaming days before ``before_day`` / up to ``upto_day`` (inclusive)."""
+    transactions of gaming days before ``before_day`` / up to ``upto_day`` (inclusive).
+    ``kinds``: the bank's account id -> kind, when the caller has them already."""
     legs = LedgerLeg.objects.filter(account__bank=bank)
     if at is not None:
         legs = legs.filter(transaction__created_at__lte=at)
@@ -160,7 +161,8 @@ def balances_by_account(
         legs = legs.filter(transaction__gaming_day__lt=before_day)
     if upto_day is not None:
         legs = legs.filter(transaction__gaming_day__lte=upto_day)
-    kinds = dict(LedgerAccount.objects.filter(bank=bank).values_list("pk", "kind"))
+    if kinds is None:
+        kinds = dict(LedgerAccount.objects.filter(bank=bank).values_list("pk", "kind"))
     out = {}
     for row in legs.values("account").annotate(total=Sum("amount")):
         sign = -1 if kinds[row["account"]] in LedgerAccount.CREDIT_NORMAL else 1

@@ -394,9 +394,15 @@ def _live_awards(rnd: Round) -> list[JackpotAward]:
 
 def jackpot_context_for_round(
     *, table, version, context: AuditContext | None = None, round: Round | None = None,  # noqa: A002
-    bank=LOOK_UP,
+    bank=LOOK_UP, lock: bool = True,
 ) -> AuditContext | None:
     """Lock the bank's meters and give the engine their values.
+
+    ``lock=False`` reads them without the lock, for a new round's first audit: its pays
+    depend on a meter only when it wins a progressive line (:func:`priced_by_meters`), and
+    then the recorder audits it again with the meters locked. Its postings always lock them
+    (:func:`jackpot_round_posted`), so tables of one bank wait for each other only while
+    posting, not while the engine settles and the round is written.
 
     A table in no bank keeps the caller's context. A line the bank meters must be
     progressive in the round's ruleset too, or the round is refused (the engine would pay
@@ -419,7 +425,8 @@ def jackpot_context_for_round(
                 f"Table {table.label} runs ruleset {version}, which pays {', '.join(unpriced)} from a progressive "
                 "meter, but the table is in no jackpot bank; a gaming manager must add it to one"]})
         return context
-    meters_lock(bank)
+    if lock:
+        meters_lock(bank)
     rules = version.rules()
     configs = active_configs(bank)
     metered = {line for line, c in configs.items() if c.progressive}
@@ -455,6 +462,12 @@ def jackpot_context_for_round(
     return AuditContext(
         jackpot_amounts=amounts, previous_hand=context.previous_hand if context else None
     )
+
+
+def priced_by_meters(audit, context: AuditContext | None) -> bool:
+    """Whether a settled round won a line whose pay came from the context's meter values."""
+    metered = set(context.jackpot_amounts) if context is not None else set()
+    return any(s.wager == JACKPOT_WAGER and s.net > 0 and s.line in metered for s in audit.settlements)
 
 
 def _round_taxes(audit) -> tuple[Decimal, dict[int, Decimal]]:
@@ -564,7 +577,8 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
     meters_lock(bank)
     book = Book(bank)
     configs = active_configs(bank)
-    for txn in _live_round_postings(rnd):
+    corrected = revision.number > 1  # a new round has no postings or awards of its own yet
+    for txn in _live_round_postings(rnd) if corrected else ():
         _reverse(book, txn, author=author, at=at, memo=f"round corrected (r{revision.number})")
     tax, markers = _round_taxes(audit)
     players = {s["seat"]: s.get("player") or "" for s in revision.data.get("seats", [])}
@@ -573,7 +587,7 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
         if s.wager == JACKPOT_WAGER and s.net > 0:
             won.setdefault(s.line, []).append(s)
     old: dict[str, list[JackpotAward]] = {}
-    for award in _live_awards(rnd):
+    for award in _live_awards(rnd) if corrected else ():
         old.setdefault(award.line, []).append(award)
     for line in JACKPOT_LINES:
         wins, kept = sorted(won.get(line, []), key=lambda s: s.seat), old.get(line, [])
@@ -659,7 +673,7 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
         rnd=rnd,
         revision=revision,
         tax=tax,
-        configs=active_configs(bank),
+        configs=active_configs(bank) if won else configs,  # a hit may activate a waiting configuration
         author=author,
         at=at,
     )

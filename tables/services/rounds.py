@@ -21,6 +21,7 @@ from audit.jackpots.services import (
     jackpot_context_for_round,
     jackpot_round_posted,
     jackpot_round_voided,
+    priced_by_meters,
 )
 from audit.models import ChainLink, Finding
 from audit.services import findings_round_changed
@@ -296,9 +297,15 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     session_id, gaming_day = _session_of_day(now, at=at, author=author)
     version = RulesetVersion.cached(now.version_id, now.version_created_at)
     bank = jackpot_bank_of(table)
-    context = jackpot_context_for_round(table=table, version=version, context=context, bank=bank)
-    canonical, result = round_audit(game=table.game, data=data, version=version, context=context,
-                                    limits=limits_of(table))
+    limits = limits_of(table)
+    given = context
+    # The bank's meters are read unlocked for the first audit and locked when the round posts
+    # (last): a round that won a progressive line is audited again at the locked meters.
+    context = jackpot_context_for_round(table=table, version=version, context=given, bank=bank, lock=False)
+    canonical, result = round_audit(game=table.game, data=data, version=version, context=context, limits=limits)
+    if bank is not None and priced_by_meters(result, context):
+        context = jackpot_context_for_round(table=table, version=version, context=given, bank=bank)
+        canonical, result = round_audit(game=table.game, data=data, version=version, context=context, limits=limits)
     rnd = Round(table=table, session_id=session_id, game=table.game,
                 gaming_day=gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
                 recorded_by=author, recorded_at=at, open_findings=len(result.findings))

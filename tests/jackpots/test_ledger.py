@@ -572,3 +572,37 @@ def test_a_new_dated_threshold_applies_from_its_day_only():
                                 note="test")
     award = _six_card_bust_award(DAY_START)  # 2025-03-14: still the $600 rule
     assert award.w2g_required and award.amount < D("5000")
+
+
+@pytest.mark.postgres
+def test_a_round_locks_its_banks_meters_only_to_post_unless_it_wins_a_meter(monkeypatch):
+    """Tables of one bank wait for each other only while a round posts: the engine settles a
+    round that wins no progressive line at unlocked meter values (they price nothing); a
+    round that wins one is settled again at the locked meters (the award is the meter)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's (SQLite locks the whole database)")
+    from django.test.utils import CaptureQueriesContext
+
+    from audit.jackpots import services as jackpot_services
+
+    bank, tables, manager, pitboss = linked_bank(1)
+    with CaptureQueriesContext(connection) as queries:
+        round_record(table=tables[0], author=pitboss, at=DAY_START + timedelta(minutes=1),
+                     data=hit_round(dealer=("2H", "3C", "4D", "TH")))  # a 4-card bust: no line
+    sql = [q["sql"] for q in queries.captured_queries]
+    first_lock = next(i for i, q in enumerate(sql) if "jackpots_jackpotmeter" in q and "FOR UPDATE" in q)
+    revision = next(i for i, q in enumerate(sql) if "INSERT INTO" in q and "tables_roundrevision" in q)
+    assert revision < first_lock, "the meters were locked before the round was written"
+    # A hit: settled twice, the second time at the locked meters, and paid the meter.
+    audits = []
+    real = jackpot_services.jackpot_context_for_round
+
+    def spy(**kwargs):
+        audits.append(kwargs.get("lock", True))
+        return real(**kwargs)
+
+    monkeypatch.setattr("tables.services.rounds.jackpot_context_for_round", spy)
+    meter = _line(bank, "bust5_unsuited").meter
+    audited = round_record(table=tables[0], author=pitboss, at=DAY_START + timedelta(minutes=2), data=hit_round())
+    assert audits == [False, True]
+    assert JackpotAward.objects.get(round=audited.round).amount == meter
