@@ -4,7 +4,6 @@ day's chain head."""
 
 from __future__ import annotations
 
-import time
 from contextlib import contextmanager
 
 import pytest
@@ -16,7 +15,7 @@ from audit import chain
 from audit.jackpots.models import LedgerLeg, LedgerTransaction
 from audit.models import ChainLink, Finding
 from audit.services import finding_review
-from tables.models import RoundRevision, Wager
+from tables.models import Wager
 from tables.services.rounds import round_correct, round_record, round_void
 from tests.jackpots.helpers import SIX_CARD_BUST, hit_round, linked_bank
 from tests.tables.rounds_data import ROUNDS
@@ -160,21 +159,6 @@ def test_the_daily_report_prints_the_days_chain_head(floor, settings, tmp_path, 
     with behind_the_apps_back() as cursor:
         cursor.execute("DELETE FROM audit_chainlink WHERE id = %s", [last.pk])
     assert "printed chain head" in verify_output()
-
-
-def test_hashing_a_rounds_rows_costs_little(floor):
-    """The chain's CPU per recorded round: 10,000 digests of a typical round's rows."""
-    revision = RoundRevision.objects.select_related("round").get(pk=floor["second"].revision.pk)
-    wagers = list(Wager.objects.filter(revision=revision).values_list(*chain.WAGER_FIELDS))
-    findings = [[getattr(f, c) for c in chain.FINDING_FIELDS] for f in Finding.objects.filter(revision=revision)]
-    started = time.process_time()
-    head = chain.GENESIS
-    for _ in range(10_000):
-        head = chain.link_digest(head, chain.revision_text(rnd=revision.round, revision=revision, wagers=wagers,
-                                                           findings=findings))
-    per_round_ms = (time.process_time() - started) / 10
-    print(f"chain hashing: {per_round_ms:.3f} ms CPU per round ({len(wagers)} wagers, {len(findings)} findings)")
-    assert per_round_ms < 2
 
 
 def test_play_recorded_before_the_chains_is_sealed_by_the_upgrade(floor):
