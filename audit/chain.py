@@ -25,7 +25,7 @@ import json
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from django.db import connections, router
+from django.db import connections
 
 from audit.models import ChainLink, Finding
 from casino.prepared import PREPARED
@@ -176,10 +176,6 @@ def chain_finding_changes(findings, *, using: str = "default") -> None:
         append(table_chain(table_id), head,
                [(ChainLink.STATUS, row.history_id, status_text(row), row.history_date)
                 for row in by_table[table_id]], using=using)
-
-
-def db_alias(model) -> str:
-    return router.db_for_write(model)
 
 
 # --- Verifying ---------------------------------------------------------------------------

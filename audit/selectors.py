@@ -26,9 +26,8 @@ from audit.models import Finding
 from casino.scoping import narrow
 from tables.models import Dealer, Round
 
-#: Finding statuses that can count against the dealer (see the module docstring).
+#: The paths from a round and from a finding to its casino (casino/scoping.py).
 ROUND_CASINO, FINDING_CASINO = "table__pit__casino", "round__table__pit__casino"
-COUNTED_STATUSES = (Finding.OPEN, *Finding.REVIEWED)
 ZERO = Decimal("0.00")
 _MONEY = DecimalField(max_digits=16, decimal_places=2)
 

@@ -79,8 +79,7 @@ def findings_round_changed(*, round, change: str, reason: str, author, at) -> No
     for finding in reopened:
         finding.reopened_at, finding.reopened_reason = at, f"{change} by {author}: {reason}"
     if reopened:
-        # The author's reason is in ``reopened_reason``, kept whole in the history row; the
-        # change reason is short (simple-history's column holds 100 characters).
+        # The author's reason is kept whole in ``reopened_reason`` (and its history row).
         bulk_update_with_history(reopened, Finding, ["reopened_at", "reopened_reason"], default_user=author,
                                  default_change_reason=f"sent back to surveillance: round {change}")
     # Last: the table's chain lock comes after the round's.

@@ -15,7 +15,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from casino.api_input import max_body_bytes
+from casino.api_input import too_large
 from tables.games.base import InvalidInput
 
 
@@ -36,7 +36,7 @@ def bad_request(request, exception=None):
     if not _api(request):
         return defaults.bad_request(request, exception)
     if isinstance(exception, RequestDataTooBig):
-        return JsonResponse({"detail": f"The body is larger than {max_body_bytes():,} bytes."}, status=413)
+        return JsonResponse({"detail": too_large().detail}, status=413)
     return JsonResponse({"detail": "Bad request."}, status=400)
 
 

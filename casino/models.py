@@ -35,8 +35,13 @@ class ApiToken(models.Model):
 
     @property
     def state(self) -> str:
-        from django.utils import timezone
+        return token_state(revoked_at=self.revoked_at, expires_at=self.expires_at)
 
-        if self.revoked_at:
-            return "revoked"
-        return "expired" if self.expires_at <= timezone.now() else "active"
+
+def token_state(*, revoked_at, expires_at) -> str:
+    """"revoked", "expired" or "active": the page's and the authenticator's one rule."""
+    from django.utils import timezone
+
+    if revoked_at:
+        return "revoked"
+    return "expired" if expires_at <= timezone.now() else "active"

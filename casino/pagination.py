@@ -1,4 +1,5 @@
-"""Every API list is a page: ``?limit=`` (1 to MAX_LIMIT, default 50) and ``?offset=``.
+"""Every API list is a page: ``?limit=`` (1 to MAX_LIMIT, default the
+REST_FRAMEWORK ``PAGE_SIZE``) and ``?offset=``.
 
 A page size or offset that is not a whole number in range is a field error, never quietly
 replaced: a client asking for a million rows learns the cap instead of believing it has
@@ -10,7 +11,6 @@ from __future__ import annotations
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
-DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
 #: The largest offset SQL takes (a bigint); any offset past the end gives an empty page.
 MAX_OFFSET = 2**63 - 1
@@ -27,7 +27,6 @@ def _whole(request, name: str, default: int, low: int, high: int) -> int:
 
 
 class CappedLimitOffsetPagination(LimitOffsetPagination):
-    default_limit = DEFAULT_LIMIT
     max_limit = MAX_LIMIT
 
     def get_limit(self, request):

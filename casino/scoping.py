@@ -45,12 +45,6 @@ def may_see_casino(user, casino_id) -> bool:
     return ids is None or casino_id in ids
 
 
-def require_casino(user, casino_id) -> None:
-    """404 for a casino the user does not work at (pages and views that take a casino id)."""
-    if not may_see_casino(user, casino_id):
-        raise Http404("No such casino.")
-
-
 def users_visible_to(viewer):
     """Users who share a casino with ``viewer`` (every user for a superuser)."""
     users = get_user_model().objects.all()

@@ -219,11 +219,10 @@ REST_FRAMEWORK = {
     # Rates far above what a floor sends (a tablet records a round every few seconds; the
     # ingest benchmark sends ~300 rounds/s under one token): they stop a runaway client or
     # a leaked token, not the floor. Per second, so DRF's window stays short.
-    "DEFAULT_THROTTLE_CLASSES": ["casino.throttling.AnonThrottle", "casino.throttling.UserThrottle"],
-    "DEFAULT_THROTTLE_RATES": {
-        "anon": env_rate("API_THROTTLE_ANON", "20/second"),
-        "user": env_rate("API_THROTTLE_USER", "1000/second"),
-    },
+    # No anonymous throttle: every endpoint refuses anonymous callers (RolePermission) before
+    # DRF counts them; logins are limited by django-axes.
+    "DEFAULT_THROTTLE_CLASSES": ["casino.throttling.UserThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"user": env_rate("API_THROTTLE_USER", "1000/second")},
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

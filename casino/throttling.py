@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from rest_framework.settings import api_settings
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.throttling import UserRateThrottle
 
 
 class _RateFromSettings:
     def get_rate(self):
         return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
-
-
-class AnonThrottle(_RateFromSettings, AnonRateThrottle):
-    """Per client address, for requests without a user (they are refused anyway: 401)."""
 
 
 class UserThrottle(_RateFromSettings, UserRateThrottle):

@@ -17,12 +17,11 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connections, router
-from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
-from casino.models import ApiToken
+from casino.models import ApiToken, token_state
 from casino.prepared import PREPARED
 from casino.roles import ALL_ROLES, role_of_group
 from casino.tokens import key_digest
@@ -60,10 +59,9 @@ class RoleTokenAuthentication(TokenAuthentication):
         user_id, is_active, is_superuser, _, _, token_id, expires_at, revoked_at = rows[0]
         is_active, is_superuser = bool(is_active), bool(is_superuser)
         expires_at, revoked_at = _as_datetime(expires_at), _as_datetime(revoked_at)
-        if revoked_at is not None:
-            raise AuthenticationFailed("Token revoked.")
-        if expires_at <= timezone.now():
-            raise AuthenticationFailed("Token expired.")
+        state = token_state(revoked_at=revoked_at, expires_at=expires_at)
+        if state != "active":
+            raise AuthenticationFailed(f"Token {state}.")
         if not is_active:
             raise AuthenticationFailed("User inactive or deleted.")
         user = user_model.from_db(alias, ["id", "is_active", "is_superuser"], [user_id, is_active, is_superuser])

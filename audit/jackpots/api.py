@@ -125,6 +125,7 @@ RecomputeSerializer = inline_serializer("JackpotRecompute", {
     "rounds": serializers.IntegerField(),
     "differences": serializers.ListField(child=serializers.DictField()),
     "award_mismatches": serializers.ListField(child=serializers.CharField()),
+    "round_mismatches": serializers.ListField(child=serializers.CharField()),
 })
 
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from audit import chain
 from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerLeg, LedgerTransaction
-from audit.jackpots.rules import CENT, ZERO, apply, cents  # noqa: F401 - cents is used from here too
+from audit.jackpots.rules import CENT, ZERO, apply
 from audit.models import ChainLink
 from casino.gaming_day import gaming_day_of
 from tables.games.paytables import JACKPOT_LINES

@@ -5,7 +5,6 @@ Every figure is a sum of ledger legs; nothing here reads a stored running total.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -259,9 +258,3 @@ def pending_awards(*, bank: JackpotBank | None = None):
     return qs.filter(bank=bank) if bank is not None else qs
 
 
-def line_balances_by_kind(bank: JackpotBank) -> dict[tuple[str, str], Decimal]:
-    accounts = {a.pk: (a.kind, a.line) for a in LedgerAccount.objects.filter(bank=bank)}
-    out: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
-    for pk, value in balances_by_account(bank).items():
-        out[accounts[pk]] = value
-    return out

@@ -24,8 +24,9 @@ def _reopen_reviewed_findings(apps, schema_editor):
     )
     if not stale.exists():
         return
-    if schema_editor.connection.vendor == "postgresql":  # the findings' guard (casino/audit_guard.py)
-        schema_editor.execute("SELECT set_config('casino.audit_write', 'on', true)")
+    from casino.audit_guard import allow_audit_write
+
+    allow_audit_write(schema_editor.connection)  # the findings' guard of that time (audit 0002)
     now = timezone.now()
     names = [f.attname for f in Finding._meta.concrete_fields]
     rows = []

@@ -42,8 +42,3 @@ COLUMNS: dict[str, tuple[str, str]] = {
 def legend() -> list[tuple[str, str]]:
     """(header, what it counts), in the order of the report's columns."""
     return list(COLUMNS.values())
-
-
-def title(field: str) -> str:
-    """The text of one column (for a header's tooltip)."""
-    return COLUMNS[field][1]

@@ -11,7 +11,8 @@ than one gaming day is split as the services now roll a session over: it keeps i
 and is closed at that day's end; each later day gets a continuation session opened at the
 day's start (``continues`` = the session before), and dealer assignments are cut at the same
 bounds. Rounds and sessions get a history row saying why. Rounds are append-only in
-PostgreSQL: the update sets the transaction-local flag the services set.
+PostgreSQL: the guards of the tables it rewrites are switched off inside its own transaction
+(see REWRITTEN).
 
 The daily reports need nothing: they selected rounds by recorded time in the casino's zone,
 which is exactly the day each round now carries. The jackpot ledger's days were already
@@ -81,7 +82,6 @@ def forwards(apps, schema_editor):
 
 
 def _forwards(apps, schema_editor):
-    from casino.audit_guard import allow_audit_write
     from casino.gaming_day import gaming_day_of
 
     db = schema_editor.connection.alias
@@ -91,7 +91,6 @@ def _forwards(apps, schema_editor):
     Assignment = apps.get_model("tables", "DealerAssignment")
     HistoricalRound = apps.get_model("tables", "HistoricalRound")
     HistoricalSession = apps.get_model("tables", "HistoricalTableSession")
-    allow_audit_write(schema_editor.connection)
     now = timezone.now()
 
     zones = {

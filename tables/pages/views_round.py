@@ -34,9 +34,9 @@ from tables.pages.present import KIND_WORDS, net_words, round_view, wager_label
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call
 from tables.services.rounds import (
     StaleRevision,
-    limits_of,
     round_audit,
     round_correct,
+    round_limits,
     round_may_change,
     round_record,
 )
@@ -152,7 +152,7 @@ def round_preview(request, pk: int):
             context = jackpot_context_for_round(table=table, version=version, round=correcting)
             canonical, result = round_audit(
                 game=table.game, data=body["round"], version=version, context=context,
-                limits=limits_of(table),
+                limits=round_limits(table, correcting),
             )
     except (InvalidInput, ValidationError) as exc:
         return _error_response(exc)

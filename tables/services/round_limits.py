@@ -70,10 +70,10 @@ def round_refusals(*, canonical: dict, data: dict, audit) -> list[FieldError]:
     if errors:
         return errors
     for s in audit.settlements:
-        for what, amount in (("stake", s.stake), ("pay", s.net)):
-            if abs(amount) > MAX_AMOUNT:
-                errors.append(FieldError(f"{paths.get(s.seat, 'seats')}.wagers.{s.wager}",
-                                         f"its {what} of {amount:,} is more than the books hold ({MAX_AMOUNT:,})"))
+        # Stakes were held to LARGEST_TABLE_LIMIT above; a pay can still be any size.
+        if abs(s.net) > MAX_AMOUNT:
+            errors.append(FieldError(f"{paths.get(s.seat, 'seats')}.wagers.{s.wager}",
+                                     f"its pay of {s.net:,} is more than the books hold ({MAX_AMOUNT:,})"))
     for f in audit.findings:
         if abs(f.amount) > MAX_AMOUNT:
             errors.append(FieldError(f.path, f"{f.amount:,} at stake is more than the books hold ({MAX_AMOUNT:,})"))

@@ -26,7 +26,6 @@ from audit.jackpots.services import (
 from audit.models import ChainLink, Finding
 from audit.services import findings_round_changed
 from casino.audit_guard import allow_audit_write
-from casino.gaming_day import gaming_day_of
 from casino.prepared import PREPARED
 from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
@@ -48,7 +47,7 @@ from tables.models import (
     Wager,
 )
 from tables.services.round_limits import TableLimits, limit_findings, round_refusals
-from tables.services.sessions import table_session_roll_over
+from tables.services.sessions import table_session_for_moment
 
 
 class StaleRevision(Exception):  # noqa: N818 - the API answers 409 Conflict
@@ -221,8 +220,14 @@ def limits_of(table: Table) -> TableLimits:
     return TableLimits(table.min_bet, table.max_bet)
 
 
+def round_limits(table: Table, round: Round | None = None) -> TableLimits:  # noqa: A002
+    """The limits a round is judged by: the table's now for a new round, those it had when
+    ``round`` was played for a correction (as its ruleset version is). The save and the
+    tablet's preview both ask here."""
+    return limits_of(table) if round is None else _limits_when(table, round.recorded_at)
+
+
 def _limits_when(table: Table, at) -> TableLimits:
-    """The table's limits when a round was played: a correction is judged by them, as by its ruleset version."""
     try:
         return limits_of(table.history.as_of(at))
     except Table.DoesNotExist:  # no history row that old (a table made before history was kept)
@@ -249,21 +254,12 @@ def _lock_table(table_id: int) -> _TableNow:
 
 
 def _session_of_day(now: _TableNow, *, at, author) -> tuple[int, date]:
-    """The open session for the gaming day ``at`` falls in, and that day.
-
-    A round's gaming day is the casino's gaming day of the moment it was recorded. In the
-    common case that is the open session's day and nothing more is asked of the database;
-    the first round after the gaming-day start at a table left open rolls its session over.
-    """
-    day = gaming_day_of(at, now.time_zone, now.start_hour)
-    if day == now.gaming_day:
-        return now.session_id, day
-    if day < now.gaming_day:
-        raise ValidationError({"table": [f"Table {now.table.label} is open for gaming day {now.gaming_day}; a round "
-                                         f"recorded at {at.isoformat()} belongs to gaming day {day}"]})
-    session = table_session_roll_over(session_id=now.session_id, day=day, time_zone=now.time_zone,
-                                      start_hour=now.start_hour, author=author)
-    return session.pk, day
+    """A round's gaming day is the casino's gaming day of the moment it was recorded: in the
+    common case the open session's day (nothing more is asked of the database); the first
+    round after the gaming-day start at a table left open rolls its session over."""
+    return table_session_for_moment(session_id=now.session_id, session_day=now.gaming_day, at=at,
+                                    time_zone=now.time_zone, start_hour=now.start_hour, label=now.table.label,
+                                    author=author)
 
 
 def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | None = None, at=None,
@@ -359,7 +355,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
                                         bank=bank)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context,
-                                    limits=_limits_when(rnd.table, rnd.recorded_at))
+                                    limits=round_limits(rnd.table, rnd))
     findings_round_changed(round=rnd, change=f"corrected to revision {rnd.revision + 1}", reason=reason,
                            author=author, at=at)
     new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,

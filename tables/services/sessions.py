@@ -87,6 +87,22 @@ def table_session_roll_over(*, session_id: int, day: date, time_zone: str, start
     return new
 
 
+def table_session_for_moment(*, session_id: int, session_day: date, at, time_zone: str, start_hour: int,
+                             label: str, author) -> tuple[int, date]:
+    """The open session for the gaming day of ``at``, and that day: the open one, or its
+    continuation after a roll-over when ``at`` falls on a later gaming day. A moment before
+    the session's day is refused. The caller holds the table's row lock."""
+    day = gaming_day_of(at, time_zone, start_hour)
+    if day == session_day:
+        return session_id, day
+    if day < session_day:
+        raise ValidationError({"table": [f"Table {label} is open for gaming day {session_day}; "
+                                         f"{at.isoformat()} belongs to gaming day {day}"]})
+    session = table_session_roll_over(session_id=session_id, day=day, time_zone=time_zone,
+                                      start_hour=start_hour, author=author)
+    return session.pk, day
+
+
 def _open_session_now(session: TableSession, *, at, author, closing: bool = False) -> TableSession:
     """Lock the table, then its session (the recorder's order: no deadlock), follow a session
     that was rolled over to its continuation, and roll it over if ``at`` is a later gaming day
@@ -99,11 +115,13 @@ def _open_session_now(session: TableSession, *, at, author, closing: bool = Fals
         if continuation is None:
             break
         session = continuation
-    casino = table.pit.casino
-    day = gaming_day_of(at - _JUST_BEFORE if closing else at, casino.time_zone, casino.gaming_day_start_hour)
-    if session.closed_at is None and day > session.gaming_day:
-        session = table_session_roll_over(session_id=session.pk, day=day, time_zone=casino.time_zone,
-                                          start_hour=casino.gaming_day_start_hour, author=author)
+    if session.closed_at is None:
+        casino = table.pit.casino
+        session_id, _ = table_session_for_moment(
+            session_id=session.pk, session_day=session.gaming_day, at=at - _JUST_BEFORE if closing else at,
+            time_zone=casino.time_zone, start_hour=casino.gaming_day_start_hour, label=table.label, author=author)
+        if session_id != session.pk:
+            session = TableSession.objects.get(pk=session_id)
     session.table = table
     return session
 

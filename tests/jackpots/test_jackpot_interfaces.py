@@ -174,8 +174,6 @@ def test_w2g_winner_identity_is_for_finance_and_gaming_managers_only(day):
             assert body["w2g_reference"] == "W2G-1"
             assert body["winner_name"] == ("C. Lucky" if sees else None), role
             assert body["winner_id_reference"] == ("DL 1234" if sees else None), role
-        history = client.get(reverse("jackpot-award-list"), {"winner_name": "C. Lucky"})
-        assert "C. Lucky" not in history.content.decode() or sees
 
 
 def test_liability_default_day_is_the_callers_casinos_gaming_day():

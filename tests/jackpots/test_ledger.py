@@ -11,9 +11,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
 
-from audit.jackpots.ledger import Book, LedgerUnbalanced, cents
+from audit.jackpots.ledger import Book, LedgerUnbalanced
 from audit.jackpots.models import JackpotAward, JackpotLineConfig, LedgerLeg, LedgerTransaction
 from audit.jackpots.reconcile import jackpot_recompute
+from audit.jackpots.rules import cents
 from audit.jackpots.selectors import bank_state, liability_report
 from audit.jackpots.services import (
     jackpot_adjustment_decide,

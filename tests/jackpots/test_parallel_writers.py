@@ -9,9 +9,9 @@ from decimal import Decimal
 import pytest
 from django.db import connection, connections
 
-from audit.jackpots.ledger import cents
 from audit.jackpots.models import JackpotAward
 from audit.jackpots.reconcile import jackpot_recompute
+from audit.jackpots.rules import cents
 from audit.jackpots.selectors import bank_state
 from tables.services.rounds import round_record
 from tests.jackpots.helpers import DAY_START, PROGRESSIVE, hit_round, linked_bank

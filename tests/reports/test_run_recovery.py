@@ -160,11 +160,7 @@ def test_celery_brings_a_lost_task_back_within_minutes():
     assert live_settings.CELERY_TASK_REJECT_ON_WORKER_LOST is True
     visibility = live_settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
     assert visibility <= 15 * 60, "a lost slice comes back within minutes, not an hour"
-    assert (
-        live_settings.CELERY_TASK_SOFT_TIME_LIMIT
-        < live_settings.CELERY_TASK_TIME_LIMIT
-        < visibility
-    ), "no task outlives its message's visibility (it would run twice at once)"
+    # soft < hard < visibility is refused at start-up by settings.py itself.
     assert visibility < live_settings.REPORTS_STALE_SECONDS
 
 
