@@ -311,10 +311,11 @@ def day_heads(casino, day: date) -> dict[str, str]:
     return heads
 
 
-def day_head(casino, day: date) -> tuple[str, int]:
+def day_head(casino, day: date, *, heads: dict[str, str] | None = None) -> tuple[str, int]:
     """The casino's chain head at the end of gaming day ``day``: sha256 of each chain's state
-    then (:func:`day_heads`, one line per chain), and how many chains it covers."""
-    heads = day_heads(casino, day)
+    then (:func:`day_heads`, one line per chain; ``heads`` when the caller has them), and how
+    many chains it covers."""
+    heads = day_heads(casino, day) if heads is None else heads
     lines = [f"{name} {digest}" for name, digest in sorted(heads.items())]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest(), len(lines)
 

@@ -68,11 +68,12 @@ def findings_round_changed(*, round, change: str, reason: str, author, at) -> No
     ``change`` says what happened ("corrected to revision 3", "voided"); ``reason`` is the author's.
     """
     findings = list(Finding.objects.select_for_update().filter(round=round).order_by("pk"))
+    voided = round.status == Round.VOIDED  # a void saves the round's status before calling here
     superseded = [f for f in findings if f.status == Finding.OPEN]
     for finding in superseded:
         finding.status = Finding.SUPERSEDED
     if superseded:
-        what = "superseded by a correction" if change.startswith("corrected") else "round voided"
+        what = "round voided" if voided else "superseded by a correction"
         bulk_update_with_history(superseded, Finding, ["status"], default_user=author,
                                  default_change_reason=f"{what}: {reason}")
     reopened = [f for f in findings if f.status in Finding.REVIEWED]

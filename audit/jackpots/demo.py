@@ -40,6 +40,17 @@ HITS = {  # round index: (dealer cards, player cards)
 }
 
 
+def progressive_config() -> dict:
+    """Upcard Luck 21's default rules with the demo's lines paid from meters (both demos)."""
+    info = GAMES[GAME]
+    config = info.rules_to_dict(info.default_rules())
+    config["progressive_lines"] = {
+        line: {"reset": r, "increment_rate": i, "hidden_rate": h, "cap": c}
+        for line, (r, i, h, c) in LINES.items()
+    }
+    return config
+
+
 def _user(username: str, role: str):
     user, _ = get_user_model().objects.get_or_create(
         username=username, defaults={"first_name": username}
@@ -74,16 +85,11 @@ def jackpot_demo_day_load(*, rounds: int = 180, seed: int = 2026, day=None) -> d
         obj=Pit(casino=casino, name="Fortune pit"), author=manager, reason="jackpot demo"
     )
     info = GAMES[GAME]
-    config = info.rules_to_dict(info.default_rules())
-    config["progressive_lines"] = {
-        line: {"reset": r, "increment_rate": i, "hidden_rate": h, "cap": c}
-        for line, (r, i, h, c) in LINES.items()
-    }
     ruleset = ruleset_create(
         casino=casino,
         game=GAME,
         name="Upcard Luck progressive",
-        config=config,
+        config=progressive_config(),
         author=manager,
         reason="jackpot demo",
     )

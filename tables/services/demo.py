@@ -48,14 +48,9 @@ def _demo_config(game: str) -> dict | None:
     """The house rules; Upcard Luck's Taxpayer's Fortune pays its small lines from meters."""
     if game != "upcard_luck_21":
         return None
-    from audit.jackpots.demo import LINES
+    from audit.jackpots.demo import progressive_config
 
-    info = GAMES[game]
-    config = info.rules_to_dict(info.default_rules())
-    config["progressive_lines"] = {
-        line: {"reset": r, "increment_rate": i, "hidden_rate": h, "cap": c} for line, (r, i, h, c) in LINES.items()
-    }
-    return config
+    return progressive_config()
 
 
 @dataclass(frozen=True)

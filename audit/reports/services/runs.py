@@ -136,7 +136,7 @@ def _day_chain_head(report: DailyReport) -> tuple[str, int, str]:
     if missing:
         return "", 0, (f"No chain head: {len(missing)} of the {len(played)} chains that recorded this day "
                        f"({', '.join(missing[:10])}) have no link before its end; run `manage.py audit_verify`")
-    head, chains = chain.day_head(report.casino, report.gaming_day)
+    head, chains = chain.day_head(report.casino, report.gaming_day, heads=heads)
     return head, chains, ""
 
 
