@@ -16,16 +16,23 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from casino.api_input import too_large
+from tables.field_words import with_words
 from tables.games.base import InvalidInput
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, InvalidInput):
-        return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, InvalidInput):  # a refused round: its paths as keys, and in people's words
+        return Response(with_words(exc.as_dict(), _posted_round(context)), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
+
+
+def _posted_round(context) -> dict | None:
+    request = context.get("request") if context else None
+    data = getattr(request, "data", None)
+    return data.get("round") if isinstance(data, dict) else None
 
 
 def _api(request) -> bool:

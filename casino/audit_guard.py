@@ -78,6 +78,19 @@ RULES: dict[str, dict] = {
         "status": "status", "moves": ["pending>active", "pending>superseded", "active>superseded"],
         "with": ["activated_at", "activated_by_round_id", "ledger_position"],
     },
+    # A slip series' counter: numbers are issued, never taken back (tables/accounting/serials.py).
+    "accounting_serialcounter": {"up": ["last"]},
+    # An opener or closer never changes; its posting is linked once, right after it is written.
+    "accounting_inventoryslip": {"once": ["transaction_id"]},
+    # Fills and credits: requested > issued > received, or voided from requested or issued with
+    # a second person; the void's first signature is written while the slip is open.
+    "accounting_chipslip": {
+        "status": "status", "moves": ["requested>issued", "issued>received", "requested>voided", "issued>voided"],
+        "with": ["issued_by_id", "issued_at", "received_by_id", "received_at", "received_dealer_id",
+                 "transaction_id", "voided_by_id", "voided_at"],
+        "editable_in": ["requested", "issued"],
+        "editable": ["void_reason", "void_requested_by_id", "void_requested_at"],
+    },
 }
 
 GUARD_FUNCTIONS = """

@@ -6,6 +6,9 @@ from django.urls import NoReverseMatch, reverse
 
 from .roles import (
     ALL_ROLES,
+    CAGE,
+    COMPLIANCE,
+    COUNT,
     FINANCE,
     GAMING_MANAGER,
     PIT_BOSS,
@@ -23,8 +26,11 @@ NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Adjustments", "jackpots-adjustments", (FINANCE, GAMING_MANAGER)),
     ("Tablet", "tablet-floor", (PIT_BOSS,)),
     ("Surveillance desk", "desk-queue", (SURVEILLANCE, GAMING_MANAGER)),
+    ("Count", "count-day", (COUNT, FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("Reports", "reports", (FINANCE, GAMING_MANAGER, SURVEILLANCE)),
-    ("API docs", "api-docs", (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)),
+    ("Cage", "cage", (CAGE,)),
+    ("Slips", "accounting-day", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE)),
+    ("API docs", "api-docs", ALL_ROLES),
     ("API tokens", "api-tokens", (GAMING_MANAGER,)),
     ("Admin", "admin:index", (GAMING_MANAGER,)),
 ]

@@ -28,3 +28,10 @@ def gaming_day_bounds(day: date, time_zone: str, start_hour: int) -> tuple[datet
     start = datetime.combine(day, time(start_hour), tzinfo=zone)
     end = datetime.combine(day + timedelta(days=1), time(start_hour), tzinfo=zone)
     return start, end
+
+
+def current_gaming_day(casino, at=None) -> date:
+    """The gaming day ``casino`` is in at ``at`` (now by default): the one rule above, by its settings."""
+    from django.utils import timezone
+
+    return gaming_day_of(at or timezone.now(), casino.time_zone, casino.gaming_day_start_hour)

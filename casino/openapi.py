@@ -5,7 +5,8 @@ from __future__ import annotations
 ERROR_SCHEMA = {
     "type": "object",
     "description": "Field-level errors (`{\"field\": [\"message\"]}`, nested paths such as "
-                   "`round.seats[0].hands[0].cards[1]`) or `{\"detail\": \"message\"}`.",
+                   "`round.seats[0].hands[0].cards[1]`) or `{\"detail\": \"message\"}`. A refused "
+                   "round adds `messages`: each error as the table counts (`Seat 4, hand 1, card 2: ...`).",
     "additionalProperties": True,
 }
 ERRORS = {

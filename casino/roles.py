@@ -1,4 +1,4 @@
-"""The four roles of the floor, as Django groups, and how code asks about them.
+"""The roles of the floor and the cage, as Django groups, and how code asks about them.
 
 Pages and API endpoints check roles (``has_role``); the groups also carry Django model
 permissions so that the admin shows a gaming manager exactly what they may change.
@@ -13,7 +13,10 @@ PIT_BOSS = "pit_boss"
 SURVEILLANCE = "surveillance"
 FINANCE = "finance"
 GAMING_MANAGER = "gaming_manager"
-ALL_ROLES = (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)
+CAGE = "cage"
+COUNT = "count"
+COMPLIANCE = "compliance"
+ALL_ROLES = (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER, CAGE, COUNT, COMPLIANCE)
 #: Who may read a W-2G winner's name and identification (tax records: finance files them,
 #: the gaming manager answers for them); every other role sees the W-2G flag and reference.
 WINNER_IDENTITY_ROLES = (FINANCE, GAMING_MANAGER)
@@ -23,12 +26,23 @@ ROLE_GROUPS = {
     SURVEILLANCE: "Surveillance",
     FINANCE: "Finance",
     GAMING_MANAGER: "Gaming manager",
+    CAGE: "Cage cashier",
+    COUNT: "Count team",
+    COMPLIANCE: "Compliance",
 }
 _GROUP_ROLES = {name: role for role, name in ROLE_GROUPS.items()}
 
 #: Model permissions per role: ``{role: {"app.model": ("view", "add", ...)}}``.
 #: Write access through pages and the API is decided by role checks; these permissions
 #: drive the admin, where only gaming managers (and superusers) work.
+_FLOOR_VIEW = {
+    "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
+    "tables.dealer": ("view",), "tables.ruleset": ("view",), "tables.rulesetversion": ("view",),
+}
+_ACCOUNTING_VIEW = {
+    "accounting.chipset": ("view",), "accounting.denomination": ("view",),
+    "accounting.account": ("view",), "accounting.transaction": ("view",), "accounting.leg": ("view",),
+}
 ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
     PIT_BOSS: {
         "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
@@ -53,7 +67,15 @@ ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "tables.casinomembership": ("view", "add", "delete"),
         # Unlocking a login locked by django-axes is deleting its attempt record.
         "axes.accessattempt": ("view", "delete"), "axes.accessfailurelog": ("view",),
+        # Chips: a denomination is retired, never deleted (slips and legs name it).
+        "accounting.chipset": ("view", "add", "change"), "accounting.denomination": ("view",),
+        "accounting.accountingsettings": ("view", "add", "change"),
+        "accounting.account": ("view",), "accounting.transaction": ("view",), "accounting.leg": ("view",),
     },
+    CAGE: {**_FLOOR_VIEW, **_ACCOUNTING_VIEW},
+    COUNT: {**_FLOOR_VIEW, **_ACCOUNTING_VIEW},
+    # Compliance (a later issue) reads; it changes nothing yet.
+    COMPLIANCE: {**_FLOOR_VIEW, **_ACCOUNTING_VIEW},
 }
 
 

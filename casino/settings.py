@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "audit",
     "audit.reports",
     "audit.jackpots",
+    "tables.accounting",
 ]
 
 MIDDLEWARE = [
@@ -258,6 +259,13 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "RoundStatusEnum": "tables.models.Round.STATUSES",
         "FindingStatusEnum": "audit.models.Finding.STATUSES",
+        "ReportStatusEnum": "audit.reports.models.DailyReport.STATUSES",
+        "InventorySlipKindEnum": "tables.accounting.models.InventorySlip.KINDS",
+        "ChipSlipKindEnum": "tables.accounting.models.ChipSlip.KINDS",
+        "ChipSlipStatusEnum": "tables.accounting.models.ChipSlip.STATUSES",
+        "AccountingFindingCodeEnum": "tables.accounting.models.AccountingFinding.CODES",
+        "BuyInKindEnum": "tables.accounting.models.BuyIn.KINDS",
+        "CountLineKindEnum": "tables.accounting.models.SoftCountLine.KINDS",
     },
 }
 
@@ -301,9 +309,15 @@ REPORTS_SLICE_ATTEMPTS = env_int("REPORTS_SLICE_ATTEMPTS", 3, minimum=1)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+#: How often beat refreshes each casino's provisional "today so far" report (minutes).
+REPORTS_PROVISIONAL_MINUTES = env_int("REPORTS_PROVISIONAL_MINUTES", 15, minimum=1)
 CELERY_BEAT_SCHEDULE: dict = {
     # UTC interval; each casino's gaming day is computed from its own zone and start hour.
     "reports-close-gaming-days": {"task": "reports.close_gaming_days", "schedule": 15 * 60.0},
+    "reports-provisional-refresh": {
+        "task": "reports.provisional_refresh",
+        "schedule": REPORTS_PROVISIONAL_MINUTES * 60.0,
+    },
 }
 
 LOGGING = {

@@ -4,6 +4,7 @@ may be issued for, and whose tokens are listed and revoked, is casino.tokens' ru
 from __future__ import annotations
 
 from django import forms
+from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -13,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER
+from casino.scoping import scope
 from casino.tokens import api_token_issue, api_token_revoke, token_users_for, tokens_revocable_by
 
 
@@ -32,6 +34,13 @@ class IssueForm(forms.Form):
         self.fields["user"].queryset = token_users_for(viewer).order_by("username")
         self.fields["days"] = forms.IntegerField(min_value=1, max_value=settings.API_TOKEN_MAX_LIFETIME_DAYS,
                                                  initial=settings.API_TOKEN_LIFETIME_DAYS)
+
+
+def _viewer_zone(viewer) -> str:
+    """A token belongs to a login, not to a casino: its times are shown in the zone of the
+    manager's own (first) casino, or UTC for one with none (the label says which)."""
+    casinos = apps.get_model("tables", "Casino").objects
+    return scope(casinos.order_by("pk"), viewer, "pk").values_list("time_zone", flat=True).first() or "UTC"
 
 
 def _tokens(viewer):
@@ -58,7 +67,7 @@ def tokens(request):
             status = 400
     return render(request, "casino/tokens.html", {
         "form": form, "issued_key": issued_key, "tokens": _tokens(request.user)[:200],
-        "default_days": settings.API_TOKEN_LIFETIME_DAYS}, status=status)
+        "default_days": settings.API_TOKEN_LIFETIME_DAYS, "zone": _viewer_zone(request.user)}, status=status)
 
 
 @require_POST

@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("audit.reports.urls")),
     path("", include("audit.jackpots.urls")),
     path("", include("tables.pages.urls")),
+    path("", include("tables.accounting.urls")),
     path("", include("audit.pages.urls")),
 ]
 

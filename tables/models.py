@@ -16,6 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from casino.local_time import local_time_text
 from tables.games import GAME_CHOICES, GAMES
 
 _TIME_ZONES = sorted(available_timezones())
@@ -281,7 +282,7 @@ class DealerAssignment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.dealer} at {self.session} from {self.started_at:%H:%M}"
+        return f"{self.dealer} at {self.session} from {local_time_text(self.started_at, self.session.table, 'time')}"
 
 
 class Round(models.Model):

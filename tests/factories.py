@@ -127,3 +127,14 @@ def jackpot_bank_for(*tables, at=None):
         tables=marked,
         at=at,
     )
+
+
+DEFAULT_CHIPS = ("1", "2.50", "5", "25", "100", "500", "1000", "5000")
+
+
+def chip_set_for(casino, values=DEFAULT_CHIPS):
+    """The casino's chip set (table accounting), made through the gaming manager's service."""
+    from tables.accounting.services.chips import chip_set_save
+
+    return chip_set_save(casino=casino, name=f"{casino.name} chips", denominations=list(values),
+                         author=user_with_role("gaming_manager", username="chips-manager"), reason="test chips")

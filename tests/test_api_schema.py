@@ -68,6 +68,7 @@ _RESOURCE = re.compile(r"^/api/v1/([a-z-]+)/\{id\}/")
 @pytest.fixture
 def api_floor(db, _keep_test_connection):
     """One of everything, and a token per role."""
+    from tests.accounting.matrix_objects import accounting_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.matrix_objects import report_matrix_objects
 
@@ -83,6 +84,11 @@ def api_floor(db, _keep_test_connection):
            "jackpot-awards": jackpots["jackpot-award"].pk,
            "jackpot-adjustments": jackpots["jackpot-adjustment"].pk,
            "reports": report_matrix_objects(table.pit.casino)["dailyreport"].pk}
+    accounting = accounting_matrix_objects(table, users["pit_boss"])
+    ids.update({"chip-sets": accounting["chipset"].pk, "inventory-slips": accounting["inventoryslip"].pk,
+                "chip-slips": accounting["chipslip"].pk, "accounting-findings": accounting["accountingfinding"].pk,
+                "buy-ins": accounting["buyin"].pk, "drop-boxes": accounting["dropbox"].pk,
+                "soft-counts": accounting["softcount"].pk})
     tokens = {role: api_token_issue(user=user, author=None, name="schemathesis")[1] for role, user in users.items()}
     return tokens, ids, itertools.count()
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
+from casino.roles import (
+    ALL_ROLES,
+    CAGE,
+    COMPLIANCE,
+    COUNT,
+    FINANCE,
+    GAMING_MANAGER,
+    PIT_BOSS,
+    SURVEILLANCE,
+)
 from tests.conftest import api_as
 from tests.factories import DealerFactory, TableFactory, user_with_role
 
@@ -54,7 +63,7 @@ MATRIX.update({
     "tablet-floor": [("get", (PIT_BOSS,), "page")],
     "tablet-table": [("get", (PIT_BOSS,), "page")],
     "tablet-table-open": [("post", (PIT_BOSS,), "page")],
-    "tablet-table-close": [("post", (PIT_BOSS,), "page")],
+    "tablet-table-close": [("get", (PIT_BOSS,), "page"), ("post", (PIT_BOSS,), "page")],
     "tablet-table-dealer": [("post", (PIT_BOSS,), "page")],
     "tablet-round-new": [("get", (PIT_BOSS,), "page")],
     "tablet-round-preview": [("post", (PIT_BOSS, GAMING_MANAGER), "page")],
@@ -95,7 +104,7 @@ MATRIX.update({
     "jackpots-report": [("get", _JACKPOT_READERS, "page")],
     "jackpots-report-csv": [("get", _JACKPOT_READERS, "page")],
     "jackpots-adjustments": [("get", _JACKPOT_READERS, "page"), ("post", _JACKPOT_READERS, "page")],
-    "jackpots-adjustment-decide": [("post", WRITERS, "page")],
+    "jackpots-adjustment-decide": [("get", WRITERS, "page"), ("post", WRITERS, "page")],
 })
 # Daily reconciliation (issue #8): finance and gaming managers run and download; surveillance reads.
 _REPORT_READERS, _REPORT_RUNNERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE), (FINANCE, GAMING_MANAGER)
@@ -104,6 +113,8 @@ MATRIX.update({
     "dailyreport-detail": [("get", _REPORT_READERS, "api")],
     "dailyreport-rerun": [("post", _REPORT_RUNNERS, "api")],
     "dailyreport-download": [("get", _REPORT_RUNNERS, "api")],
+    "dailyreport-provisional": [("get", _REPORT_RUNNERS, "api"), ("post", _REPORT_RUNNERS, "api")],
+    "reports-today": [("get", _REPORT_RUNNERS, "page"), ("post", _REPORT_RUNNERS, "page")],
     "reports": [("get", _REPORT_READERS, "page"), ("post", _REPORT_RUNNERS, "page")],
     "reports-day": [("get", _REPORT_READERS, "page")],
     "reports-progress": [("get", _REPORT_READERS, "page")],
@@ -115,14 +126,78 @@ MATRIX.update({
     "api-tokens": [("get", WRITERS, "page"), ("post", WRITERS, "page")],
     "api-token-revoke": [("post", WRITERS, "page")],
 })
+# Table accounting (issue #16): the tablet's chips, the cage, the day's slips and exceptions.
+_SLIP_READERS, _VOIDERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE), (PIT_BOSS, CAGE, GAMING_MANAGER)
+_FINDING_READERS = (SURVEILLANCE, FINANCE, GAMING_MANAGER, COMPLIANCE)
+MATRIX.update({
+    "chipset-list": [("get", EVERY_ROLE, "api"), ("post", WRITERS, "api")],
+    "chipset-detail": [("get", EVERY_ROLE, "api")],
+    "chipset-history": [("get", EVERY_ROLE, "api")],
+    "inventoryslip-list": [("get", EVERY_ROLE, "api"), ("post", (PIT_BOSS,), "api")],
+    "inventoryslip-detail": [("get", EVERY_ROLE, "api")],
+    "chipslip-list": [("get", EVERY_ROLE, "api"), ("post", (PIT_BOSS,), "api")],
+    "chipslip-detail": [("get", EVERY_ROLE, "api")],
+    "chipslip-issue": [("post", (CAGE,), "api")],
+    "chipslip-receive": [("post", (PIT_BOSS,), "api")],
+    "chipslip-void": [("post", _VOIDERS, "api")],
+    "chipslip-void-confirm": [("post", _VOIDERS, "api")],
+    "accountingfinding-list": [("get", _FINDING_READERS, "api")],
+    "accountingfinding-detail": [("get", _FINDING_READERS, "api")],
+    "tablet-chips": [("get", (PIT_BOSS,), "page")],
+    "tablet-chips-opener": [("post", (PIT_BOSS,), "page")],
+    "tablet-chips-closer": [("post", (PIT_BOSS,), "page")],
+    "tablet-chips-fill": [("post", (PIT_BOSS,), "page")],
+    "tablet-chips-credit": [("post", (PIT_BOSS,), "page")],
+    "tablet-slip-receive": [("post", (PIT_BOSS,), "page")],
+    "slip-void": [("post", _VOIDERS, "page")],
+    "slip-void-confirm": [("post", _VOIDERS, "page")],
+    "cage": [("get", (CAGE,), "page")],
+    "cage-issue": [("post", (CAGE,), "page")],
+    "accounting-day": [("get", _SLIP_READERS, "page")],
+    "accounting-day-file": [("get", _SLIP_READERS, "page")],
+    "accounting-exceptions-file": [("get", _SLIP_READERS, "page")],
+})
+# Buy-ins, drop boxes and the count (issue #16): buy-ins for every role to read; the count for
+# the count room and those who check it; finance may drop and count (refused with a field
+# error unless the casino's count settings say it has no count team).
+_COUNT_READERS, _COUNTERS = (COUNT, FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE), (COUNT, FINANCE)
+MATRIX.update({
+    "buyin-list": [("get", EVERY_ROLE, "api"), ("post", (PIT_BOSS,), "api")],
+    "buyin-detail": [("get", EVERY_ROLE, "api")],
+    "buyin-void": [("post", (PIT_BOSS, GAMING_MANAGER), "api")],
+    "buyin-estimated-drop": [("get", EVERY_ROLE, "api")],
+    "buyin-export": [("get", EVERY_ROLE, "api")],
+    "dropbox-list": [("get", _COUNT_READERS, "api")],
+    "dropbox-detail": [("get", _COUNT_READERS, "api")],
+    "dropbox-drop": [("post", _COUNTERS, "api")],
+    "dropbox-counts": [("post", _COUNTERS, "api")],
+    "softcount-list": [("get", _COUNT_READERS, "api")],
+    "softcount-detail": [("get", _COUNT_READERS, "api")],
+    "softcount-sign": [("post", _COUNTERS, "api")],
+    "softcount-export": [("get", _COUNT_READERS, "api")],
+    "tablet-buy-ins": [("get", (PIT_BOSS,), "page"), ("post", (PIT_BOSS,), "page")],
+    "count-day": [("get", _COUNT_READERS, "page")],
+    "count-drop": [("post", _COUNTERS, "page")],
+    "count-enter": [("post", _COUNTERS, "page")],
+    "count-sign": [("post", _COUNTERS, "page")],
+})
+#: URL name -> its URL's arguments, when they are not an object's pk (a list-level action takes none).
+PAGE_KWARGS = {"accounting-day-file": {"fmt": "xlsx"}, "accounting-exceptions-file": {"fmt": "csv"},
+               **dict.fromkeys(("buyin-estimated-drop", "buyin-export", "dropbox-drop", "softcount-export"), {})}
+_ACCOUNTING_OBJECTS = ("chipset", "inventoryslip", "chipslip", "accountingfinding", "buyin", "dropbox", "softcount")
 #: Page URL name -> the `floor` object its pk names.
 PAGE_OBJECTS = {
+    **dict.fromkeys(("tablet-chips", "tablet-chips-opener", "tablet-chips-closer", "tablet-chips-fill",
+                     "tablet-chips-credit"), "table"),
+    **dict.fromkeys(("tablet-slip-receive", "slip-void", "slip-void-confirm", "cage-issue", "chipslip-void-confirm"),
+                    "chipslip"),
     "jackpots-award-pay": "jackpot-award", "jackpots-adjustment-decide": "jackpot-adjustment",
     "tablet-table": "table", "tablet-table-open": "table", "tablet-table-close": "table",
     "tablet-table-dealer": "table", "tablet-round-new": "table", "tablet-round-preview": "table",
     "tablet-round-save": "table", "tablet-holdem-next": "table", "tablet-round": "round",
     "tablet-round-correct": "own_round", "desk-round": "round", "desk-finding-review": "finding",
     "desk-dealer": "dealer", "api-token-revoke": "api_token",
+    "tablet-buy-ins": "table", "count-enter": "dropbox", "count-sign": "softcount",
     **dict.fromkeys(("dailyreport-detail", "dailyreport-rerun", "dailyreport-download", "reports-day",
                      "reports-progress", "reports-file"), "dailyreport"),
 }
@@ -146,6 +221,7 @@ def _url_names(resolver=None, prefix="") -> set[str]:
 def floor(db):
     from tables.services.rounds import round_record
     from tables.services.sessions import table_session_open
+    from tests.accounting.matrix_objects import accounting_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.matrix_objects import report_matrix_objects
     from tests.tables.rounds_data import ROUNDS
@@ -166,10 +242,12 @@ def floor(db):
     return {"table": table, "dealer": dealer, "tablesession": session, "round": audited.round,
             "api_token": api_token_issue(user=tablet, author=None, name="matrix")[0],
             "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
-            **report_matrix_objects(table.pit.casino)}
+            **report_matrix_objects(table.pit.casino), **accounting_matrix_objects(table, recorder)}
 
 
 def _kwargs(name: str, floor) -> dict:
+    if name in PAGE_KWARGS:
+        return PAGE_KWARGS[name]
     if name in PAGE_OBJECTS:
         return {"pk": floor[PAGE_OBJECTS[name]].pk}
     basename, _, suffix = name.rpartition("-")
@@ -178,7 +256,8 @@ def _kwargs(name: str, floor) -> dict:
     table = floor["table"]
     objects = {"casino": table.pit.casino, "pit": table.pit, "table": table, "dealer": floor["dealer"],
                "ruleset": table.ruleset, "tablesession": floor["tablesession"], "round": floor["round"],
-               "finding": floor["finding"], **{k: v for k, v in floor.items() if k.startswith("jackpot-")}}
+               "finding": floor["finding"], **{k: v for k, v in floor.items() if k.startswith("jackpot-")},
+               **{k: floor[k] for k in _ACCOUNTING_OBJECTS}}
     return {"pk": objects[basename].pk} if basename in objects else {}
 
 

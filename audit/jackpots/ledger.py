@@ -18,6 +18,7 @@ from audit import chain
 from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerLeg, LedgerTransaction
 from audit.jackpots.rules import CENT, ZERO, apply
 from audit.models import ChainLink
+from casino.double_entry import LedgerUnbalanced, legs_merged  # noqa: F401 - LedgerUnbalanced: callers catch it here
 from casino.gaming_day import gaming_day_of
 from tables.games.paytables import JACKPOT_LINES
 
@@ -29,10 +30,6 @@ BANK_KINDS = (
     LedgerAccount.RELEASED,
 )
 LINE_KINDS = (LedgerAccount.METER, LedgerAccount.RESERVE)
-
-
-class LedgerUnbalanced(Exception):  # noqa: N818 - a programming error, never user input
-    pass
 
 
 def bank_accounts_ensure(bank: JackpotBank) -> None:
@@ -80,17 +77,7 @@ class Book:
     ) -> LedgerTransaction | None:
         """Post ``legs`` ((kind, line) -> debit-positive amount). Zero legs are dropped; a
         posting with nothing left is not written. Returns the transaction."""
-        merged: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
-        for key, amount in legs:
-            amount = Decimal(amount)
-            if amount != amount.quantize(CENT):
-                raise LedgerUnbalanced(f"{kind}: leg {key} of {amount} is not whole cents")
-            merged[key] += amount
-        merged = {k: v for k, v in merged.items() if v != 0}
-        if sum(merged.values(), ZERO) != 0:
-            raise LedgerUnbalanced(
-                f"{kind}: legs sum to {sum(merged.values(), ZERO)}, not zero: {merged}"
-            )
+        merged = legs_merged(kind, legs)
         if not merged:
             return None
         at = at or timezone.now()

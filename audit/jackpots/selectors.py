@@ -253,8 +253,16 @@ def liability_report(*, day_from: date, day_to: date, banks=None) -> LiabilityRe
 
 def pending_awards(*, bank: JackpotBank | None = None):
     qs = JackpotAward.objects.filter(status=JackpotAward.PENDING).select_related(
-        "table", "bank", "round"
+        "table", "bank__casino", "round"
     )
     return qs.filter(bank=bank) if bank is not None else qs
 
 
+
+
+def adjustment_balance(adjustment) -> Decimal:
+    """What the account an adjustment moves (its bank's line meter or hidden reserve) holds now."""
+    account = LedgerAccount.objects.filter(
+        bank=adjustment.bank_id, kind=adjustment.target, line=adjustment.line
+    ).first()
+    return ZERO if account is None else balances_by_account(adjustment.bank).get(account.pk, ZERO)

@@ -40,6 +40,7 @@ from audit.jackpots.rules import (
     top_up_legs,
 )
 from casino.audit_guard import allow_audit_write
+from casino.local_time import local_time_text
 from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
 from tables.games.base import AuditContext
 from tables.games.paytables import JACKPOT_LINES
@@ -597,7 +598,7 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
                     raise ValidationError(
                         {
                             "round": [
-                                f"The {line} award of {award.amount} to seat {award.seat} was paid on {award.paid_at:%Y-%m-%d}; "
+                                f"The {line} award of {award.amount} to seat {award.seat} was paid at {local_time_text(award.paid_at, award.bank)}; "
                                 f"the correction would make it {s.net} to seat {s.seat}. A paid jackpot cannot change: record "
                                 "the difference as an approved adjustment and a finding instead"
                             ]
@@ -617,7 +618,7 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
                 raise ValidationError(
                     {
                         "round": [
-                            f"The {line} award of {award.amount} to seat {award.seat} was paid on {award.paid_at:%Y-%m-%d}; "
+                            f"The {line} award of {award.amount} to seat {award.seat} was paid at {local_time_text(award.paid_at, award.bank)}; "
                             "a correction or void cannot make a paid jackpot vanish"
                         ]
                     }
@@ -766,7 +767,7 @@ def jackpot_round_voided(*, round: Round, author, reason: str, at=None) -> None:
             raise ValidationError(
                 {
                     "round": [
-                        f"Round {rnd} won a {award.line} jackpot of {award.amount} that was paid on {award.paid_at:%Y-%m-%d}; "
+                        f"Round {rnd} won a {award.line} jackpot of {award.amount} that was paid at {local_time_text(award.paid_at, award.bank)}; "
                         "a round with a paid jackpot cannot be voided"
                     ]
                 }

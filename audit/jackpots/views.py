@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.views.decorators.http import require_http_methods
 
 from audit.jackpots import services
 from audit.jackpots.api import report_csv
@@ -17,6 +18,7 @@ from audit.jackpots.models import JackpotAdjustment, JackpotAward, JackpotBank, 
 from audit.jackpots.reconcile import jackpot_recompute
 from audit.jackpots.selectors import (
     MOVEMENTS,
+    adjustment_balance,
     ledger_transactions,
     liability_report,
     meter_board,
@@ -38,7 +40,7 @@ def _errors(exc: ValidationError) -> dict[str, list[str]]:
 
 
 def _banks(request):
-    return scope(JackpotBank.objects.all(), request.user)
+    return scope(JackpotBank.objects.select_related("casino"), request.user)
 
 
 def _days(request) -> tuple[date, date, dict]:
@@ -91,7 +93,7 @@ def board(request):
 @role_required(*ATTENDANTS)
 def award_pay(request, pk: int):
     award = get_object_or_404(
-        scope(JackpotAward.objects.select_related("table", "bank"), request.user, "bank__casino"), pk=pk)
+        scope(JackpotAward.objects.select_related("table", "bank__casino"), request.user, "bank__casino"), pk=pk)
     errors: dict = {}
     if request.method == "POST":
         try:
@@ -197,7 +199,7 @@ def adjustments(request):
         "jackpots/adjustments.html",
         {
             "adjustments": scope(JackpotAdjustment.objects.select_related(
-                "bank", "requested_by", "decided_by"
+                "bank__casino", "requested_by", "decided_by"
             ), request.user, "bank__casino")[:200],
             "banks": _banks(request).order_by("name"),
             "lines": [(ln, JACKPOT_LINE_NAMES[ln]) for ln in JACKPOT_LINES],
@@ -210,15 +212,35 @@ def adjustments(request):
     )
 
 
+def _adjustment_words(adjustment) -> str:
+    """The account an adjustment moves, as people name it: "Main bank meter 'Dealer bust, 7 cards'"."""
+    return (f"{adjustment.bank} {adjustment.get_target_display()} "
+            f"'{JACKPOT_LINE_NAMES.get(adjustment.line, adjustment.line)}'")
+
+
+def _money(amount) -> str:
+    return f"{amount:,.2f}"
+
+
 @role_required(GAMING_MANAGER)
+@require_http_methods(["GET", "POST"])
 def adjustment_decide(request, pk: int):
-    adjustment = get_object_or_404(scope(JackpotAdjustment.objects.all(), request.user, "bank__casino"), pk=pk)
-    if request.method == "POST":
+    """Approve or reject, in two steps: this page says what will move, then a confirmed POST
+    decides. A POST without ``confirm`` changes nothing (it shows the same page)."""
+    adjustment = get_object_or_404(
+        scope(JackpotAdjustment.objects.select_related("bank", "requested_by"), request.user, "bank__casino"),
+        pk=pk)
+    decision = request.POST.get("decision") or request.GET.get("decision", "")
+    if decision not in ("approve", "reject"):
+        messages.error(request, "decision: choose approve or reject")
+        return redirect("jackpots-adjustments")
+    before = adjustment_balance(adjustment)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
         try:
             services.jackpot_adjustment_decide(
                 adjustment=adjustment,
                 author=request.user,
-                approve=request.POST.get("decision") == "approve",
+                approve=decision == "approve",
                 note=request.POST.get("note", ""),
             )
         except ValidationError as exc:
@@ -226,8 +248,24 @@ def adjustment_decide(request, pk: int):
                 for problem in problems:
                     messages.error(request, f"{field}: {problem}")
         else:
-            messages.success(request, f"Adjustment #{adjustment.pk} decided.")
-    return redirect("jackpots-adjustments")
+            if decision == "approve":
+                messages.success(request, (
+                    f"Adjustment #{adjustment.pk} approved: {_adjustment_words(adjustment)} "
+                    f"{_money(before)} → {_money(adjustment_balance(adjustment))}."))
+            else:
+                messages.success(request, (
+                    f"Adjustment #{adjustment.pk} rejected: nothing posted; "
+                    f"{_adjustment_words(adjustment)} stays {_money(before)}."))
+        return redirect("jackpots-adjustments")
+    return render(request, "jackpots/adjustment_confirm.html", {
+        "adjustment": adjustment,
+        "decision": decision,
+        "account": _adjustment_words(adjustment),
+        "before": _money(before),
+        "after": _money(before + adjustment.amount),
+        "amount": _money(adjustment.amount),
+        "note": request.POST.get("note", ""),
+    })
 
 
 def _bank_form_action(request) -> str:

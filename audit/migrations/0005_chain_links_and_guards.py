@@ -11,6 +11,7 @@ session change anything but the moves the rules name).
 from django.db import migrations, models
 
 from casino.audit_guard import install_guards
+from casino.double_entry import closed_transaction_sql
 
 APPEND_ONLY = (
     "tables_idempotencykey",
@@ -30,35 +31,10 @@ GUARDED = (
     "jackpots_jackpotlineconfig",
 )
 
-# A leg may only join a transaction written by the same database transaction (or one of its
-# savepoints): the transaction row's xmin must still be in progress, and only our own
-# in-progress rows are visible. Balanced legs added to an old transaction are refused.
-CLOSED = """
-CREATE OR REPLACE FUNCTION jackpots_leg_same_transaction() RETURNS trigger AS $$
-DECLARE
-  row_xmin xid;
-  cur bigint := pg_current_xact_id()::text::bigint;
-  full_xid bigint;
-BEGIN
-  SELECT xmin INTO row_xmin FROM jackpots_ledgertransaction WHERE id = NEW.transaction_id;
-  IF FOUND THEN
-    -- xmin is the low 32 bits: give it the current epoch (the previous one if it is more than
-    -- 2^31 ahead: our savepoints' xids are a little above our own, never that far).
-    full_xid := (cur - (cur % 4294967296)) + row_xmin::text::bigint;
-    IF full_xid > cur + 2147483648 THEN
-      full_xid := full_xid - 4294967296;
-    END IF;
-    IF pg_xact_status(full_xid::text::xid8) IS NOT DISTINCT FROM 'in progress' THEN
-      RETURN NEW;
-    END IF;
-  END IF;
-  RAISE EXCEPTION 'ledger transaction % is closed: legs are written with their transaction only',
-    NEW.transaction_id USING ERRCODE = 'insufficient_privilege';
-END $$ LANGUAGE plpgsql;
-DROP TRIGGER IF EXISTS jackpots_leg_closed ON jackpots_ledgerleg;
-CREATE TRIGGER jackpots_leg_closed BEFORE INSERT ON jackpots_ledgerleg
-  FOR EACH ROW EXECUTE FUNCTION jackpots_leg_same_transaction();
-"""
+# A leg may only join a transaction written by the same database transaction (the SQL is
+# shared with the chip ledger: casino/double_entry.py, the same text as before).
+CLOSED = closed_transaction_sql("jackpots", transaction_table="jackpots_ledgertransaction",
+                                leg_table="jackpots_ledgerleg")
 
 
 def seal(apps, schema_editor):

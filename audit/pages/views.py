@@ -104,7 +104,7 @@ def _wager_rows(revision) -> list[dict]:
 def round_detail(request, pk: int):
     rnd = get_object_or_404(
         scope(Round.objects.select_related(
-            "table__pit", "dealer", "ruleset_version__ruleset", "recorded_by", "voided_by"
+            "table__pit__casino", "dealer", "ruleset_version__ruleset", "recorded_by", "voided_by"
         ), request.user, "table__pit__casino"),
         pk=pk,
     )
@@ -206,8 +206,8 @@ def dealer_detail(request, pk: int):
             "form": form,
             "stats": stats,
             "recent": recent,
-            "floor": floor_average(since=period["since"], until=period["until"],
-                                   casinos=user_casino_ids(request.user)),
+            # The dealer's own casino is the floor to compare with, whoever else the reader sees.
+            "floor": floor_average(since=period["since"], until=period["until"], casinos={dealer.casino_id}),
             "patterns": overpay_patterns(
                 since=period["since"], until=period["until"], dealer=dealer.pk
             ),

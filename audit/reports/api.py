@@ -10,17 +10,18 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404
 from django.urls import reverse
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
-from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField
+from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.models import Casino
 
+from .exporters import provisional_banner
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
-from .services.runs import report_request, run_is_stale
+from .services.runs import current_gaming_day, provisional_request, report_request, run_is_stale
 from .views import report_file_response
 
 READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE)
@@ -33,6 +34,11 @@ class DailyReportSerializer(serializers.ModelSerializer):
     stale = serializers.SerializerMethodField()
     downloads = serializers.SerializerMethodField()
     chains = serializers.SerializerMethodField()
+    as_of = serializers.DateTimeField(
+        read_only=True, allow_null=True,
+        help_text="Play counted until: the day's end, or when a provisional run read the rounds.",
+    )
+    notice = serializers.SerializerMethodField()
 
     class Meta:
         model = DailyReport
@@ -41,6 +47,9 @@ class DailyReportSerializer(serializers.ModelSerializer):
             "casino",
             "casino_name",
             "gaming_day",
+            "provisional",
+            "as_of",
+            "notice",
             "status",
             "progress",
             "error",
@@ -60,6 +69,10 @@ class DailyReportSerializer(serializers.ModelSerializer):
             "chains",
             "downloads",
         ]
+
+    def get_notice(self, obj) -> str:
+        """A provisional report's mark ("Provisional — today so far, as of ..."); "" when final."""
+        return provisional_banner(obj)
 
     def get_chains(self, obj) -> int:
         """How many of the casino's chains (tables, jackpot banks) ``chain_head`` covers."""
@@ -99,6 +112,37 @@ class DealerLineSerializer(serializers.ModelSerializer):
         exclude = ["id", "report"]
 
 
+class ProvisionalReportSerializer(DailyReportSerializer):
+    """Today so far, with its lines once its run is done (outliers: the table lines flagged)."""
+
+    lines = serializers.SerializerMethodField()
+    wagers = serializers.SerializerMethodField()
+    dealers = serializers.SerializerMethodField()
+
+    class Meta(DailyReportSerializer.Meta):
+        fields = [*DailyReportSerializer.Meta.fields, "summary", "lines", "wagers", "dealers"]
+
+    def _done(self, obj, model, serializer):
+        rows = model.objects.filter(report=obj) if obj.status == DailyReport.DONE else model.objects.none()
+        return serializer(rows, many=True).data
+
+    @extend_schema_field(LineSerializer(many=True))
+    def get_lines(self, obj):
+        return self._done(obj, ReportLine, LineSerializer)
+
+    @extend_schema_field(WagerLineSerializer(many=True))
+    def get_wagers(self, obj):
+        return self._done(obj, ReportWagerLine, WagerLineSerializer)
+
+    @extend_schema_field(DealerLineSerializer(many=True))
+    def get_dealers(self, obj):
+        return self._done(obj, DealerLine, DealerLineSerializer)
+
+
+class ProvisionalRequestSerializer(serializers.Serializer):
+    casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
+
+
 class RequestSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     gaming_day = serializers.DateField()
@@ -134,6 +178,51 @@ class DailyReportViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.Retrie
     filterset_class = DailyReportFilter
     read_roles = READERS
     write_roles = RUNNERS
+
+    def get_queryset(self):
+        """Final reports; a provisional one is read through ``provisional`` (and downloaded)."""
+        reports = super().get_queryset()
+        return reports if self.action == "download" else reports.filter(provisional=False)
+
+    @extend_schema(
+        methods=["GET"],
+        parameters=[OpenApiParameter("casino", int, description="One of your casinos (default: all)")],
+        responses={200: ProvisionalReportSerializer(many=True)},
+    )
+    @extend_schema(
+        methods=["POST"], request=ProvisionalRequestSerializer, responses={202: DailyReportSerializer}
+    )
+    @action(detail=False, methods=["get", "post"], read_roles=RUNNERS, pagination_class=None, filter_backends=[])
+    def provisional(self, request):
+        """Today so far: GET the current gaming day's provisional report of each of your
+        casinos; POST ``{"casino": id}`` refreshes one (finance and gaming managers)."""
+        if request.method == "POST":
+            payload = ProvisionalRequestSerializer(data=request.data, context=self.get_serializer_context())
+            payload.is_valid(raise_exception=True)
+            try:
+                report = provisional_request(
+                    casino=payload.validated_data["casino"], requested_by=request.user, via="api"
+                )
+            except ValidationError as exc:
+                raise _validation(exc) from None
+            report.refresh_from_db()
+            return Response(self.get_serializer(report).data, status=status.HTTP_202_ACCEPTED)
+        casinos = scope(Casino.objects.order_by("name"), request.user, "pk")
+        wanted = request.query_params.get("casino")
+        if wanted is not None:
+            if not wanted.isdigit():
+                raise serializers.ValidationError({"casino": [f'"{wanted}" is not a casino id']})
+            casinos = casinos.filter(pk=int(wanted))
+        reports = [
+            report
+            for casino in casinos
+            for report in DailyReport.objects.select_related("casino").filter(
+                casino=casino, gaming_day=current_gaming_day(casino), provisional=True
+            )
+        ]
+        return Response(
+            ProvisionalReportSerializer(reports, many=True, context=self.get_serializer_context()).data
+        )
 
     @extend_schema(request=RequestSerializer, responses={202: DailyReportSerializer})
     def create(self, request):

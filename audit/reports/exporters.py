@@ -20,6 +20,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db.models import Max, Sum
 
+from casino.local_time import local_time_text
 from tables.games import GAMES
 
 from .legend import COLUMNS as LEGEND
@@ -94,6 +95,8 @@ class ReportData:
     wagers: list[dict]
     dealers: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: A provisional report's mark, first in every file ("" for a final report).
+    banner: str = ""
 
     @property
     def outliers(self) -> list[dict]:
@@ -119,6 +122,17 @@ def _wager_dict(w) -> dict:
         None if w.house_edge is None else (100 * w.house_edge).quantize(Decimal("0.0001"))
     )
     return row
+
+
+def provisional_banner(report: DailyReport) -> str:
+    """How a provisional report is marked, on the page and in its files ("" when final)."""
+    if not report.provisional:
+        return ""
+    as_of = local_time_text(report.as_of, report.casino, 'time') if report.as_of else "(not read yet)"
+    return (
+        f"Provisional — today so far, as of {as_of}. Not the final report: the day has not "
+        "ended; the final report replaces this one at the close"
+    )
 
 
 def report_data(report: DailyReport) -> ReportData:
@@ -168,11 +182,13 @@ def report_data(report: DailyReport) -> ReportData:
             f"Chain head at the end of the day: {report.chain_head} ({summary.get('chains', 0)} chains); "
             "keep it: `manage.py audit_verify` proves later that nothing before it changed."
         )
-    start = report.period_start.isoformat() if report.period_start else ""
-    end = report.period_end.isoformat() if report.period_end else ""
+    start = local_time_text(report.period_start, report.casino)
+    end = local_time_text(report.period_end, report.casino)
+    banner = provisional_banner(report)
     return ReportData(
-        title=f"{report.casino.name}: reconciliation of gaming day {report.gaming_day}",
-        subtitle=f"UTC {start} to {end} ({report.casino.time_zone}, day starts {report.casino.gaming_day_start_hour}:00)",
+        banner=banner,
+        title=f"{banner + ' · ' if banner else ''}{report.casino.name}: reconciliation of gaming day {report.gaming_day}",
+        subtitle=f"{start} to {end} ({report.casino.time_zone}, day starts {report.casino.gaming_day_start_hour}:00)",
         levels=levels,
         wagers=wagers,
         dealers=dealers,
@@ -200,7 +216,8 @@ _SUMMED = (
 def period_data(casino, first: date, last: date, title: str) -> ReportData:
     """Month- or year-to-date: the finished daily reports of ``[first, last]`` added up in SQL."""
     reports = DailyReport.objects.filter(
-        casino=casino, gaming_day__gte=first, gaming_day__lte=last, status=DailyReport.DONE
+        casino=casino, gaming_day__gte=first, gaming_day__lte=last, status=DailyReport.DONE,
+        provisional=False,
     )
     days = list(reports.order_by("gaming_day").values_list("gaming_day", flat=True))
     levels = {level: [] for level, _ in LEVEL_TITLES}
@@ -274,6 +291,9 @@ def csv_bytes(data: ReportData) -> bytes:
     """One CSV: a "section" column (floor, pit, game, table, wager, dealer) then that section's columns."""
     out = io.StringIO()
     writer = csv.writer(out)
+    if data.banner:
+        writer.writerow(["provisional", data.banner])
+        writer.writerow([])
     writer.writerow(["section", *(h for _, h, _ in LINE_COLUMNS)])
     for level, _ in LEVEL_TITLES:
         for row in data.levels[level]:
@@ -308,6 +328,8 @@ def xlsx_bytes(data: ReportData) -> bytes:
     book = Workbook()
     book.remove(book.active)
     bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDDDDD")
+    if data.banner:  # the first sheet a reader sees
+        book.create_sheet("Provisional").append([data.banner])
 
     def sheet(title: str, columns, rows) -> None:
         ws = book.create_sheet(title)
@@ -385,13 +407,26 @@ def _write(path: Path, content: bytes) -> None:
     os.replace(tmp, path)
 
 
+#: A provisional report is never signed: no PDF (the signable format), only the working files.
+PROVISIONAL_FORMATS = ("csv", "xlsx")
+
+
+def report_formats(report: DailyReport) -> tuple[str, ...]:
+    return PROVISIONAL_FORMATS if report.provisional else tuple(FORMATS)
+
+
 def report_files_write(report: DailyReport) -> dict[str, str]:
-    """Write the day's CSV, XLSX and PDF; return ``{format: path relative to REPORTS_ROOT}``."""
+    """Write the day's CSV, XLSX and PDF (provisional: CSV and XLSX, under their own name);
+    return ``{format: path relative to REPORTS_ROOT}``."""
     data = report_data(report)
     files = {}
     stem = f"reconciliation-{report.casino_id}-{report.gaming_day}"
-    for fmt, (render, _) in FORMATS.items():
-        rel = Path(f"casino-{report.casino_id}") / str(report.gaming_day.year) / f"{stem}.{fmt}"
+    folder = Path(f"casino-{report.casino_id}") / str(report.gaming_day.year)
+    if report.provisional:
+        stem, folder = f"provisional-{stem}", folder / "provisional"
+    for fmt in report_formats(report):
+        render = FORMATS[fmt][0]
+        rel = folder / f"{stem}.{fmt}"
         _write(reports_root() / rel, render(data))
         files[fmt] = str(rel)
     return files

@@ -82,13 +82,24 @@ class WagerOddsCache(models.Model):
 
 
 class DailyReport(models.Model):
-    """The reconciliation of one gaming day at one casino. Unique: re-runs replace its rows."""
+    """The reconciliation of one gaming day at one casino. Unique: re-runs replace its rows.
+
+    At most two per casino and day: the final report (``provisional=False``, only for a day
+    that has ended) and, while the day is on, one *provisional* "today so far" report built by
+    the same run over the rounds recorded until its run read them (``as_of``). The final
+    report's completion deletes the provisional one (README.md, "Today so far").
+    """
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     STATUSES = [(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="daily_reports")
     gaming_day = models.DateField()
+    provisional = models.BooleanField(
+        default=False,
+        help_text="Today so far: the current gaming day's figures until the run read its rounds "
+        "(as of its start); never signed, replaced by the final report at the close.",
+    )
     status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED, db_index=True)
     run_id = models.UUIDField(default=uuid.uuid4, help_text="The run that owns the report now.")
     runs = models.PositiveIntegerField(default=0, help_text="How many runs were started.")
@@ -127,12 +138,17 @@ class DailyReport(models.Model):
         ordering = ["-gaming_day", "casino__name"]
         constraints = [
             models.UniqueConstraint(
-                fields=["casino", "gaming_day"], name="dailyreport_one_per_day"
+                fields=["casino", "gaming_day", "provisional"], name="dailyreport_one_per_day_and_kind"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.casino} {self.gaming_day}"
+        return f"{self.casino} {self.gaming_day}{' (provisional)' if self.provisional else ''}"
+
+    @property
+    def as_of(self):
+        """Until when the figures count play: the day's end, or a provisional run's start."""
+        return self.started_at if self.provisional else self.period_end
 
     @property
     def progress(self) -> int:

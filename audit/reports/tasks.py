@@ -87,3 +87,9 @@ def reconcile_combine(report_id: int, run_id: str) -> str:
 def close_gaming_days() -> int:
     """Beat (UTC interval): reconcile every gaming day that has just ended, per casino."""
     return len(runs.gaming_days_close())
+
+
+@shared_task(name="reports.provisional_refresh")
+def provisional_refresh() -> int:
+    """Beat (``REPORTS_PROVISIONAL_MINUTES``): refresh each casino's "today so far" report."""
+    return len(runs.provisional_reports_refresh())

@@ -21,16 +21,21 @@ from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope
 from tables.models import Casino
 
-from .exporters import FORMATS, period_file_write, reports_root
+from .exporters import FORMATS, period_file_write, provisional_banner, report_formats, reports_root
 from .legend import COLUMNS, legend
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
-from .services.runs import report_request, run_is_stale
+from .services.runs import current_gaming_day, provisional_request, report_request, run_is_stale
 
 READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE)
 RUNNERS = (FINANCE, GAMING_MANAGER)
 
 
 def report_file_response(report: DailyReport, fmt: str) -> FileResponse:
+    if fmt not in report_formats(report):
+        raise Http404(
+            f"A provisional report has no {fmt.upper()}: only the final report of a day that has "
+            f"ended is printed to be signed (take {' or '.join(report_formats(report)).upper()})"
+        )
     rel = (report.files or {}).get(fmt)
     if report.status != DailyReport.DONE or not rel:
         raise Http404(
@@ -43,6 +48,13 @@ def report_file_response(report: DailyReport, fmt: str) -> FileResponse:
     return FileResponse(
         path.open("rb"), as_attachment=True, filename=path.name, content_type=FORMATS[fmt][1]
     )
+
+
+def readable_reports(user):
+    """The reports ``user`` may open: their casinos'; provisional ones only for finance and
+    gaming managers (surveillance reads final reports' outlier and dealer sections)."""
+    reports = scope(DailyReport.objects.select_related("casino"), user)
+    return reports if has_role(user, *RUNNERS) else reports.filter(provisional=False)
 
 
 def _casino(request) -> Casino | None:
@@ -79,7 +91,7 @@ def reports_index(request):
         else:
             messages.success(request, f"Reconciliation of {day} started.")
             return redirect("reports-day", pk=report.pk)
-    reports = scope(DailyReport.objects.select_related("casino"), request.user)
+    reports = scope(DailyReport.objects.select_related("casino"), request.user).filter(provisional=False)
     if casino is not None:
         reports = reports.filter(casino=casino)
     yesterday = None
@@ -98,6 +110,36 @@ def reports_index(request):
             "errors": errors,
             "can_run": has_role(request.user, *RUNNERS),
         },
+        status=400 if errors else 200,
+    )
+
+
+@role_required(*RUNNERS)
+@require_http_methods(["GET", "POST"])
+def reports_today(request):
+    """Today so far: the current gaming day's provisional report; POST refreshes it."""
+    casino = _casino(request)
+    if casino is None:
+        raise Http404("No casino is set up yet")
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        try:
+            report = provisional_request(casino=casino, requested_by=request.user, via="page")
+        except ValidationError as exc:
+            errors = exc.message_dict
+        else:
+            messages.success(request, f"Today so far at {casino}: refresh started.")
+            return redirect("reports-day", pk=report.pk)
+    report = DailyReport.objects.filter(
+        casino=casino, gaming_day=current_gaming_day(casino), provisional=True
+    ).first()
+    if report is not None and not errors:
+        return redirect("reports-day", pk=report.pk)
+    return render(
+        request,
+        "reports/today.html",
+        {"casino": casino, "casinos": scope(Casino.objects.all(), request.user, "pk"),
+         "report": report, "errors": errors},
         status=400 if errors else 200,
     )
 
@@ -126,7 +168,8 @@ def _context(request, report: DailyReport) -> dict:
         "outliers": lines.filter(level="table", outlier=True).order_by("label"),
         "dealers": DealerLine.objects.filter(report=report),
         "summary": report.summary or {},
-        "formats": list(FORMATS),
+        "formats": report_formats(report),
+        "banner": provisional_banner(report),
         "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
         "stale": run_is_stale(report),
         "legend": legend(),
@@ -136,14 +179,14 @@ def _context(request, report: DailyReport) -> dict:
 
 @role_required(*READERS)
 def report_day(request, pk: int):
-    report = get_object_or_404(scope(DailyReport.objects.select_related("casino"), request.user), pk=pk)
+    report = get_object_or_404(readable_reports(request.user), pk=pk)
     return render(request, "reports/day.html", _context(request, report))
 
 
 @role_required(*READERS)
 def report_progress(request, pk: int):
     """The progress fragment the day page polls (htmx) while a run is going."""
-    report = get_object_or_404(scope(DailyReport.objects.all(), request.user), pk=pk)
+    report = get_object_or_404(readable_reports(request.user), pk=pk)
     response = render(
         request,
         "reports/_progress.html",
@@ -179,7 +222,7 @@ def report_period_file(request):
         day = date.fromisoformat(request.GET.get("day", ""))
     except ValueError:
         done = (
-            DailyReport.objects.filter(casino=casino, status=DailyReport.DONE)
+            DailyReport.objects.filter(casino=casino, status=DailyReport.DONE, provisional=False)
             .order_by("-gaming_day")
             .first()
         )

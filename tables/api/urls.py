@@ -3,6 +3,8 @@ from rest_framework.routers import DefaultRouter
 from audit.api import FindingViewSet
 from audit.jackpots import api as jackpots
 from audit.reports.api import DailyReportViewSet
+from tables.accounting import api as accounting
+from tables.accounting import api_drop
 from tables.api import live, views
 
 router = DefaultRouter()
@@ -20,5 +22,12 @@ router.register("jackpot-awards", jackpots.JackpotAwardViewSet, basename="jackpo
 router.register("jackpot-adjustments", jackpots.JackpotAdjustmentViewSet, basename="jackpot-adjustment")
 router.register("jackpot-liability", jackpots.JackpotLiabilityViewSet, basename="jackpot-liability")
 router.register("reports", DailyReportViewSet, basename="dailyreport")
+router.register("chip-sets", accounting.ChipSetViewSet, basename="chipset")
+router.register("inventory-slips", accounting.InventorySlipViewSet, basename="inventoryslip")
+router.register("chip-slips", accounting.ChipSlipViewSet, basename="chipslip")
+router.register("accounting-findings", accounting.AccountingFindingViewSet, basename="accountingfinding")
+router.register("buy-ins", api_drop.BuyInViewSet, basename="buyin")
+router.register("drop-boxes", api_drop.DropBoxViewSet, basename="dropbox")
+router.register("soft-counts", api_drop.SoftCountViewSet, basename="softcount")
 
 urlpatterns = router.urls

@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.selectors import corrections_requested
+from casino.local_time import local_time_text
 from casino.permissions import role_required
 from casino.roles import PIT_BOSS
 from casino.scoping import scope, user_casino_ids
@@ -86,20 +87,41 @@ def table_open(request, pk: int):
     return redirect("tablet-table", pk=table.pk)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @role_required(PIT_BOSS)
 def table_close(request, pk: int):
+    """Close in two steps: this page says what closing ends, then a confirmed POST closes.
+
+    A POST without ``confirm`` changes nothing (it shows the same page); a confirmation for a
+    session that is no longer the open one (closed and opened again meanwhile) is refused."""
     table = _table(request, pk)
     session = table_session_current(table)
     if session is None:
         messages.error(request, f"Table {table.label} is already closed.")
-    else:
+        return redirect("tablet-table", pk=table.pk)
+    dealer = dealer_on_duty(session)
+    day, rounds = table_rounds_today(table)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        if request.POST.get("session") != str(session.pk):
+            messages.error(request, f"Table {table.label} changed since you confirmed; nothing was "
+                                    "closed. Check it and confirm again.")
+            return redirect("tablet-table-close", pk=table.pk)
         try:
-            table_session_close(session=session, author=request.user)
-            messages.success(request, f"Table {table.label} is closed.")
+            closed = table_session_close(session=session, author=request.user)
         except ValidationError as exc:
             _errors(request, exc)
-    return redirect("tablet-table", pk=table.pk)
+        else:
+            ended = f"session of {dealer.name} ended" if dealer else "session ended (no dealer on duty)"
+            messages.success(request, f"Table {table.label} closed at {local_time_text(closed.closed_at, table.pit.casino, 'time')}: "
+                                      f"{ended}, {_rounds(rounds.count())} today.")
+        return redirect("tablet-table", pk=table.pk)
+    return render(request, "tablet/table_close.html", {
+        "table": table, "session": session, "dealer": dealer, "day": day, "rounds": rounds.count(),
+        "opened": local_time_text(session.opened_at, table.pit.casino, 'time')})
+
+
+def _rounds(n: int) -> str:
+    return f"{n} round{'' if n == 1 else 's'}"
 
 
 @require_POST

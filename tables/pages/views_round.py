@@ -25,6 +25,7 @@ from casino.api_input import BodyRefused, read_json_body
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER, PIT_BOSS
 from casino.scoping import scope
+from tables.field_words import error_words
 from tables.games import HOLDEM_BLACKJACK
 from tables.games.base import InvalidInput
 from tables.games.holdem_actions import next_step
@@ -63,14 +64,16 @@ def _json_body(request) -> dict:
     return body
 
 
-def _error_response(exc: Exception, status: int = 400) -> JsonResponse:
+def _error_response(exc: Exception, body: dict | None = None, status: int = 400) -> JsonResponse:
+    """``errors`` by field path (the outbox keeps them) and ``messages``, the same in the
+    words the tablet shows: seats by their number at the table, hands and cards from one."""
     if isinstance(exc, InvalidInput):
         errors = exc.as_dict()
     elif isinstance(exc, ValidationError) and hasattr(exc, "error_dict"):
         errors = exc.message_dict
     else:
         errors = {"round": getattr(exc, "messages", [str(exc)])}
-    return JsonResponse({"errors": errors}, status=status)
+    return JsonResponse({"errors": errors, "messages": error_words(errors, (body or {}).get("round"))}, status=status)
 
 
 def findings_words(findings) -> list[dict]:
@@ -143,6 +146,7 @@ def _urls(table: Table) -> dict:
 def round_preview(request, pk: int):
     """What every wager should pay, and what the engine notes, without storing anything."""
     table = _table(request, pk)
+    body = None
     try:
         body = _json_body(request)
         correcting = _correcting(table, body)
@@ -155,7 +159,7 @@ def round_preview(request, pk: int):
                 limits=round_limits(table, correcting),
             )
     except (InvalidInput, ValidationError) as exc:
-        return _error_response(exc)
+        return _error_response(exc, body)
     audit = result.to_dict()
     return JsonResponse(
         {
@@ -220,7 +224,7 @@ def round_save(request, pk: int):
     except IdempotencyMismatch as exc:
         return JsonResponse({"errors": {"key": [str(exc)]}}, status=422)
     except (InvalidInput, ValidationError) as exc:
-        return _error_response(exc)
+        return _error_response(exc, body)
     return JsonResponse({**stored.body, "replayed": stored.replayed}, status=stored.status)
 
 
@@ -236,7 +240,7 @@ def _own(request, rnd: Round) -> None:
 @role_required(PIT_BOSS, GAMING_MANAGER)
 def round_result(request, pk: int):
     rnd = get_object_or_404(
-        scope(Round.objects.select_related("table__pit", "dealer", "recorded_by"), request.user, "table__pit__casino"),
+        scope(Round.objects.select_related("table__pit__casino", "dealer", "recorded_by"), request.user, "table__pit__casino"),
         pk=pk,
     )
     current = rnd.revisions.get(number=rnd.revision)
@@ -307,6 +311,7 @@ def round_correct_page(request, pk: int):
 
 
 def _correct(request, rnd: Round):
+    body = None
     try:
         body = _json_body(request)
         revision = int(body.get("revision") or 0)
@@ -322,7 +327,7 @@ def _correct(request, rnd: Round):
             {"errors": {"revision": [str(exc)]}, "current_revision": exc.current}, status=409
         )
     except (InvalidInput, ValidationError) as exc:
-        return _error_response(exc)
+        return _error_response(exc, body)
     except (TypeError, ValueError):
         return JsonResponse({"errors": {"revision": ["must be a whole number"]}}, status=400)
     return JsonResponse(_saved_body(audited.round, audited.revision), status=200)

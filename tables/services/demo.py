@@ -6,6 +6,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -13,6 +14,8 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 
 from casino.roles import (
+    CAGE,
+    COUNT,
     FINANCE,
     GAMING_MANAGER,
     PIT_BOSS,
@@ -22,14 +25,25 @@ from casino.roles import (
 )
 from tables.games import GAMES
 from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, Table
+from tables.services.demo_story import (
+    demo_adjustment_request_load,
+    demo_jackpot_win_load,
+    demo_past_day_load,
+)
 from tables.services.floor import floor_object_save, ruleset_create
 
 DEMO_REASON = "Demo floor for the quick start"
+DEMO_CASINO = "Demo Casino"
 DEMO_USERS = (
     ("pitboss", "Pat Pitboss", PIT_BOSS),
     ("surveillance", "Sam Surveillance", SURVEILLANCE),
     ("finance", "Fran Finance", FINANCE),
     ("manager", "Max Manager", GAMING_MANAGER),
+    # A second gaming manager: a manager may not approve their own adjustment request.
+    ("manager2", "Mia Manager", GAMING_MANAGER),
+    ("cage", "Casey Cashier", CAGE),
+    ("count", "Cory Counter", COUNT),
+    ("count2", "Cleo Counter", COUNT),  # a count is signed by two counters
 )
 DEMO_DEALERS = (("D1001", "Alex Rivera"), ("D1002", "Bea Chen"), ("D1003", "Carl Okafor"),
                 ("D1004", "Dana Kowalski"), ("D1005", "Eli Navarro"))
@@ -79,13 +93,13 @@ def demo_floor_load() -> list[DemoLogin]:
         user.groups.set([Group.objects.get(name=ROLE_GROUPS[role])])
         logins.append(DemoLogin(username, password, ROLE_GROUPS[role]))
         users.append(user)
-        if role == GAMING_MANAGER:
+        if role == GAMING_MANAGER and author is None:
             author = user
 
-    casino = Casino.objects.filter(name="Demo Casino").first()
+    casino = Casino.objects.filter(name=DEMO_CASINO).first()
     if casino is None:
         casino = floor_object_save(
-            obj=Casino(name="Demo Casino", time_zone=settings.CASINO_TIME_ZONE, gaming_day_start_hour=6),
+            obj=Casino(name=DEMO_CASINO, time_zone=settings.CASINO_TIME_ZONE, gaming_day_start_hour=6),
             author=author, reason=DEMO_REASON,
         )
     for user in users:  # the demo users work at the demo casino
@@ -110,6 +124,7 @@ def demo_floor_load() -> list[DemoLogin]:
                 author=author, reason=DEMO_REASON,
             )
     demo_jackpot_bank_load(casino=casino, author=author)
+    demo_adjustment_request_load(casino=casino, author=author)
     return logins
 
 
@@ -154,11 +169,16 @@ def demo_jackpot_bank_load(*, casino, author) -> None:
                                    hidden_rate=hidden, cap=cap, author=author, reason=DEMO_REASON, at=at)
 
 
-def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, seed: int = 2026) -> int:
-    """A day of simulated play at every open-able demo table, some rounds with dealer errors.
+def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, seed: int = 2026,
+                     open_table=None) -> int:
+    """A day of simulated play at every open-able demo table, some rounds with dealer errors,
+    after a shorter finished day before it (a third as many rounds, and the overpay pattern:
+    demo_story.py); at the Upcard Luck table a jackpot won at the end waits to be paid.
 
     Rounds go through :func:`round_record`, so they are audited exactly like live ones.
     Tables that already have rounds are left alone (``make run`` may load the demo again).
+    ``open_table(table=, dealer=, author=, at=)`` opens a table for today's play and returns its
+    session (default: a plain session; ``load_demo`` opens with the table accounting's opener).
     Returns the number of rounds recorded.
     """
     from datetime import timedelta
@@ -175,16 +195,20 @@ def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, se
 
     rng = random.Random(seed)
     pit_boss = get_user_model().objects.get(username="pitboss")
-    dealers = list(Dealer.objects.filter(casino__name="Demo Casino", active=True).order_by("employee_number"))
+    dealers = list(Dealer.objects.filter(casino__name=DEMO_CASINO, active=True).order_by("employee_number"))
     start = timezone.now() - timedelta(hours=8)
     recorded = 0
-    for index, table in enumerate(Table.objects.filter(pit__casino__name="Demo Casino").order_by("label")):
+    for index, table in enumerate(Table.objects.filter(pit__casino__name=DEMO_CASINO).order_by("label")):
         if Round.objects.filter(table=table).exists():
             continue
         game = GAMES[table.game]
         rules = table.ruleset.current_version.rules()
         kinds = game.inject_kinds
-        table_session_current(table) or table_session_open(
+        recorded += demo_past_day_load(
+            table=table, dealer=dealers[(index + 2) % len(dealers)], before=start, rounds=rounds_per_table // 3,
+            author=pit_boss, rng=random.Random(seed + 1 + index),
+            simulate=partial(_simulate_with_errors, game, error_rate))
+        table_session_current(table) or (open_table or table_session_open)(
             table=table, dealer=dealers[index % len(dealers)], author=pit_boss, at=start)
         for number in range(rounds_per_table):
             at = start + timedelta(seconds=75 * number + rng.randint(0, 30))
@@ -193,12 +217,23 @@ def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, se
                 table_session_dealer_change(session=table_session_current(table),
                                             dealer=dealers[(index + number // 20) % len(dealers)],
                                             author=pit_boss, at=at)
-            inject = frozenset({rng.choice(kinds)}) if rng.random() < error_rate else frozenset()
+            inject = _injected(rng, kinds, error_rate)
             seats = rng.randint(2, min(table.seats, rules.max_seats if hasattr(rules, "max_seats") else 7))
             data = _simulate(game, rng, rules, seats, inject)
             round_record(table=table, data=data, author=pit_boss, at=at)
             recorded += 1
+        end = start + timedelta(seconds=75 * rounds_per_table + 30)
+        if demo_jackpot_win_load(table=table, at=end, author=pit_boss):
+            recorded += 1
     return recorded
+
+
+def _injected(rng, kinds, error_rate: float) -> frozenset:
+    return frozenset({rng.choice(kinds)}) if rng.random() < error_rate else frozenset()
+
+
+def _simulate_with_errors(game, error_rate: float, rng, rules, seats: int) -> dict:
+    return _simulate(game, rng, rules, seats, _injected(rng, game.inject_kinds, error_rate))
 
 
 def _simulate(game, rng, rules, seats: int, inject: frozenset) -> dict:

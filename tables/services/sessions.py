@@ -12,14 +12,21 @@ from datetime import date, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from audit.jackpots.services import jackpot_bank_required
 from casino.audit_guard import allow_audit_write
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
+from casino.local_time import local_time_text
 from tables.models import Dealer, DealerAssignment, Table, TableSession
 
 _JUST_BEFORE = timedelta(microseconds=1)
+
+#: Sent inside the roll-over's transaction, under the table's lock, with ``old`` (closed at
+#: its day's end), ``new`` (its continuation), ``at`` (the new day's start) and ``author``:
+#: table accounting closes and reopens the table's chip inventory on paper there.
+session_rolled_over = Signal()
 
 
 def _save_table_state(table: Table, *, is_open: bool, author, reason: str) -> None:
@@ -84,6 +91,7 @@ def table_session_roll_over(*, session_id: int, day: date, time_zone: str, start
         on_duty.save(update_fields=["ended_at"])
         DealerAssignment.objects.create(session=new, dealer_id=on_duty.dealer_id, started_at=started,
                                         assigned_by_id=on_duty.assigned_by_id)
+    session_rolled_over.send(sender=TableSession, old=old, new=new, at=started, author=author)
     return new
 
 
@@ -97,7 +105,7 @@ def table_session_for_moment(*, session_id: int, session_day: date, at, time_zon
         return session_id, day
     if day < session_day:
         raise ValidationError({"table": [f"Table {label} is open for gaming day {session_day}; "
-                                         f"{at.isoformat()} belongs to gaming day {day}"]})
+                                         f"{local_time_text(at, time_zone)} belongs to gaming day {day}"]})
     session = table_session_roll_over(session_id=session_id, day=day, time_zone=time_zone,
                                       start_hour=start_hour, author=author)
     return session.pk, day

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
+from casino.roles import CAGE, COMPLIANCE, COUNT, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
 from tests.browser.conftest import LANDSCAPE, PORTRAIT, ROOT, login
 from tests.test_permission_matrix import MATRIX, PAGE_OBJECTS
 
@@ -26,7 +26,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DAY = date(2026, 7, 1)
 SIZES = {"landscape": LANDSCAPE, "portrait": PORTRAIT}
 #: GET pages that answer a file or a fragment, not a page to look at.
-NOT_PAGES = {"reports-file", "reports-period", "reports-progress", "jackpots-report-csv", "logout"}
+NOT_PAGES = {"reports-file", "reports-period", "reports-progress", "jackpots-report-csv", "logout",
+             "accounting-day-file", "accounting-exceptions-file"}
 ADMIN_PAGES = ("admin:index", "admin:tables_ruleset_changelist", "admin:tables_ruleset_change",
                "admin:tables_ruleset_history", "admin:tables_rulesetversion_changelist",
                "admin:tables_table_changelist")
@@ -76,7 +77,8 @@ def busy_floor(settings, tmp_path):
 
     settings.REPORTS_ROOT = tmp_path / "reports"
     sim = simulated_day(day=DAY, rounds_per_table=4, seed=21, bad_dealer_rounds=3)
-    users = {role: user_with_role(role) for role in (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER)}
+    users = {role: user_with_role(role) for role in (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER, CAGE,
+                                                     COMPLIANCE, COUNT)}
     from casino.celery import app
 
     eager, app.conf.task_always_eager = app.conf.task_always_eager, True  # built here, not by a worker
@@ -90,10 +92,29 @@ def busy_floor(settings, tmp_path):
     # The logged-in pit boss's own round (pit bosses correct only their own entries).
     own = round_record(table=table, data=ROUNDS["ante_up_21"]["correct"][0], author=users[PIT_BOSS]).round
     finding = Finding.objects.filter(round__table__pit__casino=sim["casino"]).first()
+    _slips_at(table, users)
     objects = {"table": table, "round": finding.round, "own_round": own, "finding": finding,
                "dealer": Dealer.objects.filter(casino=sim["casino"], name="Careless Dealer").get(),
                "dailyreport": report, **jackpot_matrix_objects()}
     return {"objects": objects, "ruleset": table.ruleset}
+
+
+def _slips_at(table, users) -> None:
+    """Chips at the table: an issued fill (its receipt form is the widest row), a void asked,
+    for the tablet's chips page, the cage and the day's slips."""
+    from tables.accounting.services.transfers import (
+        chip_slip_issue,
+        chip_slip_request,
+        chip_slip_void_request,
+    )
+    from tests.factories import chip_set_for
+
+    chip_set_for(table.pit.casino)
+    fill = chip_slip_request(table=table, kind="fill", counts={"25": 40, "100": 20, "2.50": 8},
+                             author=users[PIT_BOSS])
+    chip_slip_issue(slip=fill, author=users[CAGE])
+    credit = chip_slip_request(table=table, kind="credit", counts={"500": 4}, author=users[PIT_BOSS])
+    chip_slip_void_request(slip=credit, reason="asked for the wrong table by mistake", author=users[PIT_BOSS])
 
 
 def _pages_for(role: str, objects: dict, ruleset) -> list[tuple[str, str]]:
@@ -146,7 +167,7 @@ def _to_card_grid(page) -> None:
     assert width >= 44, f"the King's button is {width:.0f}px wide: too small to tap"
 
 
-@pytest.mark.parametrize("role", [PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER])
+@pytest.mark.parametrize("role", [PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER, CAGE, COMPLIANCE, COUNT])
 def test_no_page_scrolls_sideways_on_a_tablet(role, browser, live_server, busy_floor):
     failures: list[str] = []
     pages = _pages_for(role, busy_floor["objects"], busy_floor["ruleset"])

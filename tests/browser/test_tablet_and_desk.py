@@ -341,3 +341,20 @@ def test_seven_seat_blackjack_round_taps(page, live_server, floor_of_five):
     assert len(rnd.revisions.get().data["seats"]) == 7
     print(f"\nseven-seat blackjack round: {taps} taps, {seconds:.1f} s driven by Playwright")
     assert taps <= 40, taps
+
+
+def test_a_refused_round_is_shown_as_the_table_counts(page, live_server, floor_of_five):
+    """Issue #15: the tablet shows "Seat 4, hand 1" for round.seats[1].hands[0] (seat 4 is
+    the second seat listed), not the zero-based path."""
+    from tests.tables.test_field_words import ROUND, WORDS
+
+    table = floor_of_five["tables"]["ante_up_21"]
+    login(page, live_server, "pit_boss")
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.evaluate("([url, round]) => window.casinoTablet.enqueue(url, {round}, 'T1 round')",
+                  [f"/tablet/tables/{table.pk}/rounds/", ROUND])
+    banner = page.locator("#outbox-banner .outbox-refused")
+    expect(banner).to_contain_text(f"T1 round was refused: {WORDS}")
+    expect(banner).not_to_contain_text("seats[1]")
+    screenshots(page, "tablet-refused-in-words")
+    assert Round.objects.filter(table=table).count() == 0

@@ -76,7 +76,8 @@ def test_a_superuser_holds_every_role():
 
     root = get_user_model().objects.create_superuser("root", "root@example.com", "x-long-password-1")
     user, _ = RoleTokenAuthentication().authenticate_credentials(new_key(root))
-    assert user._casino_roles == {"pit_boss", "surveillance", "finance", "gaming_manager"}
+    assert user._casino_roles == {"pit_boss", "surveillance", "finance", "gaming_manager", "cage", "count",
+                                  "compliance"}
 
 
 def test_only_the_keys_digest_is_stored_and_the_key_is_shown_once():

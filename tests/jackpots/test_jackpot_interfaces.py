@@ -9,8 +9,10 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from audit.jackpots.models import JackpotAdjustment, JackpotAward
+from audit.jackpots.selectors import adjustment_balance
 from tables.services.rounds import round_record
 from tests.conftest import api_as
 from tests.factories import user_with_role
@@ -133,13 +135,25 @@ def test_adjustment_pages_keep_four_eyes(day):
     adjustment = JackpotAdjustment.objects.get()
     page = api_as(manager).get(reverse("jackpots-adjustments")).content.decode()
     assert "Approve" in page
-    api_as(manager).post(
-        reverse("jackpots-adjustment-decide", kwargs={"pk": adjustment.pk}),
-        {"decision": "approve"},
-        format="multipart",
-    )
+    decide = reverse("jackpots-adjustment-decide", kwargs={"pk": adjustment.pk})
+    before = adjustment_balance(adjustment)
+    words = escape(f"{bank} meter 'dealer busts with 5 cards, unsuited blackjack'")
+    # One tap is not enough: the page and an unconfirmed POST say what will move, and post nothing.
+    for response in (api_as(manager).get(decide, {"decision": "approve"}),
+                     api_as(manager).post(decide, {"decision": "approve"}, format="multipart")):
+        page = response.content.decode()
+        assert response.status_code == 200, page
+        assert f"<strong>{words}</strong> moves from <strong>{before:,.2f}</strong> to " \
+               f"<strong>{before + 1:,.2f}</strong>" in page
+        adjustment.refresh_from_db()
+        assert adjustment.status == JackpotAdjustment.REQUESTED and adjustment.transaction is None
+    done = api_as(manager).post(decide, {"decision": "approve", "confirm": "yes"}, format="multipart",
+                                follow=True)
     adjustment.refresh_from_db()
     assert adjustment.status == JackpotAdjustment.APPROVED and adjustment.transaction is not None
+    assert adjustment_balance(adjustment) == before + 1
+    assert f"Adjustment #{adjustment.pk} approved: {words} {before:,.2f} → {before + 1:,.2f}." in \
+        done.content.decode()
     # Recording keeps working after the adjustment, and the report page shows the check.
     round_record(
         table=tables[0],
@@ -151,6 +165,26 @@ def test_adjustment_pages_keep_four_eyes(day):
         api_as(finance).get(reverse("jackpots-report"), {"from": "2025-03-14"}).content.decode()
     )
     assert "matches the ledger to the cent" in report
+
+
+def test_rejecting_an_adjustment_is_confirmed_and_says_nothing_moved(day):
+    bank, tables, manager, pitboss = day
+    request = api_as(user_with_role("finance")).post(reverse("jackpots-adjustments"), {
+        "bank": bank.pk, "line": "bust6_suited", "target": "meter", "amount": "2.00",
+        "reason": "malfunction_correction", "note": "test"}, format="multipart")
+    assert request.status_code == 302
+    adjustment = JackpotAdjustment.objects.get()
+    decide = reverse("jackpots-adjustment-decide", kwargs={"pk": adjustment.pk})
+    before = adjustment_balance(adjustment)
+    page = api_as(manager).get(decide, {"decision": "reject"}).content.decode()
+    assert "Rejecting posts nothing" in page and f"stays at <strong>{before:,.2f}</strong>" in page
+    assert api_as(manager).get(decide).status_code == 302  # no decision named: back to the list
+    done = api_as(manager).post(decide, {"decision": "reject", "confirm": "yes", "note": "no"},
+                                format="multipart", follow=True)
+    adjustment.refresh_from_db()
+    assert adjustment.status == JackpotAdjustment.REJECTED and adjustment_balance(adjustment) == before
+    assert escape(f"Adjustment #{adjustment.pk} rejected: nothing posted; {bank} meter "
+                  f"'dealer busts with 6 cards, suited blackjack' stays {before:,.2f}.") in done.content.decode()
 
 
 def test_w2g_winner_identity_is_for_finance_and_gaming_managers_only(day):

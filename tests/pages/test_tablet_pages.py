@@ -58,9 +58,29 @@ def test_open_change_dealer_close_through_the_pages(client, pitboss, table, deal
         reverse("tablet-table-dealer", args=[table.pk]), {"dealer": other.pk}, follow=True
     )
     assert "already dealing" in response.content.decode()
-    client.post(reverse("tablet-table-close", args=[table.pk]))
+    close = reverse("tablet-table-close", args=[table.pk])
+    session = TableSession.objects.get(table=table)
+    # One tap is not enough: the page and an unconfirmed POST say what closing ends, and change nothing.
+    for response in (client.get(close), client.post(close)):
+        page = response.content.decode()
+        assert response.status_code == 200, page
+        assert f"Close {table.label}?" in page and "relieves <strong>Otto Other</strong>" in page
+        assert "<strong>0</strong> rounds recorded today" in page
+        table.refresh_from_db()
+        assert table.is_open and TableSession.objects.get(table=table).closed_at is None
+    # A confirmation of another session (the table closed and opened again meanwhile) is refused.
+    stale = client.post(close, {"confirm": "yes", "session": session.pk + 1000}, follow=True)
+    assert "changed since you confirmed" in stale.content.decode()
+    assert TableSession.objects.get(table=table).closed_at is None
+    done = client.post(close, {"confirm": "yes", "session": session.pk}, follow=True)
     table.refresh_from_db()
-    assert not table.is_open and TableSession.objects.get(table=table).closed_at is not None
+    session.refresh_from_db()
+    assert not table.is_open and session.closed_at is not None
+    from casino.local_time import local_time_text
+
+    said = f"Table {table.label} closed at {local_time_text(session.closed_at, table.pit.casino, 'time')}: " \
+           "session of Otto Other ended, 0 rounds today."
+    assert said in done.content.decode()
 
 
 def test_open_without_a_dealer_is_refused(client, pitboss, table):

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from audit.reports.exporters import report_data
 from audit.reports.models import DailyReport, ReportLine
+from audit.reports.selectors import day_bounds
 from audit.reports.services.runs import report_request
+from casino.local_time import local_time_text
 from tests.conftest import api_as
 from tests.factories import user_with_role
 from tests.reports.helpers import simulated_day
@@ -154,3 +158,34 @@ def test_page_starts_a_run(done):
         "reports-day", args=[done.pk]
     )
     assert DailyReport.objects.get(pk=done.pk).runs == 2
+
+
+def test_the_report_shows_its_day_in_the_casinos_time(done):
+    """Issue #15: the day's bounds in New York time with the zone named, never a -04:00 time
+    labelled "UTC"; the API keeps UTC."""
+    bounds = "2026-07-01 06:00 EDT to 2026-07-02 06:00 EDT"
+    client = api_as(user_with_role("finance"))
+    page = client.get(reverse("reports-day", args=[done.pk])).content.decode()
+    assert bounds in page and "UTC" not in page
+    index = client.get(reverse("reports")).content.decode()
+    assert f"<td>{local_time_text(done.finished_at, done.casino)}</td>" in index
+    book = load_workbook(io.BytesIO(_body(client.get(reverse("reports-file", args=[done.pk]) + "?file=xlsx"))))
+    notes = [row[0].value for row in book["Notes"].iter_rows()]
+    assert any(bounds in (n or "") for n in notes) and not any("UTC" in (n or "") for n in notes)
+    pdf = _body(client.get(reverse("reports-file", args=[done.pk]) + "?file=pdf"))
+    assert bounds in "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    api = client.get(reverse("dailyreport-detail", args=[done.pk])).json()
+    assert api["period_start"] in ("2026-07-01T10:00:00Z", "2026-07-01T10:00:00+00:00")
+
+
+def test_the_period_is_local_before_the_report_is_read_back(done):
+    """The run sets the bounds in the casino's zone (-04:00): the text must not call them UTC."""
+    done.period_start, done.period_end = day_bounds(done.casino, DAY)
+    assert report_data(done).subtitle.startswith("2026-07-01 06:00 EDT to 2026-07-02 06:00 EDT (America/New_York")
+
+
+def test_a_day_not_ended_is_refused_with_its_end_in_local_time(done):
+    with pytest.raises(ValidationError) as refused:
+        report_request(casino=done.casino, gaming_day=date(2026, 7, 3), via="command",
+                       now=datetime(2026, 7, 3, 14, 0, tzinfo=UTC))
+    assert "2026-07-03, which ends at 2026-07-04 06:00 EDT" in refused.value.message_dict["gaming_day"][0]

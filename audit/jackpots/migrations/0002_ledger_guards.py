@@ -10,6 +10,7 @@
 from django.db import migrations
 
 from casino.audit_guard import install_guards
+from casino.double_entry import balanced_sql
 
 APPEND_ONLY = (
     "jackpots_ledgerleg",
@@ -22,34 +23,8 @@ APPEND_ONLY = (
 )
 GUARDED = ("jackpots_jackpotaward", "jackpots_jackpotadjustment", "jackpots_jackpotlineconfig")
 
-BALANCED = """
-CREATE OR REPLACE FUNCTION jackpots_check_balanced() RETURNS trigger AS $$
-DECLARE
-  txn bigint;
-  total numeric;
-  legs integer;
-BEGIN
-  IF TG_TABLE_NAME = 'jackpots_ledgertransaction' THEN
-    txn := NEW.id;
-  ELSE
-    txn := NEW.transaction_id;
-  END IF;
-  SELECT coalesce(sum(amount), 0), count(*) INTO total, legs
-    FROM jackpots_ledgerleg WHERE transaction_id = txn;
-  IF total <> 0 OR legs < 2 THEN
-    RAISE EXCEPTION 'ledger transaction % is unbalanced: % legs summing to %', txn, legs, total
-      USING ERRCODE = 'check_violation';
-  END IF;
-  RETURN NULL;
-END $$ LANGUAGE plpgsql;
-
-DROP TRIGGER IF EXISTS jackpots_leg_balanced ON jackpots_ledgerleg;
-CREATE CONSTRAINT TRIGGER jackpots_leg_balanced AFTER INSERT ON jackpots_ledgerleg
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION jackpots_check_balanced();
-DROP TRIGGER IF EXISTS jackpots_transaction_balanced ON jackpots_ledgertransaction;
-CREATE CONSTRAINT TRIGGER jackpots_transaction_balanced AFTER INSERT ON jackpots_ledgertransaction
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION jackpots_check_balanced();
-"""
+# The SQL is shared with the chip ledger (casino/double_entry.py), the same text as before.
+BALANCED = balanced_sql("jackpots", transaction_table="jackpots_ledgertransaction", leg_table="jackpots_ledgerleg")
 
 
 def forwards(apps, schema_editor):

@@ -29,6 +29,8 @@ from django.db.models import F, Min
 from django.utils import timezone
 
 from audit import chain
+from casino.gaming_day import current_gaming_day  # noqa: F401 (callers import it from here)
+from casino.local_time import local_time_text
 from tables.games import ENGINE_VERSION
 from tables.models import Casino, Round
 
@@ -79,12 +81,6 @@ def run_heartbeat(report_id: int, run_id: str, step: str = "") -> bool:
     )
 
 
-def current_gaming_day(casino: Casino, now=None) -> date:
-    from casino.gaming_day import gaming_day_of
-
-    return gaming_day_of(now or timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
-
-
 def first_gaming_day(casino: Casino) -> date | None:
     """The casino's first gaming day: that of its creation or of its first round, the earlier.
 
@@ -106,9 +102,11 @@ def _day_refusal(casino: Casino, gaming_day: date, now) -> str | None:
     """Why ``gaming_day`` cannot have a final report at ``casino`` (outside its life), or None."""
     today = current_gaming_day(casino, now)
     if gaming_day >= today:
+        _, ends = selectors.day_bounds(casino, today)  # today's: a far-off day may have no end
         return (
             f"Gaming day {gaming_day} at {casino} has not ended yet: the current gaming day there "
-            f"is {today}, and a report covers only a day that has ended"
+            f"is {today}, which ends at {local_time_text(ends, casino)}, and a report covers only "
+            "a day that has ended"
         )
     first = first_gaming_day(casino) or today
     if gaming_day < first:
@@ -157,18 +155,46 @@ def _enqueue_combine(report_id: int, run_id: str) -> None:
 def report_request(
     *, casino: Casino, gaming_day: date, requested_by=None, via: str, full: bool = False, now=None
 ) -> DailyReport:
-    """Start (or restart) the reconciliation of ``gaming_day``; queued after this commits.
+    """Start (or restart) the final reconciliation of ``gaming_day``; queued after this commits.
 
     Refused with a field error: a gaming day outside the casino's life (before its first
-    gaming day, or not ended yet), and a day whose report is being built right now (unless
-    that run has made no progress for ``REPORTS_STALE_SECONDS``: then it is replaced at once).
+    gaming day, or not ended yet: see ``provisional_request`` for today so far), and a day
+    whose report is being built right now (unless that run has made no progress for
+    ``REPORTS_STALE_SECONDS``: then it is replaced at once).
     """
     now = now or timezone.now()
     refusal = _day_refusal(casino, gaming_day, now)
     if refusal:
         raise ValidationError({"gaming_day": [refusal]})
+    return _run_request(
+        casino=casino, gaming_day=gaming_day, provisional=False, requested_by=requested_by,
+        via=via, full=full, now=now,
+    )
+
+
+@transaction.atomic
+def provisional_request(*, casino: Casino, requested_by=None, via: str, now=None) -> DailyReport:
+    """Start (or refresh) the provisional "today so far" report of the casino's current gaming day.
+
+    The same run as the final report's (plan, slices, combine: the same figures by the same
+    code), over the rounds recorded until the plan reads them; the report is marked
+    provisional, never gets a chain head or a PDF, and is deleted when the day's final
+    report is done. Refused, like a final run, while a refresh of it is already going.
+    """
+    now = now or timezone.now()
+    return _run_request(
+        casino=casino, gaming_day=current_gaming_day(casino, now), provisional=True,
+        requested_by=requested_by, via=via, full=False, now=now,
+    )
+
+
+def _run_request(
+    *, casino: Casino, gaming_day: date, provisional: bool, requested_by, via: str, full: bool, now
+) -> DailyReport:
     start, end = selectors.day_bounds(casino, gaming_day)
-    report, _ = DailyReport.objects.get_or_create(casino=casino, gaming_day=gaming_day)
+    report, _ = DailyReport.objects.get_or_create(
+        casino=casino, gaming_day=gaming_day, provisional=provisional
+    )
     report = DailyReport.objects.select_for_update().get(pk=report.pk)
     busy = report.status in (DailyReport.QUEUED, DailyReport.RUNNING) and report.runs
     if busy and not run_is_stale(report, now):
@@ -176,9 +202,9 @@ def report_request(
         raise ValidationError(
             {
                 "gaming_day": [
-                    f"The reconciliation of {gaming_day} is already {report.status} "
-                    f"({report.progress}% done, last progress {silent} s ago); wait for it to "
-                    f"finish, or retry once it has made no progress for "
+                    f"The {'provisional ' if provisional else ''}reconciliation of {gaming_day} is "
+                    f"already {report.status} ({report.progress}% done, last progress {silent} s "
+                    "ago); wait for it to finish, or retry once it has made no progress for "
                     f"{int(stale_after().total_seconds())} s"
                 ]
             }
@@ -220,6 +246,7 @@ def report_plan(*, report_id: int, run_id: str) -> list[int]:
         run_heartbeat(report_id, run_id, "plan")
         return list(planned.filter(done=False).values_list("pk", flat=True))
     start, end = selectors.day_bounds(report.casino, report.gaming_day)
+    read_at = timezone.now()  # a provisional report's "as of": the rounds read from here on
     ids = list(
         selectors.day_rounds(report.casino, report.gaming_day)
         .order_by("pk")
@@ -240,7 +267,7 @@ def report_plan(*, report_id: int, run_id: str) -> list[int]:
     ReportChunk.objects.filter(report=report).exclude(run_id=report.run_id).delete()
     ReportChunk.objects.bulk_create(chunks)
     report.status = DailyReport.RUNNING
-    report.started_at = timezone.now()
+    report.started_at = read_at
     report.period_start, report.period_end = start, end
     report.chunks_total, report.chunks_done = len(chunks), 0
     report.save(
@@ -423,7 +450,11 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
             "definitions": "audit/reports/README.md",
         }
         report.engine_version = ENGINE_VERSION
-        report.chain_head, report.summary["chains"], problem = _day_chain_head(report)
+        if report.provisional:  # a head vouches for a whole day: only the final report has one
+            report.chain_head, report.summary["chains"] = "", 0
+            problem = PROVISIONAL_NO_HEAD
+        else:
+            report.chain_head, report.summary["chains"], problem = _day_chain_head(report)
         if problem:
             report.summary["chain_problem"] = problem
         report.save(update_fields=["summary", "engine_version", "chain_head"])
@@ -443,7 +474,40 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
         report.finished_at = timezone.now()
         report.save(update_fields=["files", "status", "chunks_done", "finished_at"])
         ReportChunk.objects.filter(report=report).exclude(run_id=report.run_id).delete()
+        if not report.provisional:
+            replaced = _provisional_replace(report)
+            transaction.on_commit(lambda: _files_remove(replaced))
     return report
+
+
+PROVISIONAL_NO_HEAD = (
+    "Provisional report: no chain head; the final report prints the day's head once the day "
+    "has ended"
+)
+
+
+def _provisional_replace(final: DailyReport) -> list[str]:
+    """The day's final report is done: its provisional report goes (lines, slices and all).
+
+    Returns the provisional files to remove once this transaction has committed."""
+    stale = list(
+        DailyReport.objects.select_for_update().filter(
+            casino_id=final.casino_id, gaming_day=final.gaming_day, provisional=True
+        )
+    )
+    files = [rel for report in stale for rel in (report.files or {}).values()]
+    DailyReport.objects.filter(pk__in=[r.pk for r in stale]).delete()
+    return files
+
+
+def _files_remove(relative_paths: list[str]) -> None:
+    from ..exporters import reports_root
+
+    root = reports_root().resolve()
+    for rel in relative_paths:
+        path = (root / rel).resolve()
+        if root in path.parents:
+            path.unlink(missing_ok=True)
 
 
 @transaction.atomic
@@ -482,11 +546,26 @@ def gaming_days_close(*, now=None, catch_up_days: int | None = None) -> list[Dai
             _, end = selectors.day_bounds(casino, day)
             if (
                 end + delay > now
-                or DailyReport.objects.filter(casino=casino, gaming_day=day).exists()
+                or DailyReport.objects.filter(
+                    casino=casino, gaming_day=day, provisional=False
+                ).exists()
             ):
                 continue
             try:
                 started.append(report_request(casino=casino, gaming_day=day, via="beat", now=now))
             except ValidationError as exc:  # a run started by someone else in the meantime
                 log.info("gaming day close %s %s: %s", casino, day, exc)
+    return started
+
+
+def provisional_reports_refresh(*, now=None) -> list[DailyReport]:
+    """Beat: refresh every casino's "today so far" report (``REPORTS_PROVISIONAL_MINUTES``).
+
+    A casino whose refresh is still running is left to it (the next beat tries again)."""
+    started = []
+    for casino in Casino.objects.all():
+        try:
+            started.append(provisional_request(casino=casino, via="beat", now=now))
+        except ValidationError as exc:
+            log.info("provisional report %s: %s", casino, exc)
     return started

@@ -74,6 +74,7 @@
           continue;
         } else {
           item.refused = result.data.errors || { round: ["refused (" + result.status + ")"] };
+          item.refusedWords = result.data.messages;
           updateItem(item);
         }
         listeners.forEach((fn) => fn(item, result));
@@ -113,7 +114,7 @@
     refused.forEach((x) => {
       const p = document.createElement("p");
       p.className = "outbox-refused";
-      p.textContent = x.label + " was refused: " + errorText(x.refused) + " ";
+      p.textContent = x.label + " was refused: " + errorText(x.refused, x.refusedWords) + " ";
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = "Discard";
@@ -123,7 +124,10 @@
     });
   }
 
-  function errorText(errors) {
+  // The server says each error in people's words (seat 4, hand 1) beside its field path;
+  // the path is shown only when an answer carries no words (an older server).
+  function errorText(errors, words) {
+    if (words && words.length) return words.join("; ");
     if (!errors) return "";
     return Object.entries(errors).map(([k, v]) => k + ": " + [].concat(v).join(" ")).join("; ");
   }
@@ -422,7 +426,7 @@
       const res = await postJSON(CONFIG.next_url, { round: buildHoldem(false) });
       if (mine !== nextSeq) return;
       next = res.status === 200 ? res.data : null;
-      if (res.status !== 200) message = errorText(res.data.errors);
+      if (res.status !== 200) message = errorText(res.data.errors, res.data.messages);
     } catch (e) {
       if (mine !== nextSeq) return;
       next = null;
@@ -463,7 +467,7 @@
       if (CONFIG.correcting) body.correcting = CONFIG.correcting;
       const res = await postJSON(CONFIG.preview_url, body);
       if (res.status === 200) { preview = res.data; message = ""; }
-      else { message = "The round cannot be recorded as it is: " + errorText(res.data.errors); S.phase = "cards"; }
+      else { message = "The round cannot be recorded as it is: " + errorText(res.data.errors, res.data.messages); S.phase = "cards"; }
     } catch (e) {
       message = "No connection: the pays cannot be computed now. Try again when the connection returns.";
       S.phase = "cards";
@@ -502,7 +506,7 @@
       pending = null;
       S.phase = "saved";
     } else if (result.status === 400 || result.status === 409 || result.status === 422) {
-      message = "Refused: " + errorText(result.data.errors);
+      message = "Refused: " + errorText(result.data.errors, result.data.messages);
       removeItem(item.key);
       pending = null;
       S.phase = "pays";

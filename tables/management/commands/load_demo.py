@@ -1,6 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tables.services.demo import demo_floor_load, demo_rounds_load
+from tables.accounting.demo import demo_accounting_day, demo_table_open
+from tables.models import Casino
+from tables.services.demo import DEMO_CASINO, demo_floor_load, demo_rounds_load
+from tables.services.demo_story import demo_reports_load
 
 
 class Command(BaseCommand):
@@ -8,19 +11,24 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--rounds", type=int, default=60,
-                            help="simulated rounds per demo table (0: the floor only); tables with rounds are kept")
+                            help="simulated rounds per demo table today, and a third as many the gaming day "
+                                 "before (0: the floor only); tables with rounds are kept")
 
     def handle(self, *args, **options):
         try:
             logins = demo_floor_load()
         except RuntimeError as exc:
             raise CommandError(str(exc)) from exc
-        self.stdout.write(self.style.SUCCESS("Demo floor ready: Demo Casino, Pit 1, one table of each game."))
+        self.stdout.write(self.style.SUCCESS(f"Demo floor ready: {DEMO_CASINO}, Pit 1, one table of each game."))
+        demo_accounting_day()
         if options["rounds"]:
-            count = demo_rounds_load(rounds_per_table=options["rounds"])
+            count = demo_rounds_load(rounds_per_table=options["rounds"], open_table=demo_table_open)
             if count:
-                self.stdout.write(f"Recorded {count} simulated rounds (some with dealer errors) at the demo tables;"
-                                  " the tables are open.")
+                self.stdout.write(f"Recorded {count} simulated rounds (some with dealer errors) at the demo tables"
+                                  " over two gaming days; the tables are open.")
+            for report in demo_reports_load(casino=Casino.objects.get(name=DEMO_CASINO)):
+                self.stdout.write(f"Daily report of {report.gaming_day}: {report.status}"
+                                  f"{' - ' + report.error if report.error else ''}")
         self.stdout.write("Demo logins (new passwords every time the demo is loaded):")
         for login in logins:
             self.stdout.write(f"  {login.role:<15} user: {login.username:<13} password: {login.password}")

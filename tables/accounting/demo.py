@@ -1,0 +1,109 @@
+"""The demo's table accounting: the chip set, and a day of openers, fills, credits, buy-ins and
+closers at every demo table, then that day's boxes dropped and counted (all reconcile but one),
+then, as the demo's tables open for today, openers (one with a seeded discrepancy) and a fill
+waiting at the cage or the table, so the
+tablet, the cage, the count room and the exception report have something to show."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from functools import partial
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from casino.gaming_day import gaming_day_bounds, gaming_day_of
+from tables.accounting.demo_count import demo_buy_ins, play_demo_count
+from tables.accounting.models import InventorySlip
+from tables.accounting.services.chips import chip_set_save
+from tables.accounting.services.inventory import inventory_close, inventory_open
+from tables.accounting.services.transfers import (
+    chip_slip_issue,
+    chip_slip_receive,
+    chip_slip_request,
+)
+from tables.models import Casino, Dealer, Table
+from tables.services.sessions import table_session_open
+
+DEMO_CHIPS = ("1", "2.50", "5", "25", "100", "500", "1000", "5000")
+#: The tray every demo table opens with (denomination -> chips).
+DEMO_TRAY = {"1": 100, "5": 200, "25": 120, "100": 60, "500": 10}
+#: The table whose opener today differs from its last closer (two 100 chips short).
+DEMO_DISCREPANCY_TABLE = "PB-01"
+
+
+#: The accounting day is played two gaming days before today's: the day before today's is the
+#: demo story's finished day of rounds (tables/services/demo_story.py), whose tables open and
+#: close without slips; today's tables open with openers (:func:`demo_table_open`).
+ACCOUNTING_DAY_BACK = 2
+
+
+def _demo_people(casino: Casino):
+    users = get_user_model().objects
+    manager, boss, cashier = users.get(username="manager"), users.get(username="pitboss"), users.get(username="cage")
+    if not hasattr(casino, "chip_set"):
+        chip_set_save(casino=casino, name="Demo Casino chips", denominations=list(DEMO_CHIPS), author=manager,
+                      reason="Demo floor for the quick start")
+    return boss, cashier, (users.get(username="count"), users.get(username="count2"))
+
+
+def _signed_by(dealer: Dealer, boss, **kw) -> dict:
+    return {"dealer": dealer.pk, "dealer_badge": dealer.employee_number, "author": boss, **kw}
+
+
+def demo_accounting_day(*, casino_name: str = "Demo Casino", now=None) -> int:
+    """Play an accounting day (openers, buy-ins, a fill and a credit, closers, then the count of
+    its boxes: all reconcile but one) at every closed demo table, two gaming days before
+    today's. Tables that already have slips are left alone (the demo may be loaded again).
+    Returns the slips written."""
+    casino = Casino.objects.get(name=casino_name)
+    boss, cashier, counters = _demo_people(casino)
+    dealers = list(Dealer.objects.filter(casino=casino, active=True).order_by("employee_number"))
+    today = gaming_day_of(now or timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
+    day_start, _ = gaming_day_bounds(today - timedelta(days=ACCOUNTING_DAY_BACK), casino.time_zone,
+                                     casino.gaming_day_start_hour)
+    opens = day_start + timedelta(hours=2)
+    rng, played = random.Random(16), 0
+    for index, table in enumerate(Table.objects.filter(pit__casino=casino, is_open=False).order_by("label")):
+        if InventorySlip.objects.filter(table=table).exists():
+            continue
+        sign = partial(_signed_by, dealers[index % len(dealers)], boss)
+        inventory_open(table=table, counts=DEMO_TRAY, **sign(at=opens))
+        demo_buy_ins(table=table, pit_boss=boss, rng=rng, at=opens + timedelta(hours=1))
+        fill = chip_slip_request(table=table, kind="fill", counts={"25": 40, "100": 10}, author=boss,
+                                 at=opens + timedelta(hours=2))
+        chip_slip_issue(slip=fill, author=cashier, at=opens + timedelta(hours=2, minutes=3))
+        chip_slip_receive(slip=fill, **sign(at=opens + timedelta(hours=2, minutes=9)))
+        credit = chip_slip_request(table=table, kind="credit", counts={"500": 4}, author=boss,
+                                   at=opens + timedelta(hours=5))
+        chip_slip_issue(slip=credit, author=cashier, at=opens + timedelta(hours=5, minutes=2))
+        chip_slip_receive(slip=credit, **sign(at=opens + timedelta(hours=5, minutes=6)))
+        closing = {"1": 90, "5": 230, "25": 150 + 7 * index, "100": 64 - index, "500": 6}
+        inventory_close(table=table, counts=closing, **sign(at=opens + timedelta(hours=9)))
+        played += 1
+    if not played:
+        return 0
+    # The boxes come off once every table has closed; the count room counts them next.
+    play_demo_count(casino=casino, counters=counters, gaming_day=today - timedelta(days=ACCOUNTING_DAY_BACK),
+                    at=opens + timedelta(hours=10))
+    return 7 * played
+
+
+def demo_table_open(*, table: Table, dealer: Dealer, author, at):
+    """Open ``table`` for today's play: with an opener equal to its last closer (two 100 chips
+    short at :data:`DEMO_DISCREPANCY_TABLE`: a finding for the regulator) and a fill waiting at
+    the cage or at the table; a table with no closer on record opens without one. Returns the
+    session."""
+    last = InventorySlip.objects.filter(table=table, kind=InventorySlip.CLOSER).order_by("-recorded_at", "-pk").first()
+    if last is None:
+        return table_session_open(table=table, dealer=dealer, author=author, at=at)
+    boss, cashier, _ = _demo_people(table.pit.casino)
+    opening = {str(line.denomination.value): line.count for line in last.lines.select_related("denomination")}
+    if table.label == DEMO_DISCREPANCY_TABLE:
+        opening["100.00"] -= 2
+    slip = inventory_open(table=table, counts=opening, **_signed_by(dealer, boss, at=at))
+    waiting = chip_slip_request(table=table, kind="fill", counts={"25": 20}, author=boss, at=at + timedelta(minutes=5))
+    if table.pk % 2:
+        chip_slip_issue(slip=waiting, author=cashier, at=at + timedelta(minutes=8))
+    return slip.session

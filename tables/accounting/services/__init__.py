@@ -1,0 +1,1 @@
+"""Accounting writes, one module per record; each a keyword-only function in one transaction."""

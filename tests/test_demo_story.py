@@ -1,0 +1,165 @@
+"""The demo tells the story (issue #15, point 10): after `load_demo` each role finds on its
+own pages what it should see on a first visit, all in the one demo casino."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from audit.jackpots.models import JackpotAdjustment, JackpotAward
+from audit.reports.models import DailyReport
+from audit.reports.services.runs import current_gaming_day
+from casino.roles import GAMING_MANAGER, has_role
+from casino.scoping import user_casino_ids
+from tables.accounting.models import ChipSlip, InventorySlip, SoftCount
+from tables.models import Casino, Dealer, Round, Table
+from tables.services.demo_story import JACKPOT_PLAYER, PATTERN_PLAYER, PATTERN_TABLE
+from tests.conftest import api_as
+
+# Committed as `load_demo` commits: the reports' tasks are queued on commit.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: Small enough to be quick: two rounds per table on the finished day, six today.
+ROUNDS = "6"
+
+
+def _load_demo(*args: str) -> dict[str, str]:
+    out = StringIO()
+    call_command("load_demo", "--rounds", ROUNDS, *args, stdout=out)
+    return dict(re.findall(r"user: (\S+)\s+password: (\S+)", out.getvalue()))
+
+
+def _as(username: str) -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    return client
+
+
+def _text(response) -> str:
+    assert response.status_code == 200, response.status_code
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+@pytest.fixture
+def demo():
+    logins = _load_demo()
+    return {"logins": logins, "casino": Casino.objects.get(name="Demo Casino")}
+
+
+def test_surveillance_sees_a_dealer_who_keeps_overpaying_one_player(demo):
+    page = _text(_as("surveillance").get(reverse("desk-patterns")))
+    same_player = page.split("Same player", 1)[1].split("Same seat", 1)[0]
+    rounds = Round.objects.filter(findings__player=PATTERN_PLAYER, findings__kind="overpay").distinct()
+    dealer = rounds.values_list("dealer__name", flat=True).distinct().get()  # one dealer, ...
+    assert re.search(rf"{dealer} {PATTERN_PLAYER} 3 3 \d+\.\d\d", same_player), same_player
+    # ... at the pattern table of the demo casino, on its finished day.
+    assert {(r.table.label, r.table.pit.casino_id, r.gaming_day < current_gaming_day(demo["casino"]))
+            for r in rounds} == {(PATTERN_TABLE, demo["casino"].pk, True)}
+
+
+def test_a_gaming_manager_sees_one_jackpot_waiting_to_be_paid_on_live_meters(demo):
+    pending = JackpotAward.objects.filter(status=JackpotAward.PENDING)
+    award = pending.get()  # exactly one
+    assert award.bank.casino == demo["casino"] and award.player == JACKPOT_PLAYER
+    board = _text(_as("manager").get(reverse("jackpots-board")))
+    waiting = board.split("Awards waiting to be paid", 1)[1]
+    assert f"UL-01 3 {JACKPOT_PLAYER} {award.line} {award.amount} Pay" in waiting, waiting
+    # Live meters: the demo's play taxed the markers and moved them above their resets.
+    assert re.search(r"Tax collected \(contribution base\) \$[1-9]", board), board
+
+
+def test_two_gaming_managers_show_the_two_person_approval(demo):
+    managers = [u for u in get_user_model().objects.filter(username__in=demo["logins"]) if has_role(u, GAMING_MANAGER)]
+    assert sorted(u.username for u in managers) == ["manager", "manager2"]
+    assert all(user_casino_ids(u) == {demo["casino"].pk} and u.is_staff for u in managers)
+    request = JackpotAdjustment.objects.get(status=JackpotAdjustment.REQUESTED)
+    assert request.requested_by.username == "manager" and request.bank.casino == demo["casino"]
+    assert "awaiting approval Approve… Reject…" in _text(_as("manager2").get(reverse("jackpots-adjustments")))
+
+    url = f"/api/v1/jackpot-adjustments/{request.pk}/decide/"
+    refused = api_as(request.requested_by).post(url, {"approve": True}, format="json")
+    assert refused.status_code == 400 and "second gaming manager" in str(refused.json())
+    approved = api_as(get_user_model().objects.get(username="manager2")).post(url, {"approve": True}, format="json")
+    assert approved.status_code == 200 and approved.json()["status"] == "approved"
+
+
+def test_finance_finds_one_final_report_per_past_demo_day(demo):
+    casino = demo["casino"]
+    past_days = set(Round.objects.filter(table__pit__casino=casino, gaming_day__lt=current_gaming_day(casino))
+                    .values_list("gaming_day", flat=True))
+    assert past_days, "the demo plays a finished gaming day before today's"
+    reports = DailyReport.objects.filter(casino=casino)
+    assert sorted(r.gaming_day for r in reports) == sorted(past_days)
+    assert {r.status for r in reports} == {DailyReport.DONE}
+    finance = _as("finance")
+    index = _text(finance.get(reverse("reports")))
+    for report in reports:
+        assert f"{report.gaming_day.isoformat()} done" in index
+        day = _text(finance.get(reverse("reports-day", args=[report.pk])))
+        floor = report.lines.get(level="floor")
+        assert floor.rounds == Round.objects.filter(table__pit__casino=casino, gaming_day=report.gaming_day).count()
+        assert str(floor.handle) in day
+
+
+def test_loading_the_demo_again_the_same_day_adds_nothing():
+    _load_demo()
+    counts = lambda: (Round.objects.count(), DailyReport.objects.count(), JackpotAward.objects.count(),  # noqa: E731
+                      JackpotAdjustment.objects.count(), get_user_model().objects.count(),
+                      InventorySlip.objects.count(), ChipSlip.objects.count(), SoftCount.objects.count())
+    first = counts()
+    logins = _load_demo()
+    assert counts() == first
+    assert set(logins) == {"pitboss", "surveillance", "finance", "manager", "manager2", "cage", "count", "count2"}
+
+
+def test_the_jackpot_demos_casino_stays_out_of_the_demo_casinos_pages(demo):
+    from audit.jackpots.demo import jackpot_demo_day_load
+
+    other = jackpot_demo_day_load()["bank"].casino
+    assert other != demo["casino"]
+    foreign = [t.label for t in Table.objects.filter(pit__casino=other)] + \
+        [d.name for d in Dealer.objects.filter(casino=other)] + [other.name, "Fortune pit"]
+    ours_table, ours_dealer = "AU-01", Dealer.objects.filter(casino=demo["casino"]).first()
+
+    def clean(page: str, must_show: str) -> None:
+        assert must_show in page
+        assert not [word for word in foreign if word in page], [word for word in foreign if word in page]
+
+    clean(_text(_as("pitboss").get(reverse("tablet-floor"))), ours_table)
+    for user in ("surveillance", "manager"):
+        client = _as(user)
+        clean(_text(client.get(reverse("desk-dealers"))), ours_dealer.name)
+        clean(_text(client.get(reverse("desk-dealer", args=[ours_dealer.pk]))), ours_dealer.name)
+        clean(_text(client.get(reverse("desk-patterns"))), PATTERN_PLAYER)
+        clean(_text(client.get(reverse("jackpots-board"))), "UL-01")
+    api = api_as(get_user_model().objects.get(username="manager"))
+    assert {t["label"] for t in api.get("/api/v1/tables/?limit=500").json()["results"]} == set(
+        Table.objects.filter(pit__casino=demo["casino"]).values_list("label", flat=True))
+    assert {d["name"] for d in api.get("/api/v1/dealers/?limit=500").json()["results"]} == set(
+        Dealer.objects.filter(casino=demo["casino"]).values_list("name", flat=True))
+    # The other casino's own people still see it, and only it.
+    jp = _as("jp-pitboss")
+    clean_other = _text(jp.get(reverse("tablet-floor")))
+    assert "UL-P1" in clean_other and "AU-01" not in clean_other
+
+
+def test_a_demo_dealers_page_compares_with_the_demo_casinos_floor_only(demo):
+    """A user of both casinos (here a superuser) reads a demo dealer against the demo floor:
+    the jackpot demo's rounds must not count in it."""
+    from audit.jackpots.demo import jackpot_demo_day_load
+    from audit.selectors import floor_average
+
+    jackpot_demo_day_load()
+    dealer = Dealer.objects.filter(casino=demo["casino"]).first()
+    admin = get_user_model().objects.create_superuser("boss", password="x")
+    client = Client()
+    client.force_login(admin)
+    floor = client.get(reverse("desk-dealer", args=[dealer.pk])).context["floor"]
+    assert floor == floor_average(casinos={demo["casino"].pk})
+    assert floor["rounds"] == Round.objects.filter(table__pit__casino=demo["casino"]).count()
