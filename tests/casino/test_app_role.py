@@ -13,7 +13,6 @@ from django.db import connection
 from audit.jackpots.models import LedgerTransaction
 from audit.models import Finding
 from audit.services import finding_review
-from casino.db_roles import grant_app_role
 from tables.services.rounds import round_record
 from tests.factories import user_with_role
 from tests.jackpots.helpers import SIX_CARD_BUST, hit_round, linked_bank
@@ -21,25 +20,6 @@ from tests.tables.rounds_data import ROUNDS
 from tests.tables.test_rounds_api import open_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def app_role():
-    if connection.vendor != "postgresql":
-        pytest.skip("database roles exist on PostgreSQL only")
-    name = f"app_{connection.settings_dict['NAME']}"[:63]
-    with connection.cursor() as cursor:
-        cursor.execute(f'DROP ROLE IF EXISTS "{name}"')
-        cursor.execute(f'CREATE ROLE "{name}" LOGIN')
-    grant_app_role(name)
-    settings = connection.settings_dict
-    app = psycopg.connect(host=settings["HOST"] or "127.0.0.1", port=settings["PORT"] or 5432,
-                          dbname=settings["NAME"], user=name)
-    yield app
-    app.close()
-    with connection.cursor() as cursor:
-        cursor.execute(f'DROP OWNED BY "{name}"')
-        cursor.execute(f'DROP ROLE "{name}"')
 
 
 @pytest.fixture
