@@ -36,6 +36,7 @@ from tables.models import Casino, Round
 
 from .. import selectors
 from ..models import DailyReport, DealerLine, ReportChunk, ReportLine, ReportWagerLine
+from ..signals import report_finished
 from .build import build_lines, combine_partials
 from .liability import liability_for_day
 from .reaudit import rounds_reaudit
@@ -477,6 +478,8 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
         if not report.provisional:
             replaced = _provisional_replace(report)
             transaction.on_commit(lambda: _files_remove(replaced))
+        done = report
+        transaction.on_commit(lambda: report_finished.send(sender=DailyReport, report=done))
     return report
 
 

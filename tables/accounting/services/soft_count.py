@@ -38,6 +38,7 @@ from tables.accounting.models import (
 )
 from tables.accounting.services.counts import chip_counts, counts_total, value_counts
 from tables.accounting.services.drop_boxes import counter_check
+from tables.accounting.signals import count_signed
 from tables.models import Casino
 
 #: Notes the count sorts, per casino currency (US notes; a casino in another currency needs
@@ -167,5 +168,9 @@ def soft_count_sign(*, count: SoftCount, author, at=None) -> CountSignature:
             casino=box.table.pit.casino, kind=Transaction.COUNT, table=box.table, legs=legs, author=author,
             at=at, gaming_day=box.gaming_day,
             reference=f"count {box.table.label} {box.gaming_day} rev {count.revision}")
-    return CountSignature.objects.create(count=count, entered_by_id=count.counted_by_id, signed_by=author,
-                                         signed_at=at, transaction=txn)
+    signature = CountSignature.objects.create(count=count, entered_by_id=count.counted_by_id, signed_by=author,
+                                              signed_at=at, transaction=txn)
+    casino = box.table.pit.casino
+    transaction.on_commit(lambda: count_signed.send(sender=CountSignature, casino=casino,
+                                                    gaming_day=box.gaming_day, signature=signature))
+    return signature
