@@ -5,7 +5,8 @@
 What it does, in a scratch database it drops and creates (``--database``, else the one
 named by ``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/casino_bench``):
 
-1. migrates it and builds a floor (2 pits, 12 tables of each of the five games);
+1. migrates it and builds a floor (2 pits, 12 tables of each of the five games), each table
+   opened with an opener (table accounting, issue #17);
 2. simulates a pool of distinct rounds per game with the engine and audits them (the same
    code that records rounds), then loads N rounds made from that pool, with their
    revisions, wagers and findings, through PostgreSQL ``COPY`` spread over one gaming day
@@ -13,6 +14,11 @@ named by ``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/ca
 3. times the reconciliation exactly as the Celery tasks run it (plan, slices, combine,
    files) with 2 worker processes taking the slices; the same service functions the
    tasks call, in a process pool, so that no broker is needed.
+
+Before the timing, every table's day is also kept in money as a casino keeps it (``_cash_day``):
+two fills and a credit through the cage, a buy-in per ten rounds or so (cash and markers, written
+in bulk), a closer, the drop and a signed count; so the report's statistical win, hold and
+recorded-against-cash figures are computed over real accounting records.
 
 Loaded revisions carry the current engine version, so the re-audit replays nothing (the
 engine is deterministic per version); ``--reaudit-share 0.05`` marks that share as audited
@@ -106,14 +112,16 @@ def _setup():
 
 
 def _floor():
+    from casino.gaming_day import gaming_day_bounds
+    from tables.accounting.services.inventory import inventory_open
     from tables.games import GAMES as REGISTRY
-    from tables.services.sessions import table_session_open
     from tests.factories import (
         CasinoFactory,
         DealerFactory,
         PitFactory,
         RulesetFactory,
         TableFactory,
+        chip_set_for,
         jackpot_bank_for,
         user_with_role,
     )
@@ -123,6 +131,8 @@ def _floor():
         name="Bench Casino", time_zone="America/New_York", gaming_day_start_hour=6
     )
     user = user_with_role("pit_boss", username="bench", casinos=[casino])
+    chip_set_for(casino)
+    opens = gaming_day_bounds(DAY, casino.time_zone, casino.gaming_day_start_hour)[0] + timedelta(seconds=10)
     pits = [PitFactory(casino=casino, name=f"Pit {i}") for i in (1, 2)]
     tables = []
     for gi, game in enumerate(GAMES):
@@ -137,9 +147,71 @@ def _floor():
                 min_bet=Decimal("5.00"),  # the simulated play bets from $5
             )
             jackpot_bank_for(table)
-            table_session_open(table=table, dealer=DealerFactory(casino=casino), author=user)
+            dealer = DealerFactory(casino=casino)
+            inventory_open(table=table, dealer=dealer.pk, dealer_badge=dealer.employee_number, counts=TRAY,
+                           author=user, at=opens)
             tables.append(table)
     return casino, user, tables, REGISTRY
+
+
+#: A table's opening tray: 40,000.00 in chips.
+TRAY = {"5": 400, "25": 320, "100": 200, "500": 20}
+
+
+def _cash_day(casino, user, tables, rounds: int) -> None:
+    """The money of every table's day, as the services write it (buy-ins in bulk: there are
+    about a tenth as many as rounds): fills, a credit, buy-ins, the closer, the drop and a
+    count signed by two counters."""
+    from casino.gaming_day import gaming_day_bounds
+    from tables.accounting.models import BuyIn, DropBox
+    from tables.accounting.services.buyins import buy_in_record
+    from tables.accounting.services.drop_boxes import drop_box_drop
+    from tables.accounting.services.inventory import inventory_close
+    from tables.accounting.services.soft_count import soft_count_enter, soft_count_sign
+    from tables.accounting.services.transfers import (
+        chip_slip_issue,
+        chip_slip_receive,
+        chip_slip_request,
+    )
+    from tests.factories import user_with_role
+
+    started = time.perf_counter()
+    start, end = gaming_day_bounds(DAY, casino.time_zone, casino.gaming_day_start_hour)
+    cashier = user_with_role("cage", username="bench-cage", casinos=[casino])
+    counters = [user_with_role("count", username=f"bench-count-{i}", casinos=[casino]) for i in (1, 2)]
+    rng = random.Random(3)
+    buy_ins = 0
+    for index, table in enumerate(tables):
+        session = table.sessions.get()
+        dealer = session.assignments.get().dealer
+        sign = {"author": user, "dealer": dealer.pk, "dealer_badge": dealer.employee_number}
+        for hours, kind, counts in ((3, "fill", {"100": 50}), (9, "fill", {"25": 80}), (15, "credit", {"500": 10})):
+            at = start + timedelta(hours=hours)
+            slip = chip_slip_request(table=table, kind=kind, counts=counts, author=user, at=at)
+            chip_slip_issue(slip=slip, author=cashier, at=at + timedelta(minutes=2))
+            chip_slip_receive(slip=slip, **sign, at=at + timedelta(minutes=5))
+        first = buy_in_record(table=table, seat=1, kind="cash", amount=Decimal("500"), author=user,
+                              at=start + timedelta(minutes=1))
+        many = rounds // len(tables) // 10
+        step = (end - start - timedelta(hours=1)) / max(1, many)
+        BuyIn.objects.bulk_create(
+            BuyIn(casino=casino, table=table, session=session, gaming_day=DAY, seat=rng.randint(1, 5),
+                  kind="marker" if rng.random() < 0.05 else "cash", amount=Decimal(100 * rng.randint(1, 20)),
+                  player_identifier=f"P-{rng.randint(1, 3000)}", recorded_at=start + step * (i + 1),
+                  recorded_by=user)
+            for i in range(many))
+        buy_ins += many + 1
+        cash = sum(b.amount for b in table.buy_ins.filter(kind="cash"))
+        markers = sum(b.amount for b in table.buy_ins.filter(kind="marker"))
+        closing = {**TRAY, "100": TRAY["100"] + 50 - index % 7, "500": TRAY["500"] - 10}
+        inventory_close(table=table, counts=closing, **sign, at=end - timedelta(seconds=20))
+        box = drop_box_drop(table=table, gaming_day=first.gaming_day, author=counters[0], at=end + timedelta(hours=1))
+        count = soft_count_enter(box=box, author=counters[0], currency={"100": int(cash // 100)},
+                                 markers=markers, at=end + timedelta(hours=2))
+        soft_count_sign(count=count, author=counters[1], at=end + timedelta(hours=2))
+    boxes = DropBox.objects.filter(casino=casino, gaming_day=DAY).count()
+    print(f"   kept the day's money: {len(tables)} openers and closers, {3 * len(tables)} fills and credits, "
+          f"{buy_ins:,} buy-ins, {boxes} boxes counted in {time.perf_counter() - started:.1f} s")
 
 
 def _pool(tables, registry, per_game: int) -> dict:
@@ -353,7 +425,7 @@ def _load(casino, user, tables, pool, rounds: int, reaudit_share: float) -> None
         for i, item in enumerate(picks, start=1):
             for rest in item[3]:
                 n += 1
-                yield f"{n}\t{i}\t{i}\t{rest}\t\topen\t\t{moments[i - 1]}\n"
+                yield f"{n}\t{i}\t{i}\t{rest}\t\topen\t\t{moments[i - 1]}\t\n"
 
     timings["render"] = time.perf_counter() - started
     round_cols = (
@@ -382,7 +454,7 @@ def _load(casino, user, tables, pool, rounds: int, reaudit_share: float) -> None
         copy(
             cur,
             "COPY audit_finding (id, round_id, revision_id, kind, code, message, path, rule, expected, "
-            "recorded, amount, seat, player, status, review_note, created_at) FROM STDIN (FREEZE)",
+            "recorded, amount, seat, player, status, review_note, created_at, reopened_reason) FROM STDIN (FREEZE)",
             findings(),
         )
         t = time.perf_counter()
@@ -439,6 +511,7 @@ def _inner(options) -> int:
         f"   simulated and audited a pool of {5 * 400} distinct rounds in {time.perf_counter() - started:.1f} s"
     )
     _load(casino, user, tables, pool, options.rounds, options.reaudit_share)
+    _cash_day(casino, user, tables, options.rounds)
     connection.close()
 
     report = DailyReport.objects.create(casino=casino, gaming_day=DAY, runs=1)
