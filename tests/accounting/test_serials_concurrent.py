@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
 from tables.accounting.models import ChipSlip, InventorySlip
 from tables.accounting.services.transfers import chip_slip_request
 from tests.accounting.helpers import DAY, floor, opener
+from tests.concurrency import run_at_once
 from tests.factories import DealerFactory, TableFactory
 
 WRITERS, EACH = 6, 8
@@ -30,32 +30,19 @@ def test_concurrent_requests_get_gapless_unique_numbers_per_series():
     for n, table in enumerate(tables):
         f.table, f.dealer = table, DealerFactory(casino=f.casino)
         opener(f, {"100": 10}, at=DAY + timedelta(minutes=n))
-    barrier = threading.Barrier(WRITERS)
-    errors: list[str] = []
+    def write(index: int) -> None:
+        for i in range(EACH):
+            kind = "fill" if (index + i) % 2 else "credit"
+            try:
+                with transaction.atomic():
+                    chip_slip_request(table=tables[index], kind=kind, counts={"100": 1}, author=f.boss,
+                                      at=DAY + timedelta(hours=1, seconds=i))
+                    if i == 3:  # a request that fails after taking its number gives it back
+                        raise _RolledBack
+            except _RolledBack:
+                pass
 
-    def writer(index: int) -> None:
-        try:
-            barrier.wait()
-            for i in range(EACH):
-                kind = "fill" if (index + i) % 2 else "credit"
-                try:
-                    with transaction.atomic():
-                        chip_slip_request(table=tables[index], kind=kind, counts={"100": 1}, author=f.boss,
-                                          at=DAY + timedelta(hours=1, seconds=i))
-                        if i == 3:  # a request that fails after taking its number gives it back
-                            raise _RolledBack
-                except _RolledBack:
-                    pass
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = run_at_once(WRITERS, write)
     assert not errors, errors
     for kind in ("fill", "credit"):
         numbers = sorted(ChipSlip.objects.filter(casino=f.casino, kind=kind).values_list("serial", flat=True))

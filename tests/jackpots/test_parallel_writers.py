@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from audit.jackpots.models import JackpotAward
 from audit.jackpots.reconcile import jackpot_recompute
 from audit.jackpots.rules import cents
 from audit.jackpots.selectors import bank_state
 from tables.services.rounds import round_record
+from tests.concurrency import run_at_once
 from tests.jackpots.helpers import DAY_START, PROGRESSIVE, hit_round, linked_bank
 
 TAXED_NO_HIT = (
@@ -31,31 +31,14 @@ def test_parallel_writers_lose_no_increment():
     if connection.vendor != "postgresql":
         pytest.skip("row locks are only meaningful on PostgreSQL (SQLite serialises every writer)")
     bank, tables, manager, pitboss = linked_bank(WRITERS)
-    barrier = threading.Barrier(WRITERS)
-    errors = []
+    def write(index: int) -> None:
+        for i in range(ROUNDS_EACH):
+            # One table also hits bust5_unsuited midway: a hit racing with contributions.
+            data = hit_round() if (index == 0 and i == 7) else hit_round(dealer=TAXED_NO_HIT)
+            round_record(table=tables[index], data=data, author=pitboss,
+                         at=DAY_START + timedelta(seconds=index * 100 + i))
 
-    def writer(index: int):
-        try:
-            barrier.wait()
-            for i in range(ROUNDS_EACH):
-                # One table also hits bust5_unsuited midway: a hit racing with contributions.
-                data = hit_round() if (index == 0 and i == 7) else hit_round(dealer=TAXED_NO_HIT)
-                round_record(
-                    table=tables[index],
-                    data=data,
-                    author=pitboss,
-                    at=DAY_START + timedelta(seconds=index * 100 + i),
-                )
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = run_at_once(WRITERS, write)
     assert not errors, errors
     rounds = WRITERS * ROUNDS_EACH
     award = JackpotAward.objects.get(bank=bank)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from decimal import Decimal
 
 import pytest
@@ -12,6 +11,7 @@ from django.urls import reverse
 from audit.models import Finding
 from tables.models import Round, RoundRevision, Table
 from tables.services.sessions import table_session_open
+from tests.concurrency import run_at_once
 from tests.conftest import api_as
 from tests.factories import (
     DealerFactory,
@@ -270,24 +270,15 @@ def test_concurrent_corrections_one_wins_the_other_gets_409(pitboss):
     if connection.vendor != "postgresql":
         pytest.skip("row locks are only meaningful on PostgreSQL")
     _, rnd = _record(pitboss)
-    barrier = threading.Barrier(2)
     results = []
 
-    def correct(reason):
-        from django.db import connections
-
+    def correct(index: int) -> None:
         client = api_as(pitboss)
-        barrier.wait()
         response = client.post(reverse("round-corrections", args=[rnd.pk]), {
-            "revision": 1, "reason": reason, "round": ROUNDS["ante_up_21"]["correct"][0]}, format="json")
+            "revision": 1, "reason": f"client {index}", "round": ROUNDS["ante_up_21"]["correct"][0]}, format="json")
         results.append(response.status_code)
-        connections.close_all()
 
-    threads = [threading.Thread(target=correct, args=(f"client {i}",)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    assert run_at_once(2, correct) == []
     assert sorted(results) == [200, 409]
     assert RoundRevision.objects.filter(round=rnd).count() == 2
 
