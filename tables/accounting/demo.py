@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from decimal import Decimal
 from functools import partial
 
 from django.contrib.auth import get_user_model
@@ -15,9 +16,9 @@ from django.utils import timezone
 
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from tables.accounting.demo_count import demo_buy_ins, play_demo_count
-from tables.accounting.models import InventorySlip
+from tables.accounting.models import BuyIn, DropBox, InventorySlip
 from tables.accounting.services.chips import chip_set_save
-from tables.accounting.services.inventory import inventory_close, inventory_open
+from tables.accounting.services.inventory import inventory_close, inventory_open, last_closer
 from tables.accounting.services.transfers import (
     chip_slip_issue,
     chip_slip_receive,
@@ -34,9 +35,13 @@ DEMO_DISCREPANCY_TABLE = "PB-01"
 
 
 #: The accounting day is played two gaming days before today's: the day before today's is the
-#: demo story's finished day of rounds (tables/services/demo_story.py), whose tables open and
-#: close without slips; today's tables open with openers (:func:`demo_table_open`).
+#: demo story's finished day of rounds (tables/services/demo_story.py), kept in money too
+#: (:func:`demo_past_day_open`, :func:`demo_past_day_close`, :func:`demo_past_day_count`); today's
+#: tables open with openers (:func:`demo_table_open`).
 ACCOUNTING_DAY_BACK = 2
+#: On the story's finished day one round at this table was played and never recorded: the house
+#: won it, so the closer holds its chips and the report's recorded play is short of the cash.
+UNRECORDED_ROUND_TABLE, UNRECORDED_ROUND_WIN = "AU-01", Decimal("150.00")
 
 
 def _demo_people(casino: Casino):
@@ -107,3 +112,74 @@ def demo_table_open(*, table: Table, dealer: Dealer, author, at):
     if table.pk % 2:
         chip_slip_issue(slip=waiting, author=cashier, at=at + timedelta(minutes=8))
     return slip.session
+
+
+def _counts_of(slip: InventorySlip) -> dict[str, int]:
+    return {str(line.denomination.value): line.count for line in slip.lines.select_related("denomination")}
+
+
+#: How many of each large chip a demo tray holds at most (a tray's racks), so that every closer
+#: carries 100s and 500s as a real one would; the rest is in smaller chips.
+_RACKS = ((500, 10), (100, 80), (25, None), (5, None), (1, None))
+
+
+def _chips_for(total: Decimal) -> dict[str, int]:
+    """A tray holding ``total`` in the demo's chips (cents no chip shows are left off, as a
+    tray would: the difference is the report's to show)."""
+    whole, part = divmod(total, 1)
+    counts = {}
+    if part >= Decimal("0.5"):  # a 2.50 chip carries the half
+        counts["2.50"], whole = 1, whole - 2
+    for value, rack in _RACKS:
+        n = whole // value if rack is None else min(rack, whole // value)
+        whole -= n * value
+        if n:
+            counts[str(value)] = int(n)
+    return counts
+
+
+def demo_past_day_open(*, table: Table, dealer: Dealer, author, at):
+    """Open ``table`` for the story's finished day: an opener equal to its last closer (the
+    accounting day's), then the day's buy-ins. Returns the session."""
+    last = last_closer(table)
+    slip = inventory_open(table=table, counts=_counts_of(last) if last else DEMO_TRAY,
+                          **_signed_by(dealer, author, at=at))
+    demo_buy_ins(table=table, pit_boss=author, rng=random.Random(table.pk), at=at + timedelta(minutes=1))
+    return slip.session
+
+
+def demo_past_day_close(*, table: Table, dealer: Dealer, author, at, win: Decimal) -> InventorySlip:
+    """Close ``table`` on the story's finished day after a fill and a credit: the closer holds
+    what the tray must hold when ``win`` (the recorded play's win) is all that happened, i.e.
+    opener + fills - credits - the chips sold for cash and markers + win; at
+    :data:`UNRECORDED_ROUND_TABLE` also the chips of a round nobody recorded."""
+    _, cashier, _ = _demo_people(table.pit.casino)
+    sign = partial(_signed_by, dealer, author)
+    moved = Decimal(0)
+    for minutes, kind, counts in ((-4, "fill", {"25": 40}), (-2, "credit", {"500": 2})):
+        slip = chip_slip_request(table=table, kind=kind, counts=counts, author=author, at=at + timedelta(minutes=minutes))
+        chip_slip_issue(slip=slip, author=cashier, at=at + timedelta(minutes=minutes, seconds=30))
+        chip_slip_receive(slip=slip, **sign(at=at + timedelta(minutes=minutes + 1)))
+        moved += slip.total if kind == "fill" else -slip.total
+    opener = InventorySlip.objects.filter(table=table, kind=InventorySlip.OPENER).order_by("-recorded_at").first()
+    sold = sum(BuyIn.objects.filter(session=opener.session, void__isnull=True, kind__in=BuyIn.DROPPED)
+               .values_list("amount", flat=True), Decimal(0))
+    extra = UNRECORDED_ROUND_WIN if table.label == UNRECORDED_ROUND_TABLE else Decimal(0)
+    return inventory_close(table=table, counts=_chips_for(opener.total + moved - sold + win + extra),
+                           **sign(at=at))
+
+
+def demo_past_day_count(*, casino_name: str = "Demo Casino", now=None) -> dict:
+    """The count room counts every box of an ended day still in the cabinet (the story's
+    finished day) the morning after, every one as its buy-ins say: that day's cash question is
+    the unrecorded round, not a miscount."""
+    casino = Casino.objects.get(name=casino_name)
+    _, _, counters = _demo_people(casino)
+    today = gaming_day_of(now or timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
+    counted = {}
+    for day in (DropBox.objects.filter(casino=casino, drop__isnull=True, gaming_day__lt=today)
+                .values_list("gaming_day", flat=True).distinct().order_by("gaming_day")):
+        ended = gaming_day_bounds(day, casino.time_zone, casino.gaming_day_start_hour)[1]
+        counted.update(play_demo_count(casino=casino, counters=counters, gaming_day=day,
+                                       at=ended + timedelta(minutes=5), short=None))
+    return counted

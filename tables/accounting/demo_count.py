@@ -40,13 +40,13 @@ def demo_buy_ins(*, table: Table, pit_boss, rng: random.Random, at, per_table: i
                       at=at + timedelta(minutes=i))
 
 
-def play_demo_count(*, casino: Casino, counters, gaming_day: date, at) -> dict:
+def play_demo_count(*, casino: Casino, counters, gaming_day: date, at, short: Decimal | None = SHORT) -> dict:
     """Drop (at ``at``, after the tables closed), count and sign every box of ``gaming_day`` not
-    dropped yet; the first box with cash in it is counted 100 short. Returns
-    ``{table label: (estimated drop, counted drop)}``."""
+    dropped yet; the first box with cash in it is counted ``short`` (default 100; None: none).
+    Returns ``{table label: (estimated drop, counted drop)}``."""
     estimates = estimated_drop([casino.pk], gaming_day)
     first, second = counters
-    out, short = {}, SHORT
+    out = {}
     boxes = DropBox.objects.filter(casino=casino, gaming_day=gaming_day, drop__isnull=True).select_related("table")
     for box in boxes.order_by("table__label"):
         figures = estimates.get(box.table_id, NO_BUY_INS)

@@ -170,7 +170,7 @@ def demo_jackpot_bank_load(*, casino, author) -> None:
 
 
 def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, seed: int = 2026,
-                     open_table=None) -> int:
+                     open_table=None, open_past_day=None, close_past_day=None) -> int:
     """A day of simulated play at every open-able demo table, some rounds with dealer errors,
     after a shorter finished day before it (a third as many rounds, and the overpay pattern:
     demo_story.py); at the Upcard Luck table a jackpot won at the end waits to be paid.
@@ -178,7 +178,9 @@ def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, se
     Rounds go through :func:`round_record`, so they are audited exactly like live ones.
     Tables that already have rounds are left alone (``make run`` may load the demo again).
     ``open_table(table=, dealer=, author=, at=)`` opens a table for today's play and returns its
-    session (default: a plain session; ``load_demo`` opens with the table accounting's opener).
+    session (default: a plain session; ``load_demo`` opens with the table accounting's opener);
+    ``open_past_day`` and ``close_past_day`` open and close the finished day before it
+    (demo_story.demo_past_day_load; ``load_demo`` keeps that day in money too).
     Returns the number of rounds recorded.
     """
     from datetime import timedelta
@@ -207,7 +209,8 @@ def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, se
         recorded += demo_past_day_load(
             table=table, dealer=dealers[(index + 2) % len(dealers)], before=start, rounds=rounds_per_table // 3,
             author=pit_boss, rng=random.Random(seed + 1 + index),
-            simulate=partial(_simulate_with_errors, game, error_rate))
+            simulate=partial(_simulate_with_errors, game, error_rate),
+            open_table=open_past_day, close_table=close_past_day)
         table_session_current(table) or (open_table or table_session_open)(
             table=table, dealer=dealers[index % len(dealers)], author=pit_boss, at=start)
         for number in range(rounds_per_table):

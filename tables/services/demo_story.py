@@ -20,6 +20,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
+from django.db.models import Max, Min
 
 from audit.jackpots.models import JackpotAdjustment, JackpotAward, JackpotBankTable
 from audit.jackpots.services import (
@@ -27,7 +28,9 @@ from audit.jackpots.services import (
     jackpot_award_pay,
     takes_taxpayers_fortune,
 )
-from audit.reports.models import DailyReport
+from audit.reports.models import LEVEL_TABLE, DailyReport
+from audit.reports.selectors import slice_aggregates
+from audit.reports.services.build import build_lines, combine_partials
 from audit.reports.services.runs import current_gaming_day, report_request
 from casino.gaming_day import gaming_day_of
 from tables.games import GAMES
@@ -46,16 +49,30 @@ JACKPOT_PLAYER = "P-2050"
 SECOND_MANAGER = "manager2"
 
 
+def recorded_play_win(table: Table, day: date) -> Decimal:
+    """What the rounds recorded at ``table`` on ``day`` say it won, by the daily report's own
+    definition (its slice aggregates and lines, audit/reports/services/build.py)."""
+    casino = table.pit.casino
+    ids = Round.objects.filter(table=table, gaming_day=day).aggregate(first=Min("pk"), last=Max("pk"))
+    if ids["first"] is None:
+        return Decimal(0)
+    combined = combine_partials([slice_aggregates(casino=casino, gaming_day=day, **ids)])
+    lines = build_lines(DailyReport(casino=casino, gaming_day=day), combined)[0]
+    return next(line.win for line in lines if line.level == LEVEL_TABLE and line.key == str(table.pk))
+
+
 def demo_past_day_load(*, table: Table, dealer: Dealer, before: datetime, rounds: int, author,
-                       simulate, rng: random.Random) -> int:
+                       simulate, rng: random.Random, open_table=None, close_table=None) -> int:
     """The gaming day before the one ``before`` falls in, played at ``table`` and closed:
     ``rounds`` simulated rounds (``simulate(rng, rules, seats)``), and at the pattern table
-    the overpay pattern. Returns the number of rounds recorded."""
+    the overpay pattern. ``open_table(table=, dealer=, author=, at=)`` opens it (default: a
+    plain session) and ``close_table(table=, dealer=, author=, at=, win=)`` closes it, told the
+    recorded play's win (default: a plain close). Returns the number of rounds recorded."""
     casino = table.pit.casino
     zone = ZoneInfo(casino.time_zone)
     day = gaming_day_of(before, casino.time_zone, casino.gaming_day_start_hour) - timedelta(days=1)
     at = datetime.combine(day, time(casino.gaming_day_start_hour), zone) + PAST_DAY_OPENS_AFTER
-    session = table_session_open(table=table, dealer=dealer, author=author, at=at)
+    session = (open_table or table_session_open)(table=table, dealer=dealer, author=author, at=at)
     rules = table.ruleset.current_version.rules()
     seats = min(table.seats, getattr(rules, "max_seats", 7))
     recorded = 0
@@ -68,7 +85,11 @@ def demo_past_day_load(*, table: Table, dealer: Dealer, before: datetime, rounds
             at += timedelta(minutes=4)
             round_record(table=table, data=_overpaid_round(rng, table), author=author, at=at)
             recorded += 1
-    table_session_close(session=session, author=author, at=at + timedelta(minutes=5))
+    if close_table is None:
+        table_session_close(session=session, author=author, at=at + timedelta(minutes=5))
+    else:
+        close_table(table=table, dealer=dealer, author=author, at=at + timedelta(minutes=5),
+                    win=recorded_play_win(table, day))
     return recorded
 
 

@@ -1,6 +1,12 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tables.accounting.demo import demo_accounting_day, demo_table_open
+from tables.accounting.demo import (
+    demo_accounting_day,
+    demo_past_day_close,
+    demo_past_day_count,
+    demo_past_day_open,
+    demo_table_open,
+)
 from tables.models import Casino
 from tables.services.demo import DEMO_CASINO, demo_floor_load, demo_rounds_load
 from tables.services.demo_story import demo_reports_load
@@ -22,8 +28,10 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Demo floor ready: {DEMO_CASINO}, Pit 1, one table of each game."))
         demo_accounting_day()
         if options["rounds"]:
-            count = demo_rounds_load(rounds_per_table=options["rounds"], open_table=demo_table_open)
+            count = demo_rounds_load(rounds_per_table=options["rounds"], open_table=demo_table_open,
+                                     open_past_day=demo_past_day_open, close_past_day=demo_past_day_close)
             if count:
+                demo_past_day_count()
                 self.stdout.write(f"Recorded {count} simulated rounds (some with dealer errors) at the demo tables"
                                   " over two gaming days; the tables are open.")
             for report in demo_reports_load(casino=Casino.objects.get(name=DEMO_CASINO)):
