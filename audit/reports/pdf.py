@@ -148,7 +148,7 @@ UNIT_COLUMNS = ("Rounds", "Seats", "Handle", "Paid", "Win", "Hold %", "Theo win"
 
 def _unit_cells(row) -> list[str]:
     return [count(row.get("rounds")), count(row.get("seats_played")), money(row.get("handle")),
-            money(row.get("paid")), money(row.get("win")), pct(row.get("hold_pct")),
+            money(row.get("paid")), money(row.get("win")), pct(row.get("handle_hold_pct")),
             money(row.get("theo_win")), interval(row), money(row.get("error_cost")),
             money(row.get("taxes")), money(row.get("jackpots"))]
 
@@ -172,7 +172,7 @@ def _summary(floor: dict | None, s) -> list:
     pairs = [
         ("Rounds (voided)", f"{count(floor.get('rounds'))} ({count(floor.get('voided_rounds')) or 0})"),
         ("Handle", money(floor.get("handle"))), ("Paid", money(floor.get("paid"))),
-        ("Win", money(floor.get("win"))), ("Hold %", pct(floor.get("hold_pct"))),
+        ("Win", money(floor.get("win"))), ("Hold %", pct(floor.get("handle_hold_pct"))),
         ("Win if settled right", money(floor.get("expected_win"))),
         ("Theoretical win", money(floor.get("theo_win"))), ("95% interval", interval(floor)),
         ("Dealer errors lost(+)/saved(-)", money(floor.get("error_cost"))),
@@ -278,7 +278,7 @@ def _wagers(wagers: list[dict], s) -> list:
     for w in floor:
         edge = w.get("house_edge_pct")
         body.append([w.get("game", ""), w.get("wager", ""), count(w.get("count")), money(w.get("handle")),
-                     money(w.get("paid")), money(w.get("win")), pct(w.get("hold_pct")),
+                     money(w.get("paid")), money(w.get("win")), pct(w.get("handle_hold_pct")),
                      "–" if edge is None else f"{Decimal(edge):.3f}", money(w.get("theo_win")),
                      Paragraph(str(w.get("basis") or ""), s["cell"])])
     grid = _grid(body, numeric_from=2)
@@ -329,7 +329,7 @@ def pdf_bytes(data) -> bytes:
         story.append(Paragraph("No table had action.", s["body"]))
     games = data.levels.get("game", [])
     story += [*heading("Games", s["h2"]), _units(games, "Game") if games else Paragraph("None.", s["body"])]
-    story += _charts(tables, "Hold % by table", [("hold_pct", "Hold %", WIN_COLOR)],
+    story += _charts(tables, "Hold % by table", [("handle_hold_pct", "Hold %", WIN_COLOR)],
                      "Hold % (win / handle x 100)", s)
     story += _charts(tables, "Win against theoretical win by table",
                      [("win", "Win", WIN_COLOR), ("theo_win", "Theoretical win", THEO_COLOR)],

@@ -47,9 +47,9 @@ def test_the_page_explains_each_column_and_shows_hold_to_two_decimals(done):
     assert handle_titles and all("chips contested" in t for t in handle_titles), handle_titles
     assert re.search(r'<th[^>]*title="[^"]*"[^>]*>Hold %</th>', html)
     floor = ReportLine.objects.get(report=done, level="floor")
-    assert floor.hold_pct != floor.hold_pct.quantize(Decimal("0.01"))
-    assert f">{floor.hold_pct.quantize(Decimal('0.01'))}<" in html
-    assert str(floor.hold_pct) not in html
+    assert floor.handle_hold_pct != floor.handle_hold_pct.quantize(Decimal("0.01"))
+    assert f">{floor.handle_hold_pct.quantize(Decimal('0.01'))}<" in html
+    assert str(floor.handle_hold_pct) not in html
 
 
 def test_the_csv_carries_the_legend_and_hold_to_two_decimals(done):

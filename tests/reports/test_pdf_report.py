@@ -82,9 +82,9 @@ def test_the_contents_a_finance_director_signs(report, pages):
     assert "Sign-off" in text and "Reviewed and approved by (finance)" in text
 
     floor = ReportLine.objects.get(report=report, level="floor")
-    assert floor.hold_pct is not None and floor.hold_pct != floor.hold_pct.quantize(Decimal("0.01"))
-    assert str(floor.hold_pct.quantize(Decimal("0.01"))) in text
-    assert str(floor.hold_pct) not in text  # the stored 4 decimals are not printed
+    assert floor.handle_hold_pct is not None and floor.handle_hold_pct != floor.handle_hold_pct.quantize(Decimal("0.01"))
+    assert str(floor.handle_hold_pct.quantize(Decimal("0.01"))) in text
+    assert str(floor.handle_hold_pct) not in text  # the stored 4 decimals are not printed
 
     assert "Hold % (win / handle x 100)" in text and "Table (pit / label)" in text
     assert "Win and theoretical win ($)" in text

@@ -80,7 +80,7 @@ class Command(BaseCommand):
                 report.refresh_from_db()
             line = report.lines.filter(level="floor").first()
             totals = (
-                f" rounds {line.rounds}, handle {line.handle}, win {line.win}, hold {line.hold_pct}%"
+                f" rounds {line.rounds}, handle {line.handle}, win {line.win}, hold {line.handle_hold_pct}%"
                 if line
                 else ""
             )
