@@ -128,21 +128,13 @@ def _findings_text(findings: dict) -> str:
     )
 
 
-def cash_text(line) -> str:
-    """What the cash figures hold: "count pending" (never a zero win) for a table whose win is unknown;
-    for a pit, game or the floor how many tables it adds and how many it left out."""
-    if line.level == "table":
-        return line.cash_pending or "complete"
-    if not line.cash_incomplete:
-        return f"{line.cash_tables} tables"
-    return f"{line.cash_tables} tables; {line.cash_incomplete} left out (count pending or no inventory)"
-
-
 def _line_dict(line) -> dict:
     row = {f: getattr(line, f, None) for f, _, _ in LINE_COLUMNS if f not in ("findings_text", "cash_text", "why")}
     row["findings_text"] = _findings_text(line.findings or {})
-    row["cash_text"] = cash_text(line)
-    row["why"] = line.explanation.text
+    row["cash_text"] = line.cash_text
+    why = line.explanation
+    row["why"] = why.text
+    row["why_split"] = {"edge": why.edge, "luck": why.luck, "errors": why.errors}  # the PDF's columns
     row["game"] = GAMES[line.game].name if line.game in GAMES else line.game
     return row
 

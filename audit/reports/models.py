@@ -267,6 +267,17 @@ class ReportLine(models.Model):
         return f"{self.level} {self.label}"
 
     @property
+    def cash_text(self) -> str:
+        """What the cash figures hold: a table's reason its statistical win is unknown ("count
+        pending", never a zero win); for a pit, game or the floor how many tables it adds and how
+        many it left out."""
+        if self.level == LEVEL_TABLE:
+            return self.cash_pending or "complete"
+        if not self.cash_incomplete:
+            return f"{self.cash_tables} tables"
+        return f"{self.cash_tables} tables; {self.cash_incomplete} left out (count pending or no inventory)"
+
+    @property
     def explanation(self) -> WinExplanation:
         """Why the unit won or lost: house edge, luck and dealer error (explain.py)."""
         return win_explanation(win=self.win, expected_win=self.expected_win, theo_win=self.theo_win,
