@@ -280,7 +280,9 @@ def build_lines(
                 },
                 taxes=_cents(unit.taxes),
                 jackpots=_cents(unit.jackpots),
-                **line_cash_fields(*cash_of[(unit.level, unit.key)], rollup=unit.level != LEVEL_TABLE),
+                # A day without a table still has a floor line: its cash is an empty sum.
+                **line_cash_fields(*cash_of.get((unit.level, unit.key), (CashFigures(), None)),
+                                   rollup=unit.level != LEVEL_TABLE),
             )
         )
     complete = [(tables[pk], cash_of[(LEVEL_TABLE, str(pk))][1]) for pk in units
