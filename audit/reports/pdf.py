@@ -212,7 +212,7 @@ def _all_units(levels) -> list[tuple[str, dict]]:
 def _cash_sections(levels, s) -> list:
     """Cash figures, recorded play against cash, and why each unit won or lost (issue #17, 1-3)."""
     units = _all_units(levels)
-    if not units:
+    if not units or "cash_text" not in units[0][1]:  # a month- or year-to-date file carries no cash yet
         return []
     cash = [["Level", "Unit", "Opener", "Closer", "Fills", "Credits", "Drop", "Estimated drop", "Statistical win",
              "Hold % (win / drop)", "Tables"]]
