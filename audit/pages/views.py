@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from audit.models import Finding
 from audit.pages.forms import PeriodForm, QueueFilterForm, ReviewForm
+from audit.reports.selectors_cash import open_unexplained_findings
 from audit.selectors import (
     QueueFilters,
     dealer_error_rounds,
@@ -64,6 +65,7 @@ def queue(request):
             "kind_words": KIND_WORDS,
             "filters": filters,
             "query": query.urlencode(),
+            "cash_findings": open_unexplained_findings(user_casino_ids(request.user)),
         },
     )
 

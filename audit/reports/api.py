@@ -94,10 +94,38 @@ class DailyReportSerializer(serializers.ModelSerializer):
         return {fmt: request.build_absolute_uri(f"{url}?file={fmt}") for fmt in obj.files}
 
 
+class WinExplanationSerializer(serializers.Serializer):
+    """Why the unit won or lost (audit/reports/explain.py): edge + luck + errors = win."""
+
+    edge = serializers.DecimalField(max_digits=16, decimal_places=2, help_text="House edge: the theoretical win.")
+    luck = serializers.DecimalField(max_digits=16, decimal_places=2,
+                                    help_text="Win if settled right - theoretical win.")
+    errors = serializers.DecimalField(max_digits=16, decimal_places=2,
+                                      help_text="Dealer error: win - win if settled right (- the house lost).")
+    z = serializers.DecimalField(max_digits=10, decimal_places=2, allow_null=True,
+                                 help_text="Luck in standard deviations of the win (null without a spread).")
+    percentile = serializers.DecimalField(max_digits=5, decimal_places=1, allow_null=True)
+    within_95 = serializers.BooleanField(allow_null=True, help_text="The settled-right win is in its 95% interval.")
+    text = serializers.CharField(help_text="The written explanation.")
+
+
 class LineSerializer(serializers.ModelSerializer):
+    why = serializers.SerializerMethodField()
+    cash_text = serializers.SerializerMethodField()
+
     class Meta:
         model = ReportLine
         exclude = ["id", "report"]
+
+    @extend_schema_field(WinExplanationSerializer)
+    def get_why(self, obj) -> dict:
+        why = obj.explanation
+        return WinExplanationSerializer({**why.__dict__, "text": why.text}).data
+
+    def get_cash_text(self, obj) -> str:
+        """"count pending" (never a zero win) for a table without a statistical win; for a roll-up, how
+        many tables its cash figures add and how many they left out."""
+        return obj.cash_text
 
 
 class WagerLineSerializer(serializers.ModelSerializer):

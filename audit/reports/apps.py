@@ -37,3 +37,8 @@ class ReportsConfig(AppConfig):
         post_migrate.connect(
             grant_report_permissions, sender=self, dispatch_uid="reports.grant_permissions"
         )
+
+        from audit.reports.services.runs import count_signed_rerun
+        from tables.accounting.signals import count_signed
+
+        count_signed.connect(count_signed_rerun, dispatch_uid="reports.count_signed_rerun")

@@ -37,7 +37,7 @@ LINE_COLUMNS = (
     ("handle", "Handle", "money"),
     ("paid", "Paid", "money"),
     ("win", "Win", "money"),
-    ("hold_pct", "Hold %", "pct"),
+    ("handle_hold_pct", "Hold % of handle", "pct"),
     ("expected_win", "Win if settled right", "money"),
     ("theo_win", "Theoretical win", "money"),
     ("theo_basis", "Theo basis", "text"),
@@ -52,6 +52,21 @@ LINE_COLUMNS = (
     ("jackpots", "TF jackpots", "money"),
     ("liability_opening", "Liability opening", "money"),
     ("liability_closing", "Liability closing", "money"),
+    ("opener", "Opener", "money"),
+    ("closer", "Closer", "money"),
+    ("fills", "Fills", "money"),
+    ("credits", "Credits", "money"),
+    ("drop", "Drop", "money"),
+    ("estimated_drop", "Estimated drop", "money"),
+    ("stat_win", "Statistical win", "money"),
+    ("drop_hold_pct", "Hold % (win / drop)", "pct"),
+    ("cash_text", "Cash figures", "text"),
+    ("cash_difference", "Cash - play", "money"),
+    ("cash_errors", "of which dealer errors", "money"),
+    ("cash_jackpots", "of which TF jackpots", "money"),
+    ("cash_unexplained", "Unexplained", "money"),
+    ("drop_gap", "Drop - buy-ins", "money"),
+    ("why", "Why it won or lost", "text"),
 )
 WAGER_COLUMNS = (
     ("level", "Level", "text"),
@@ -62,7 +77,7 @@ WAGER_COLUMNS = (
     ("handle", "Handle", "money"),
     ("paid", "Paid", "money"),
     ("win", "Win", "money"),
-    ("hold_pct", "Hold %", "pct"),
+    ("handle_hold_pct", "Hold % of handle", "pct"),
     ("house_edge_pct", "House edge %", "edge"),
     ("theo_win", "Theoretical win", "money"),
     ("basis", "Basis", "text"),
@@ -81,10 +96,14 @@ DEALER_COLUMNS = (
 CURRENCY_FORMAT = '"$"#,##0.00;[Red]-"$"#,##0.00'
 #: export column -> its entry in legend.COLUMNS (the header's comment in the XLSX)
 EXPLAINED = {"rounds": "rounds", "seats_played": "seats_played", "handle": "handle", "paid": "paid",
-             "win": "win", "hold_pct": "hold_pct", "expected_win": "expected_win", "theo_win": "theo_win",
+             "win": "win", "handle_hold_pct": "handle_hold_pct", "expected_win": "expected_win", "theo_win": "theo_win",
              "ci_low": "ci", "ci_high": "ci", "error_cost": "error_cost", "taxes": "taxes",
              "jackpots": "jackpots", "findings_text": "findings", "house_edge_pct": "house_edge_pct",
-             "rate_pct": "dealer_rate"}
+             "rate_pct": "dealer_rate",
+             **{f: f for f in ("opener", "closer", "fills", "credits", "drop", "estimated_drop", "stat_win",
+                               "drop_hold_pct", "cash_difference", "cash_errors", "cash_jackpots",
+                               "cash_unexplained", "drop_gap", "why")},
+             "cash_text": "stat_win"}
 
 
 @dataclass
@@ -110,8 +129,12 @@ def _findings_text(findings: dict) -> str:
 
 
 def _line_dict(line) -> dict:
-    row = {f: getattr(line, f, None) for f, _, _ in LINE_COLUMNS if f != "findings_text"}
+    row = {f: getattr(line, f, None) for f, _, _ in LINE_COLUMNS if f not in ("findings_text", "cash_text", "why")}
     row["findings_text"] = _findings_text(line.findings or {})
+    row["cash_text"] = line.cash_text
+    why = line.explanation
+    row["why"] = why.text
+    row["why_split"] = {"edge": why.edge, "luck": why.luck, "errors": why.errors}  # the PDF's columns
     row["game"] = GAMES[line.game].name if line.game in GAMES else line.game
     return row
 
@@ -230,7 +253,7 @@ def period_data(casino, first: date, last: date, title: str) -> ReportData:
     for r in rows:
         row = {f: r[f"{f}_"] for f in _SUMMED}
         row["label"] = r["label_"]
-        row["hold_pct"] = (
+        row["handle_hold_pct"] = (
             (100 * row["win"] / row["handle"]).quantize(Decimal("0.0001"))
             if row["handle"]
             else None
@@ -253,7 +276,7 @@ def period_data(casino, first: date, last: date, title: str) -> ReportData:
     )
     wagers = []
     for w in wrows:
-        w["hold_pct"] = (
+        w["handle_hold_pct"] = (
             (100 * w["win"] / w["handle"]).quantize(Decimal("0.0001")) if w["handle"] else None
         )
         w["house_edge_pct"] = (

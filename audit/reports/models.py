@@ -18,6 +18,8 @@ from simple_history.models import HistoricalRecords
 from tables.games import GAME_CHOICES
 from tables.models import Casino, Dealer, RulesetVersion
 
+from .explain import WinExplanation, win_explanation
+
 EXACT, SIMULATED, ASSUMPTION = "exact", "simulated", "assumption"
 BASES = [(EXACT, "exact (engine game math)"), (SIMULATED, "simulated"), (ASSUMPTION, "assumption")]
 
@@ -190,6 +192,7 @@ LEVEL_FLOOR, LEVEL_PIT, LEVEL_GAME, LEVEL_TABLE = "floor", "pit", "game", "table
 LEVELS = [(LEVEL_FLOOR, "floor"), (LEVEL_PIT, "pit"), (LEVEL_GAME, "game"), (LEVEL_TABLE, "table")]
 
 _MONEY = {"max_digits": 16, "decimal_places": 2, "default": 0}
+_CASH = {"max_digits": 16, "decimal_places": 2, "null": True, "blank": True}
 
 
 class ReportLine(models.Model):
@@ -209,7 +212,9 @@ class ReportLine(models.Model):
     expected_win = models.DecimalField(
         **_MONEY, help_text="House win had every wager been settled right."
     )
-    hold_pct = models.DecimalField(max_digits=9, decimal_places=4, null=True)
+    handle_hold_pct = models.DecimalField(
+        max_digits=9, decimal_places=4, null=True, help_text="Recorded-play win / handle x 100 (not hold % of drop)."
+    )
     theo_win = models.DecimalField(**_MONEY)
     theo_sd = models.DecimalField(**_MONEY, help_text="Standard deviation of the win.")
     ci_low = models.DecimalField(**_MONEY)
@@ -226,6 +231,31 @@ class ReportLine(models.Model):
     jackpots = models.DecimalField(**_MONEY)
     liability_opening = models.DecimalField(max_digits=16, decimal_places=2, null=True)
     liability_closing = models.DecimalField(max_digits=16, decimal_places=2, null=True)
+    # The cash figures (tables/accounting/selectors_win.py): a roll-up adds complete table days
+    # only; None where nobody signed the part (no opener or closer, or the count is pending).
+    opener = models.DecimalField(**_CASH)
+    closer = models.DecimalField(**_CASH)
+    fills = models.DecimalField(**_MONEY)
+    credits = models.DecimalField(**_MONEY)
+    drop = models.DecimalField(**_CASH, help_text="Counted drop (the signed soft count).")
+    estimated_drop = models.DecimalField(**_MONEY, help_text="Cash and marker buy-ins recorded.")
+    stat_win = models.DecimalField(**_CASH, help_text="Statistical win: closer - opener + drop + credits - fills.")
+    drop_hold_pct = models.DecimalField(
+        max_digits=9, decimal_places=4, null=True, help_text="Statistical win / drop x 100."
+    )
+    cash_tables = models.PositiveIntegerField(default=0, help_text="Complete table days in the cash figures.")
+    cash_incomplete = models.PositiveIntegerField(
+        default=0, help_text="Table days left out of the cash figures (no opener or closer, or count pending)."
+    )
+    cash_pending = models.CharField(max_length=60, blank=True, help_text="Why a table's statistical win is unknown.")
+    # Recorded play against cash (README "Recorded play against cash"), complete table days only.
+    cash_difference = models.DecimalField(
+        **_CASH, help_text="Statistical win - win if settled right."
+    )
+    cash_errors = models.DecimalField(**_CASH, help_text="Dealer errors' money in the difference (win - win if settled right).")
+    cash_jackpots = models.DecimalField(**_CASH, help_text="TF jackpots paid by the cage, not from the tray.")
+    cash_unexplained = models.DecimalField(**_CASH, help_text="What is left of the difference.")
+    drop_gap = models.DecimalField(**_CASH, help_text="Counted drop - recorded buy-ins (estimated drop).")
 
     class Meta:
         ordering = ["report", "level", "label"]
@@ -235,6 +265,23 @@ class ReportLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.level} {self.label}"
+
+    @property
+    def cash_text(self) -> str:
+        """What the cash figures hold: a table's reason its statistical win is unknown ("count
+        pending", never a zero win); for a pit, game or the floor how many tables it adds and how
+        many it left out."""
+        if self.level == LEVEL_TABLE:
+            return self.cash_pending or "complete"
+        if not self.cash_incomplete:
+            return f"{self.cash_tables} tables"
+        return f"{self.cash_tables} tables; {self.cash_incomplete} left out (count pending or no inventory)"
+
+    @property
+    def explanation(self) -> WinExplanation:
+        """Why the unit won or lost: house edge, luck and dealer error (explain.py)."""
+        return win_explanation(win=self.win, expected_win=self.expected_win, theo_win=self.theo_win,
+                               theo_sd=self.theo_sd)
 
 
 class ReportWagerLine(models.Model):
@@ -255,7 +302,7 @@ class ReportWagerLine(models.Model):
     paid = models.DecimalField(**_MONEY)
     win = models.DecimalField(**_MONEY)
     expected_win = models.DecimalField(**_MONEY)
-    hold_pct = models.DecimalField(max_digits=9, decimal_places=4, null=True)
+    handle_hold_pct = models.DecimalField(max_digits=9, decimal_places=4, null=True)
     theo_win = models.DecimalField(**_MONEY)
     theo_sd = models.DecimalField(**_MONEY)
     error_cost = models.DecimalField(**_MONEY)

@@ -142,13 +142,13 @@ def _grid(body, *, widths=None, numeric_from: int = 1, highlight: list[int] | No
     return grid
 
 
-UNIT_COLUMNS = ("Rounds", "Seats", "Handle", "Paid", "Win", "Hold %", "Theo win", "95% interval",
+UNIT_COLUMNS = ("Rounds", "Seats", "Handle", "Paid", "Win", "Hold % of handle", "Theo win", "95% interval",
                 "Errors lost(+)/saved(-)", "TF taxes", "TF jackpots")
 
 
 def _unit_cells(row) -> list[str]:
     return [count(row.get("rounds")), count(row.get("seats_played")), money(row.get("handle")),
-            money(row.get("paid")), money(row.get("win")), pct(row.get("hold_pct")),
+            money(row.get("paid")), money(row.get("win")), pct(row.get("handle_hold_pct")),
             money(row.get("theo_win")), interval(row), money(row.get("error_cost")),
             money(row.get("taxes")), money(row.get("jackpots"))]
 
@@ -172,12 +172,16 @@ def _summary(floor: dict | None, s) -> list:
     pairs = [
         ("Rounds (voided)", f"{count(floor.get('rounds'))} ({count(floor.get('voided_rounds')) or 0})"),
         ("Handle", money(floor.get("handle"))), ("Paid", money(floor.get("paid"))),
-        ("Win", money(floor.get("win"))), ("Hold %", pct(floor.get("hold_pct"))),
+        ("Win", money(floor.get("win"))), ("Hold % of handle", pct(floor.get("handle_hold_pct"))),
         ("Win if settled right", money(floor.get("expected_win"))),
         ("Theoretical win", money(floor.get("theo_win"))), ("95% interval", interval(floor)),
         ("Dealer errors lost(+)/saved(-)", money(floor.get("error_cost"))),
         ("Overpaid / underpaid", f"{money(floor.get('overpaid'))} / {money(floor.get('underpaid'))}"),
         ("TF taxes / jackpots", f"{money(floor.get('taxes'))} / {money(floor.get('jackpots'))}"),
+        ("Drop (estimated)", f"{money(floor.get('drop')) or 'count pending'} ({money(floor.get('estimated_drop'))})"),
+        ("Statistical win", cash_win(floor)),
+        ("Hold % (win / drop)", pct(floor.get("drop_hold_pct"))),
+        ("Unexplained (cash - play)", money(floor.get("cash_unexplained")) or "–"),
         ("Jackpot liability opening / closing",
          f"{money(floor.get('liability_opening')) or '–'} / {money(floor.get('liability_closing')) or '–'}"),
     ]
@@ -189,6 +193,56 @@ def _summary(floor: dict | None, s) -> list:
     grid = _grid(rows, widths=[2.1 * inch, 1.6 * inch, 2.4 * inch, 1.9 * inch], numeric_from=1)
     grid.setStyle(TableStyle([("ALIGN", (2, 1), (2, -1), "LEFT"), ("FONTSIZE", (0, 0), (-1, -1), 8.5)]))
     return [grid]
+
+
+def cash_win(row) -> str:
+    """The statistical win, or why it is unknown ("count pending": never shown as zero)."""
+    if row.get("stat_win") is None:
+        return row.get("cash_text") or "unknown"
+    return money(row["stat_win"])
+
+
+_LEVEL_ORDER = (("floor", "Floor"), ("pit", "Pit"), ("game", "Game"), ("table", "Table"))
+
+
+def _all_units(levels) -> list[tuple[str, dict]]:
+    return [(title, row) for level, title in _LEVEL_ORDER for row in levels.get(level, [])]
+
+
+def _cash_sections(levels, s) -> list:
+    """Cash figures, recorded play against cash, and why each unit won or lost (issue #17, 1-3)."""
+    units = _all_units(levels)
+    if not units or "cash_text" not in units[0][1]:  # a month- or year-to-date file carries no cash yet
+        return []
+    cash = [["Level", "Unit", "Opener", "Closer", "Fills", "Credits", "Drop", "Estimated drop", "Statistical win",
+             "Hold % (win / drop)", "Tables"]]
+    play = [["Level", "Unit", "Win (play)", "Settled right", "Statistical win", "Cash - play", "Dealer errors",
+             "By kind", "TF jackpots", "Unexplained", "Drop - buy-ins"]]
+    why = [["Level", "Unit", "Win", "House edge", "Luck", "Dealer error", "Explanation"]]
+    for title, r in units:
+        name = Paragraph(str(r["label"]), s["cell"])
+        cash.append([title, name, money(r.get("opener")) or "–", money(r.get("closer")) or "–", money(r.get("fills")),
+                     money(r.get("credits")), money(r.get("drop")) or ("count pending" if r.get("cash_text") ==
+                                                                        "count pending" else "–"),
+                     money(r.get("estimated_drop")), cash_win(r), pct(r.get("drop_hold_pct")),
+                     Paragraph(str(r.get("cash_text") or ""), s["cell"])])
+        play.append([title, name, money(r.get("win")), money(r.get("expected_win")), cash_win(r),
+                     money(r.get("cash_difference")) or "–", money(r.get("cash_errors")) or "–",
+                     Paragraph(str(r.get("findings_text") or ""), s["cell"]), money(r.get("cash_jackpots")) or "–",
+                     money(r.get("cash_unexplained")) or "–", money(r.get("drop_gap")) or "–"])
+        split = r.get("why_split") or {}
+        why.append([title, name, money(r.get("win")), money(split.get("edge")), money(split.get("luck")),
+                    money(split.get("errors")), Paragraph(str(r.get("why") or ""), s["cell"])])
+    return [
+        *heading("Cash figures: statistical win = closer - opener + drop + credits - fills; hold % = win / drop",
+                 s["h2"]),
+        _grid(cash, numeric_from=2, widths=[0.5 * inch, 1.5 * inch, *[0.8 * inch] * 7, 0.75 * inch, 1.4 * inch]),
+        *heading("Recorded play against cash (complete tables only)", s["h2"]),
+        _grid(play, numeric_from=2, widths=[0.5 * inch, 1.5 * inch, *[0.8 * inch] * 5, 1.4 * inch,
+                                            *[0.8 * inch] * 3]),
+        *heading("Why it won or lost: win = house edge + luck + dealer error", s["h2"]),
+        _grid(why, numeric_from=2, widths=[0.5 * inch, 1.5 * inch, *[0.8 * inch] * 4, 4.3 * inch]),
+    ]
 
 
 def _axis_title(drawing: Drawing, x, y, text: str, angle: int = 0) -> None:
@@ -274,11 +328,12 @@ def _wagers(wagers: list[dict], s) -> list:
     floor = [w for w in wagers if w.get("level") == "floor"]
     if not floor:
         return [Paragraph("No wagers.", s["body"])]
-    body = [["Game", "Wager", "Settlements", "Handle", "Paid", "Win", "Hold %", "Edge %", "Theo win", "Basis"]]
+    body = [["Game", "Wager", "Settlements", "Handle", "Paid", "Win", "Hold % of handle", "Edge %", "Theo win",
+             "Basis"]]
     for w in floor:
         edge = w.get("house_edge_pct")
         body.append([w.get("game", ""), w.get("wager", ""), count(w.get("count")), money(w.get("handle")),
-                     money(w.get("paid")), money(w.get("win")), pct(w.get("hold_pct")),
+                     money(w.get("paid")), money(w.get("win")), pct(w.get("handle_hold_pct")),
                      "–" if edge is None else f"{Decimal(edge):.3f}", money(w.get("theo_win")),
                      Paragraph(str(w.get("basis") or ""), s["cell"])])
     grid = _grid(body, numeric_from=2)
@@ -329,8 +384,9 @@ def pdf_bytes(data) -> bytes:
         story.append(Paragraph("No table had action.", s["body"]))
     games = data.levels.get("game", [])
     story += [*heading("Games", s["h2"]), _units(games, "Game") if games else Paragraph("None.", s["body"])]
-    story += _charts(tables, "Hold % by table", [("hold_pct", "Hold %", WIN_COLOR)],
-                     "Hold % (win / handle x 100)", s)
+    story += _cash_sections(data.levels, s)
+    story += _charts(tables, "Hold % of handle by table", [("handle_hold_pct", "Hold % of handle", WIN_COLOR)],
+                     "Hold % of handle (win / handle x 100)", s)
     story += _charts(tables, "Win against theoretical win by table",
                      [("win", "Win", WIN_COLOR), ("theo_win", "Theoretical win", THEO_COLOR)],
                      "Win and theoretical win ($)", s)

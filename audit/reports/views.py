@@ -164,6 +164,7 @@ def _context(request, report: DailyReport) -> dict:
         "report": report,
         "money": money,
         "levels": levels,
+        "units": [line for _, rows in levels for line in rows],  # floor, pits, games, tables
         "wagers": ReportWagerLine.objects.filter(report=report, level="floor") if money else [],
         "outliers": lines.filter(level="table", outlier=True).order_by("label"),
         "dealers": DealerLine.objects.filter(report=report),

@@ -45,20 +45,23 @@ def test_the_page_explains_each_column_and_shows_hold_to_two_decimals(done):
     assert "What each column counts" in html
     handle_titles = re.findall(r'<th[^>]*title="([^"]*)"[^>]*>Handle</th>', html)
     assert handle_titles and all("chips contested" in t for t in handle_titles), handle_titles
-    assert re.search(r'<th[^>]*title="[^"]*"[^>]*>Hold %</th>', html)
+    assert re.search(r'<th[^>]*title="[^"]*"[^>]*>Hold % of handle</th>', html)
+    assert re.search(r'<th[^>]*title="[^"]*drop[^"]*"[^>]*>Hold % \(win / drop\)</th>', html)
+    assert not re.search(r'>Hold %</th>', html)  # the two holds are never left unnamed
     floor = ReportLine.objects.get(report=done, level="floor")
-    assert floor.hold_pct != floor.hold_pct.quantize(Decimal("0.01"))
-    assert f">{floor.hold_pct.quantize(Decimal('0.01'))}<" in html
-    assert str(floor.hold_pct) not in html
+    assert floor.handle_hold_pct != floor.handle_hold_pct.quantize(Decimal("0.01"))
+    assert f">{floor.handle_hold_pct.quantize(Decimal('0.01'))}<" in html
+    assert str(floor.handle_hold_pct) not in html
 
 
 def test_the_csv_carries_the_legend_and_hold_to_two_decimals(done):
     rows = list(csv.reader(io.StringIO(_download(api_as(user_with_role("finance")), done, "csv").decode("utf-8-sig"))))
     legend = {r[1]: r[2] for r in rows if r and r[0] == "legend"}
-    assert "chips contested" in legend["Handle"] and "Hold %" in legend
+    assert "chips contested" in legend["Handle"] and "Hold % of handle" in legend and "Hold %" not in legend
+    assert "Statistical win / drop" in legend["Hold % (win / drop)"]
     header = rows[0]
     floor_row = next(r for r in rows if r and r[0] == "floor")
-    assert re.fullmatch(r"-?\d+\.\d\d", floor_row[header.index("Hold %")])
+    assert re.fullmatch(r"-?\d+\.\d\d", floor_row[header.index("Hold % of handle")])
 
 
 def test_the_xlsx_has_a_legend_sheet_and_a_comment_on_each_explained_header(done):
@@ -67,4 +70,5 @@ def test_the_xlsx_has_a_legend_sheet_and_a_comment_on_each_explained_header(done
     assert "chips contested" in legend["Handle"]
     headers = {cell.value: cell for cell in book["Games"][1]}
     assert "chips contested" in headers["Handle"].comment.text
-    assert headers["Hold %"].comment is not None
+    assert headers["Hold % of handle"].comment is not None
+    assert "Statistical win / drop" in headers["Hold % (win / drop)"].comment.text

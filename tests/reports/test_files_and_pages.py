@@ -64,7 +64,7 @@ def test_downloads_open_and_agree(done):
     assert Decimal(str(handle.value)) == floor.handle
     assert "$" in handle.number_format and sheet.freeze_panes == "B2"
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(files["pdf"])).pages)
-    assert "reconciliation of gaming day 2026-07-01" in text and "Hold % by table" in text
+    assert "reconciliation of gaming day 2026-07-01" in text and "Hold % of handle by table" in text
     assert "Outliers" in text and f"{floor.handle:,}".replace(",", "") in text.replace(",", "")
 
 

@@ -25,7 +25,8 @@ from tests.reports.helpers import simulated_day
 pytestmark = pytest.mark.django_db(transaction=True)
 DAY = date(2026, 7, 1)
 ROOT = Path(__file__).resolve().parents[2]
-HEADINGS = ("Summary", "Pits", "Tables by pit", "Games", "Hold % by table",
+HEADINGS = ("Summary", "Pits", "Tables by pit", "Games", "Cash figures", "Recorded play against cash",
+            "Why it won or lost", "Hold % of handle by table",
             "Win against theoretical win by table", "Outliers", "Dealers", "Wager types",
             "What each column counts", "Notes", "Sign-off")
 
@@ -82,11 +83,11 @@ def test_the_contents_a_finance_director_signs(report, pages):
     assert "Sign-off" in text and "Reviewed and approved by (finance)" in text
 
     floor = ReportLine.objects.get(report=report, level="floor")
-    assert floor.hold_pct is not None and floor.hold_pct != floor.hold_pct.quantize(Decimal("0.01"))
-    assert str(floor.hold_pct.quantize(Decimal("0.01"))) in text
-    assert str(floor.hold_pct) not in text  # the stored 4 decimals are not printed
+    assert floor.handle_hold_pct is not None and floor.handle_hold_pct != floor.handle_hold_pct.quantize(Decimal("0.01"))
+    assert str(floor.handle_hold_pct.quantize(Decimal("0.01"))) in text
+    assert str(floor.handle_hold_pct) not in text  # the stored 4 decimals are not printed
 
-    assert "Hold % (win / handle x 100)" in text and "Table (pit / label)" in text
+    assert "Hold % of handle (win / handle x 100)" in text and "Table (pit / label)" in text
     assert "Win and theoretical win ($)" in text
 
     text = " ".join(text.split())

@@ -65,7 +65,7 @@ def test_report_matches_independent_totals_to_the_cent(sim):
             assert got["count"] == exp[f"findings_{kind}"], (key, kind)
             assert Decimal(got["amount"]) == exp[f"amount_{kind}"], (key, kind)
         if line.handle:
-            assert line.hold_pct == (100 * line.win / line.handle).quantize(Decimal("0.0001"))
+            assert line.handle_hold_pct == (100 * line.win / line.handle).quantize(Decimal("0.0001"))
     floor = _line(report, "floor", "floor")
     assert floor.voided_rounds == 1
     assert floor.findings.get("overpay", {}).get("count", 0) >= 6  # the careless dealer's

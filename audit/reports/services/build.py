@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from tables.accounting.selectors_win import CashFigures
 from tables.models import Dealer, RulesetVersion, Table
 
 from ..models import (
@@ -24,6 +25,7 @@ from ..models import (
     ReportWagerLine,
 )
 from ..theoretical import JACKPOT_KEY, RAKE_KEY, TAX_KEY, OddsBook, wager_type
+from .cash import day_cash, line_cash_fields, rolled_up, table_reconciliation
 
 CENT = Decimal("0.01")
 ZERO = Decimal(0)
@@ -140,10 +142,12 @@ def build_lines(
 ) -> tuple[list[ReportLine], list[ReportWagerLine], list[DealerLine], dict]:
     """Unsaved lines of every level, the dealers' lines, and facts for the summary."""
     book = OddsBook()
+    cash = day_cash(report.casino_id, report.gaming_day)
     table_ids = (
         set(combined["tables"])
         | {k[0] for k in combined["wagers"]}
         | {k[0] for k in combined["findings"]}
+        | set(cash)  # a table that counted money but recorded no round is what the cash side is for
     )
     tables = {t.pk: t for t in Table.objects.filter(pk__in=table_ids).select_related("pit")}
     versions = {
@@ -185,7 +189,16 @@ def build_lines(
         unit = units[table_id]
         unit.findings[kind] = [n, amount]
 
+    cash_of: dict[tuple[str, str], tuple] = {}  # (level, key) -> (CashFigures, Reconciliation | None)
+    for pk, unit in units.items():
+        total = _total(unit)
+        figures = cash.get(pk, CashFigures())
+        rec = table_reconciliation(figures, win=_cents(total.win), expected_win=_cents(total.expected_win),
+                                   jackpots=_cents(unit.jackpots))
+        cash_of[(LEVEL_TABLE, unit.key)] = (figures, rec)
+
     rollups: dict[tuple[str, str], _Unit] = {}
+    members: dict[tuple[str, str], list] = defaultdict(list)
     floor = _Unit(LEVEL_FLOOR, "floor", "Floor")
     for pk, unit in units.items():
         table = tables[pk]
@@ -198,6 +211,9 @@ def build_lines(
         )
         for target in (pit, game, floor):
             target.add(unit)
+            members[(target.level, target.key)].append(cash_of[(LEVEL_TABLE, unit.key)])
+    for key, pairs in members.items():
+        cash_of[key] = rolled_up(pairs)
     everything = [
         floor,
         *sorted(rollups.values(), key=lambda u: (u.level, u.label)),
@@ -205,9 +221,8 @@ def build_lines(
     ]
     lines, wager_lines = [], []
     for unit in everything:
-        total = _WagerAcc()
+        total = _total(unit)
         for (game, kind), acc in sorted(unit.wagers.items()):
-            total.add(acc)
             sd = Decimal(math.sqrt(acc.var)) if acc.var else ZERO
             wager_lines.append(
                 ReportWagerLine(
@@ -226,7 +241,7 @@ def build_lines(
                     paid=_cents(acc.paid),
                     win=_cents(acc.win),
                     expected_win=_cents(acc.expected_win),
-                    hold_pct=_hold(acc.win, acc.handle),
+                    handle_hold_pct=_hold(acc.win, acc.handle),
                     theo_win=_cents(acc.theo),
                     theo_sd=_cents(sd),
                     error_cost=_cents(acc.error),
@@ -249,7 +264,7 @@ def build_lines(
                 paid=_cents(total.paid),
                 win=win,
                 expected_win=_cents(total.expected_win),
-                hold_pct=_hold(total.win, total.handle),
+                handle_hold_pct=_hold(total.win, total.handle),
                 theo_win=_cents(total.theo),
                 theo_sd=_cents(sd),
                 ci_low=_cents(low),
@@ -265,9 +280,24 @@ def build_lines(
                 },
                 taxes=_cents(unit.taxes),
                 jackpots=_cents(unit.jackpots),
+                # A day without a table still has a floor line: its cash is an empty sum.
+                **line_cash_fields(*cash_of.get((unit.level, unit.key), (CashFigures(), None)),
+                                   rollup=unit.level != LEVEL_TABLE),
             )
         )
-    return lines, wager_lines, dealer_lines(report, combined["dealers"]), {"bases": notes}
+    complete = [(tables[pk], cash_of[(LEVEL_TABLE, str(pk))][1]) for pk in units
+                if cash_of[(LEVEL_TABLE, str(pk))][1] is not None]
+    floor_cash = cash_of.get((LEVEL_FLOOR, "floor"), (CashFigures(), None))[0]
+    facts = {"bases": notes, "complete_tables": complete,
+             "cash": {"tables": floor_cash.tables, "incomplete": floor_cash.incomplete}}
+    return lines, wager_lines, dealer_lines(report, combined["dealers"]), facts
+
+
+def _total(unit: _Unit) -> _WagerAcc:
+    total = _WagerAcc()
+    for acc in unit.wagers.values():
+        total.add(acc)
+    return total
 
 
 def dealer_lines(report, dealers: dict) -> list[DealerLine]:

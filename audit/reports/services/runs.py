@@ -38,6 +38,7 @@ from .. import selectors
 from ..models import DailyReport, DealerLine, ReportChunk, ReportLine, ReportWagerLine
 from ..signals import report_finished
 from .build import build_lines, combine_partials
+from .cash import unexplained_findings_raise
 from .liability import liability_for_day
 from .reaudit import rounds_reaudit
 
@@ -434,8 +435,11 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
         ReportLine.objects.bulk_create(lines)
         ReportWagerLine.objects.bulk_create(wager_lines)
         DealerLine.objects.bulk_create(dealer_rows)
+        # Only a final report raises them: a provisional day has no signed count, hence no difference.
+        raised = [] if report.provisional else unexplained_findings_raise(report, facts["complete_tables"])
         report.summary = {
             "bases": facts["bases"],
+            "cash": {**facts["cash"], "findings_raised": len(raised)},
             "reaudit": {
                 **reaudit,
                 "settlement_changed_count": len(reaudit["settlement_changed"]),
@@ -559,6 +563,25 @@ def gaming_days_close(*, now=None, catch_up_days: int | None = None) -> list[Dai
             except ValidationError as exc:  # a run started by someone else in the meantime
                 log.info("gaming day close %s %s: %s", casino, day, exc)
     return started
+
+
+def count_signed_rerun(*, casino, gaming_day, signature=None, **_) -> DailyReport | None:
+    """A count was signed for a day whose final report is done: re-run it, queued as the page's
+    and the API's re-run is, so that its cash figures follow the count. A day without a finished
+    final report is left alone (beat builds it, or its running run reads the count when it
+    combines); a run already going is not disturbed."""
+    report = DailyReport.objects.filter(casino=casino, gaming_day=gaming_day, provisional=False).first()
+    if report is None or report.status != DailyReport.DONE:
+        return None
+    author = getattr(signature, "signed_by", None)
+    try:
+        return report_request(casino=casino, gaming_day=gaming_day, requested_by=author, via="count signed")
+    except ValidationError as exc:
+        log.info("re-run after the count of %s %s: %s", casino, gaming_day, exc)
+        return None
+    except Exception:  # noqa: BLE001 - the count is committed: its signer must not get an error for the report
+        log.exception("re-run after the count of %s %s failed to start; re-run it from the page", casino, gaming_day)
+        return None
 
 
 def provisional_reports_refresh(*, now=None) -> list[DailyReport]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
@@ -29,19 +30,25 @@ class AccountingSettings(models.Model):
 
     casino = models.OneToOneField(Casino, on_delete=models.PROTECT, related_name="accounting_settings")
     report_above = models.DecimalField(
-        **MONEY, default=Decimal("25.00"),
+        **MONEY, default=Decimal("25.00"), validators=[MinValueValidator(Decimal("0"))],
         help_text="An opener that differs from the last closer by more than this is a finding.")
     regulator_at = models.DecimalField(
-        **MONEY, default=Decimal("100.00"),
+        **MONEY, default=Decimal("100.00"), validators=[MinValueValidator(Decimal("0"))],
         help_text="A discrepancy of this much or more is also reported to the regulator.")
     finance_counts = models.BooleanField(
         default=False, help_text="The casino has no count team: finance drops and counts the boxes.")
+    unexplained_above = models.DecimalField(
+        **MONEY, default=Decimal("100.00"), validators=[MinValueValidator(Decimal("0"))],
+        help_text="A table day whose statistical win differs from its recorded play by more than this, once "
+                  "dealer errors and jackpots are accounted for, is a finding for surveillance.")
     history = HistoricalRecords()
 
     class Meta:
         verbose_name_plural = "accounting settings"
         constraints = [models.CheckConstraint(condition=models.Q(report_above__gte=0, regulator_at__gte=0),
-                                              name="accountingsettings_not_negative")]
+                                              name="accountingsettings_not_negative"),
+                       models.CheckConstraint(condition=models.Q(unexplained_above__gte=0),
+                                              name="accountingsettings_unexplained_not_negative")]
 
     def __str__(self) -> str:
         who = "finance counts" if self.finance_counts else "count team"
@@ -170,8 +177,10 @@ class AccountingFinding(models.Model):
     These belong to a slip; surveillance and compliance read them on the exception report."""
 
     INVENTORY_DISCREPANCY, NO_DEALER_SIGNATURE = "INVENTORY_DISCREPANCY", "NO_DEALER_SIGNATURE"
+    UNEXPLAINED_DIFFERENCE = "UNEXPLAINED_DIFFERENCE"
     CODES = [(INVENTORY_DISCREPANCY, "opener differs from the last closer"),
-             (NO_DEALER_SIGNATURE, "slip received without the dealer's signature")]
+             (NO_DEALER_SIGNATURE, "slip received without the dealer's signature"),
+             (UNEXPLAINED_DIFFERENCE, "statistical win differs from recorded play beyond the threshold")]
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")

@@ -80,7 +80,9 @@ class Command(BaseCommand):
                 report.refresh_from_db()
             line = report.lines.filter(level="floor").first()
             totals = (
-                f" rounds {line.rounds}, handle {line.handle}, win {line.win}, hold {line.hold_pct}%"
+                f" rounds {line.rounds}, handle {line.handle}, win {line.win}, hold of handle {line.handle_hold_pct}%,"
+                f" statistical win {line.stat_win if line.stat_win is not None else '(no complete table)'},"
+                f" hold of drop {line.drop_hold_pct if line.drop_hold_pct is not None else '-'}%"
                 if line
                 else ""
             )
