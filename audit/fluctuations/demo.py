@@ -30,4 +30,5 @@ def demo_investigation(casino, day: date, author) -> Investigation | None:
     tables = [i for i in opened if i.level == "table"]
     if tables or opened:
         return (tables or opened)[0]
-    return Investigation.objects.filter(casino=casino, period_start__lte=day, period_end__gte=day).first()
+    already = Investigation.objects.filter(casino=casino, period_start__lte=day, period_end__gte=day)
+    return already.filter(level="table").order_by("pk").first() or already.order_by("pk").first()
