@@ -81,9 +81,9 @@ class FluctuationSettingsViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSe
 
 
 class InvestigationSerializer(serializers.ModelSerializer):
-    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    concluded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    signed_off_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    concluded_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    signed_off_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = Investigation

@@ -184,3 +184,16 @@ def test_postgresql_refuses_an_illegal_move():
     _refused(f"UPDATE {table} SET status = 'open', conclusion = 'z', hold_pct = 2 WHERE id = %s", [inv.pk])
     inv.refresh_from_db()
     assert (inv.status, inv.hold_pct) == ("in_review", D("31.0000"))
+
+
+def test_the_days_report_links_to_its_investigations(people):
+    from audit.reports.models import DailyReport
+
+    inv = make_investigation()
+    report = DailyReport.objects.create(casino=inv.casino, gaming_day=date(2026, 3, 10), status=DailyReport.DONE)
+    page = api_as(people["surveillance"]).get(f"/reports/{report.pk}/").content.decode()
+    assert 'href="/investigations/?day=2026-03-10"' in page
+    listing = api_as(people["surveillance"]).get("/investigations/?day=2026-03-10").content.decode()
+    assert f'href="/investigations/{inv.pk}/"' in listing
+    assert f'href="/investigations/{inv.pk}/"' not in api_as(people["surveillance"]).get(
+        "/investigations/?day=2026-03-11").content.decode()
