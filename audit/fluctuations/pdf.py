@@ -11,7 +11,6 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from audit.reports.pdf import MARGIN, PAGE, NumberedCanvas
-from casino.local_time import local_time_text
 
 from .rows import INVESTIGATION_COLUMNS
 
@@ -68,8 +67,7 @@ def detail_pdf(investigation, row: dict) -> bytes:
              Paragraph("Conclusion", H2), Paragraph(investigation.conclusion or "Not written yet.", BODY),
              Paragraph(f"Owner: {row['owner'] or '-'} · concluded by: {row['concluded_by'] or '-'}", BODY),
              Paragraph("Sign-off", H2),
-             Paragraph(f"Signed off by {row['signed_off_by']} at "
-                       f"{local_time_text(investigation.signed_off_at, investigation.casino)}. "
+             Paragraph(f"Signed off by {row['signed_off_by']} at {row['signed_off_at']}. "
                        f"{investigation.review_note}" if investigation.signed_off_at else
                        f"Not signed off. {investigation.review_note}", BODY)]
     return _document(title, story)

@@ -3,6 +3,8 @@ the same rows (columns named once here)."""
 
 from __future__ import annotations
 
+from casino.local_time import local_time_text
+
 from .periods import PeriodHold
 
 PERIOD_NAMES = ("day", "mtd", "ytd", "day_py", "mtd_py", "ytd_py")
@@ -44,7 +46,7 @@ INVESTIGATION_COLUMNS = [
     ("bound_low", "Bound low"), ("bound_high", "Bound high"), ("stat_win", "Statistical win"), ("drop", "Drop"),
     ("recorded_win", "Recorded play's win"), ("status", "Status"), ("owner", "Owner"),
     ("conclusion", "Conclusion"), ("concluded_by", "Concluded by"), ("signed_off_by", "Signed off by"),
-    ("signed_off_at", "Signed off at (UTC)"), ("explanation", "Drafted explanation"),
+    ("signed_off_at", "Signed off at (casino's time)"), ("explanation", "Drafted explanation"),
 ]
 
 
@@ -59,7 +61,7 @@ def investigation_rows(investigations) -> list[dict]:
              "bound_high": inv.bound_high, "stat_win": inv.figures.get("stat_win"), "drop": inv.figures.get("drop"),
              "recorded_win": inv.figures.get("recorded_win"), "status": inv.get_status_display(),
              "owner": _name(inv.owner), "conclusion": inv.conclusion, "concluded_by": _name(inv.concluded_by),
-             "signed_off_by": _name(inv.signed_off_by), "signed_off_at": inv.signed_off_at,
+             "signed_off_by": _name(inv.signed_off_by), "signed_off_at": local_time_text(inv.signed_off_at, inv.casino) if inv.signed_off_at else "",
              "explanation": inv.explanation}
             for inv in investigations]
 

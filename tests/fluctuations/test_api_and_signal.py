@@ -113,3 +113,16 @@ def test_the_demo_opens_one(band_day):
     # 30% is outside the demo's 14-20% band.
     assert one is not None and one.level == "table" and one.hold_pct == D("30.0000")
     assert demo_investigation(table.pit.casino, on, user_with_role("gaming_manager")) == one
+
+
+def test_the_command(band_day):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    table, on = band_day
+    out = StringIO()
+    call_command("fluctuation_check", "--gaming-day", on.isoformat(), "--casino", str(table.pit.casino_id), stdout=out)
+    assert "4 investigation(s) opened" in out.getvalue() and "outside the band" in out.getvalue()
+    with pytest.raises(CommandError, match="--gaming-day"):
+        call_command("fluctuation_check", "--gaming-day", "31.03.2026")

@@ -58,6 +58,12 @@ def test_the_whole_way_to_sign_off(people):
              for h in inv.history.order_by("history_date")]
     assert steps[1:] == [("open", "fin", "assigned to fin"), ("in_review", "fin", "conclusion written"),
                          ("signed_off", "gm2", "signed off")]
+    from casino.local_time import local_time_text
+
+    inv.refresh_from_db()
+    shown = local_time_text(inv.signed_off_at, inv.casino)  # the casino's time with its zone
+    assert shown in fin.get(f"/investigations/{inv.pk}.csv").content.decode("utf-8-sig")
+    assert shown in fin.get(f"/investigations/{inv.pk}/").content.decode()
 
 
 def test_refusals_store_nothing(people):
