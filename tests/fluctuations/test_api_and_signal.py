@@ -126,3 +126,25 @@ def test_the_command(band_day):
     assert "4 investigation(s) opened" in out.getvalue() and "outside the band" in out.getvalue()
     with pytest.raises(CommandError, match="--gaming-day"):
         call_command("fluctuation_check", "--gaming-day", "31.03.2026")
+
+
+def test_the_admin_keeps_author_and_reason():
+    from django.test import Client
+
+    casino = CasinoFactory()
+    manager = user_with_role("gaming_manager", "gm-admin")
+    client = Client()
+    client.force_login(manager)
+    assert client.get("/admin/fluctuations/fluctuationsettings/add/").status_code == 200
+    form = {"casino": casino.pk, "preset": "custom", "z": "1.96", "swing_points": "3.00", "band": "on",
+            "band_min": "24", "band_max": "12", "change_reason": "house policy"}
+    refused = client.post("/admin/fluctuations/fluctuationsettings/add/", form)
+    assert refused.status_code == 200 and not FluctuationSettings.objects.exists()  # min above max: form error
+    saved = client.post("/admin/fluctuations/fluctuationsettings/add/", {**form, "band_min": "12", "band_max": "24"})
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    last = FluctuationSettings.objects.get().history.first()
+    assert (last.history_change_reason, last.history_user, last.band_max) == ("house policy", manager, D("24.00"))
+    assert Client().get("/admin/fluctuations/fluctuationsettings/").status_code == 302
+    finance = Client()
+    finance.force_login(user_with_role("finance", "fin-admin"))
+    assert finance.get("/admin/fluctuations/fluctuationsettings/add/").status_code in (302, 403)
