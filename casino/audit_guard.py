@@ -91,6 +91,15 @@ RULES: dict[str, dict] = {
         "editable_in": ["requested", "issued"],
         "editable": ["void_reason", "void_requested_by_id", "void_requested_at"],
     },
+    # A hold fluctuation investigated in writing (audit/fluctuations): its figures and drafted
+    # explanation never change; the owner writes a conclusion (open > in review), a gaming manager
+    # who did not write it signs it off or sends it back (in review > signed off / open).
+    "fluctuations_investigation": {
+        "status": "status", "moves": ["open>in_review", "in_review>signed_off", "in_review>open"],
+        "with": ["conclusion", "concluded_by_id", "concluded_at", "review_note", "signed_off_by_id",
+                 "signed_off_at"],
+        "editable_in": ["open"], "editable": ["owner_id"],
+    },
 }
 
 GUARD_FUNCTIONS = """

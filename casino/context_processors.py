@@ -28,6 +28,8 @@ NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Surveillance desk", "desk-queue", (SURVEILLANCE, GAMING_MANAGER)),
     ("Count", "count-day", (COUNT, FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("Reports", "reports", (FINANCE, GAMING_MANAGER, SURVEILLANCE)),
+    ("Hold", "fluctuations-holds", (FINANCE, GAMING_MANAGER, SURVEILLANCE)),
+    ("Investigations", "investigations", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("Cage", "cage", (CAGE,)),
     ("Slips", "accounting-day", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE)),
     ("API docs", "api-docs", ALL_ROLES),

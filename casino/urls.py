@@ -23,12 +23,14 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("api/v1/", include("tables.api.urls")),
+    path("api/v1/", include("audit.fluctuations.api_urls")),
     path("", include("tables.urls")),
     path("", include("audit.reports.urls")),
     path("", include("audit.jackpots.urls")),
     path("", include("tables.pages.urls")),
     path("", include("tables.accounting.urls")),
     path("", include("audit.pages.urls")),
+    path("", include("audit.fluctuations.urls")),
 ]
 
 handler400 = "casino.api_errors.bad_request"

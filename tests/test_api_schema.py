@@ -89,6 +89,11 @@ def api_floor(db, _keep_test_connection):
                 "chip-slips": accounting["chipslip"].pk, "accounting-findings": accounting["accountingfinding"].pk,
                 "buy-ins": accounting["buyin"].pk, "drop-boxes": accounting["dropbox"].pk,
                 "soft-counts": accounting["softcount"].pk})
+    from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
+
+    fluctuations = fluctuation_matrix_objects(table)
+    ids.update({"fluctuation-settings": fluctuations["fluctuationsettings"].pk,
+                "investigations": fluctuations["investigation"].pk})
     tokens = {role: api_token_issue(user=user, author=None, name="schemathesis")[1] for role, user in users.items()}
     return tokens, ids, itertools.count()
 

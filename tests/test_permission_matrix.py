@@ -181,10 +181,39 @@ MATRIX.update({
     "count-enter": [("post", _COUNTERS, "page")],
     "count-sign": [("post", _COUNTERS, "page")],
 })
+# Hold by period and fluctuation investigations (issue #17 point 4): finance, gaming managers and
+# surveillance read holds; compliance also reads investigations; finance and gaming managers own
+# and conclude them; gaming managers sign off and set the bounds. Pit bosses, cage and count: 403.
+_HOLD_READERS, _INVESTIGATION_READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE), (FINANCE, GAMING_MANAGER,
+                                                                                 SURVEILLANCE, COMPLIANCE)
+_OWNERS = (FINANCE, GAMING_MANAGER)
+MATRIX.update({
+    "fluctuations-holds": [("get", _HOLD_READERS, "page")],
+    "fluctuations-holds-file": [("get", _HOLD_READERS, "page")],
+    "investigations": [("get", _INVESTIGATION_READERS, "page")],
+    "investigations-file": [("get", _INVESTIGATION_READERS, "page")],
+    "investigations-check": [("post", _OWNERS, "page")],
+    "investigation": [("get", _INVESTIGATION_READERS, "page")],
+    "investigation-file": [("get", _INVESTIGATION_READERS, "page")],
+    "investigation-act": [("post", _OWNERS, "page")],
+    "fluctuationsettings-list": [("get", _INVESTIGATION_READERS, "api"), ("post", WRITERS, "api")],
+    "fluctuationsettings-detail": [("get", _INVESTIGATION_READERS, "api")],
+    "investigation-api-list": [("get", _INVESTIGATION_READERS, "api")],
+    "investigation-api-detail": [("get", _INVESTIGATION_READERS, "api")],
+    "investigation-api-assign": [("post", _OWNERS, "api")],
+    "investigation-api-conclude": [("post", _OWNERS, "api")],
+    "investigation-api-sign-off": [("post", WRITERS, "api")],
+    "investigation-api-send-back": [("post", WRITERS, "api")],
+    "investigation-api-check": [("post", _OWNERS, "api")],
+    "periodhold-list": [("get", _HOLD_READERS, "api")],
+})
 #: URL name -> its URL's arguments, when they are not an object's pk (a list-level action takes none).
 PAGE_KWARGS = {"accounting-day-file": {"fmt": "xlsx"}, "accounting-exceptions-file": {"fmt": "csv"},
-               **dict.fromkeys(("buyin-estimated-drop", "buyin-export", "dropbox-drop", "softcount-export"), {})}
-_ACCOUNTING_OBJECTS = ("chipset", "inventoryslip", "chipslip", "accountingfinding", "buyin", "dropbox", "softcount")
+               **dict.fromkeys(("buyin-estimated-drop", "buyin-export", "dropbox-drop", "softcount-export"), {}),
+               "fluctuations-holds-file": {"fmt": "csv"}, "investigations-file": {"fmt": "pdf"},
+               "investigation-file": {"fmt": "pdf"}, "investigation-api-check": {}}
+_ACCOUNTING_OBJECTS = ("chipset", "inventoryslip", "chipslip", "accountingfinding", "buyin", "dropbox", "softcount",
+                       "fluctuationsettings", "investigation-api")
 #: Page URL name -> the `floor` object its pk names.
 PAGE_OBJECTS = {
     **dict.fromkeys(("tablet-chips", "tablet-chips-opener", "tablet-chips-closer", "tablet-chips-fill",
@@ -198,6 +227,8 @@ PAGE_OBJECTS = {
     "tablet-round-correct": "own_round", "desk-round": "round", "desk-finding-review": "finding",
     "desk-dealer": "dealer", "api-token-revoke": "api_token",
     "tablet-buy-ins": "table", "count-enter": "dropbox", "count-sign": "softcount",
+    **dict.fromkeys(("investigation", "investigation-file", "investigation-act", "investigation-api-sign-off",
+                     "investigation-api-send-back"), "investigation"),
     **dict.fromkeys(("dailyreport-detail", "dailyreport-rerun", "dailyreport-download", "reports-day",
                      "reports-progress", "reports-file"), "dailyreport"),
 }
@@ -222,6 +253,7 @@ def floor(db):
     from tables.services.rounds import round_record
     from tables.services.sessions import table_session_open
     from tests.accounting.matrix_objects import accounting_matrix_objects
+    from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.matrix_objects import report_matrix_objects
     from tests.tables.rounds_data import ROUNDS
@@ -242,14 +274,15 @@ def floor(db):
     return {"table": table, "dealer": dealer, "tablesession": session, "round": audited.round,
             "api_token": api_token_issue(user=tablet, author=None, name="matrix")[0],
             "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
-            **report_matrix_objects(table.pit.casino), **accounting_matrix_objects(table, recorder)}
+            **report_matrix_objects(table.pit.casino), **accounting_matrix_objects(table, recorder),
+            **fluctuation_matrix_objects(table)}
 
 
 def _kwargs(name: str, floor) -> dict:
+    if name in PAGE_OBJECTS:  # with the file's format, for an object's file
+        return {"pk": floor[PAGE_OBJECTS[name]].pk, **PAGE_KWARGS.get(name, {})}
     if name in PAGE_KWARGS:
         return PAGE_KWARGS[name]
-    if name in PAGE_OBJECTS:
-        return {"pk": floor[PAGE_OBJECTS[name]].pk}
     basename, _, suffix = name.rpartition("-")
     if suffix in ("list", "root", "schema", "docs", "redoc") or not basename:
         return {}

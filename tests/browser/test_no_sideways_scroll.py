@@ -27,7 +27,8 @@ DAY = date(2026, 7, 1)
 SIZES = {"landscape": LANDSCAPE, "portrait": PORTRAIT}
 #: GET pages that answer a file or a fragment, not a page to look at.
 NOT_PAGES = {"reports-file", "reports-period", "reports-progress", "jackpots-report-csv", "logout",
-             "accounting-day-file", "accounting-exceptions-file"}
+             "accounting-day-file", "accounting-exceptions-file", "fluctuations-holds-file", "investigations-file",
+             "investigation-file"}
 ADMIN_PAGES = ("admin:index", "admin:tables_ruleset_changelist", "admin:tables_ruleset_change",
                "admin:tables_ruleset_history", "admin:tables_rulesetversion_changelist",
                "admin:tables_table_changelist")
@@ -71,6 +72,7 @@ def busy_floor(settings, tmp_path):
     from tables.models import Dealer, Table
     from tables.services.rounds import round_record
     from tests.factories import user_with_role
+    from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.helpers import simulated_day
     from tests.tables.rounds_data import ROUNDS
@@ -95,7 +97,7 @@ def busy_floor(settings, tmp_path):
     _slips_at(table, users)
     objects = {"table": table, "round": finding.round, "own_round": own, "finding": finding,
                "dealer": Dealer.objects.filter(casino=sim["casino"], name="Careless Dealer").get(),
-               "dailyreport": report, **jackpot_matrix_objects()}
+               "dailyreport": report, **jackpot_matrix_objects(), **fluctuation_matrix_objects(table)}
     return {"objects": objects, "ruleset": table.ruleset}
 
 

@@ -1,0 +1,153 @@
+"""Hold by period: per table, pit, game and floor, the statistical win, drop and hold % of any
+set of date ranges (the day, month- and year-to-date, each beside the same period of the
+prior year; a month and the month before it for the fluctuation check).
+
+The money is read only through tables/accounting/selectors_win.py (``table_days`` over the
+whole span, ``summed`` per unit): the one definition of statistical win and hold %. The
+recorded play beside it (win, win if settled right, theoretical win and its variance) is summed
+from the final daily reports' table lines (audit/reports/models.py ReportLine, level "table");
+the period's standard deviation is the square root of the summed variances (days and tables
+are independent). A unit's pit and game are the table's current ones.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+from audit.reports.models import LEVEL_TABLE, DailyReport, ReportLine
+from casino.double_entry import ZERO
+from casino.scoping import narrow
+from tables.accounting.selectors_win import CashFigures, summed, table_days
+from tables.games import GAMES
+from tables.models import Table
+
+CENT = Decimal("0.01")
+LEVEL_ORDER = {"floor": 0, "pit": 1, "game": 2, "table": 3}
+
+
+def prior_year(day: date) -> date:
+    """The same date a year earlier (29 February falls back to the 28th)."""
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:
+        return day.replace(year=day.year - 1, day=28)
+
+
+def standard_ranges(day: date) -> dict[str, tuple[date, date]]:
+    """The day, month-to-date and year-to-date, and the same periods of the prior year."""
+    last = prior_year(day)
+    return {"day": (day, day), "mtd": (day.replace(day=1), day), "ytd": (day.replace(month=1, day=1), day),
+            "day_py": (last, last), "mtd_py": (last.replace(day=1), last),
+            "ytd_py": (last.replace(month=1, day=1), last)}
+
+
+@dataclass
+class Play:
+    """What the recorded rounds say, summed over final reports' table days."""
+
+    win: Decimal = ZERO
+    expected_win: Decimal = ZERO
+    theo_win: Decimal = ZERO
+    theo_var: Decimal = ZERO
+    days: int = 0
+
+    @property
+    def theo_sd(self) -> Decimal:
+        return self.theo_var.sqrt().quantize(CENT, rounding=ROUND_HALF_UP)
+
+    def add(self, other: Play) -> None:
+        self.win += other.win
+        self.expected_win += other.expected_win
+        self.theo_win += other.theo_win
+        self.theo_var += other.theo_var
+        self.days += other.days
+
+
+@dataclass
+class PeriodHold:
+    start: date
+    end: date
+    cash: CashFigures = field(default_factory=CashFigures)
+    play: Play = field(default_factory=Play)
+
+    @property
+    def stat_win(self) -> Decimal | None:
+        return self.cash.stat_win if self.cash.tables else None
+
+    @property
+    def drop(self) -> Decimal | None:
+        return self.cash.drop if self.cash.tables else None
+
+    @property
+    def hold_pct(self) -> Decimal | None:
+        return self.cash.hold_pct if self.cash.tables else None
+
+
+@dataclass
+class UnitHolds:
+    casino_id: int
+    level: str
+    key: str
+    label: str
+    game: str
+    periods: dict[str, PeriodHold]
+
+    @property
+    def sort_key(self):
+        return (self.casino_id, LEVEL_ORDER[self.level], self.label)
+
+
+def _units_of(table: Table) -> list[tuple[str, str, str, str]]:
+    """(level, key, label, game) of every unit a table's day adds to."""
+    casino = table.pit.casino
+    game = GAMES[table.game].name if table.game in GAMES else table.game
+    return [("table", str(table.pk), f"{table.pit.name} / {table.label}", table.game),
+            ("pit", str(table.pit_id), table.pit.name, ""),
+            ("game", table.game, game, table.game),
+            ("floor", "floor", casino.name, "")]
+
+
+def holds_over(casino_ids, ranges: dict[str, tuple[date, date]], table_ids=None) -> list[UnitHolds]:
+    """Every unit of the casinos' tables with its ``PeriodHold`` for each named range."""
+    first = min(start for start, _ in ranges.values())
+    last = max(end for _, end in ranges.values())
+    tables = narrow(Table.objects.select_related("pit__casino"), casino_ids, "pit__casino")
+    if table_ids is not None:
+        tables = tables.filter(pk__in=table_ids)
+    tables = {t.pk: t for t in tables}
+    cash = table_days(casino_ids, first, last, table_ids=list(tables))
+
+    lines = narrow(ReportLine.objects.filter(
+        level=LEVEL_TABLE, report__provisional=False, report__status=DailyReport.DONE,
+        report__gaming_day__range=(first, last)), casino_ids, "report__casino")
+    play: dict[tuple[int, date], Play] = defaultdict(Play)
+    for key, day, win, expected, theo, sd in lines.values_list(
+            "key", "report__gaming_day", "win", "expected_win", "theo_win", "theo_sd"):
+        if not key.isdigit() or int(key) not in tables:
+            continue
+        play[(int(key), day)].add(Play(win=win, expected_win=expected, theo_win=theo, theo_var=sd * sd, days=1))
+
+    units: dict[tuple[int, str, str], UnitHolds] = {}
+    members: dict[tuple[int, str, str], list[int]] = defaultdict(list)
+    for table in tables.values():
+        for level, key, label, game in _units_of(table):
+            ident = (table.pit.casino_id, level, key)
+            if ident not in units:
+                units[ident] = UnitHolds(table.pit.casino_id, level, key, label, game,
+                                         {name: PeriodHold(start, end) for name, (start, end) in ranges.items()})
+            members[ident].append(table.pk)
+
+    days_of: dict[int, set[date]] = defaultdict(set)
+    for table_id, day in (*cash, *play):
+        days_of[table_id].add(day)
+    for ident, unit in units.items():
+        for period in unit.periods.values():
+            in_range = [(t, d) for t in members[ident] for d in days_of[t] if period.start <= d <= period.end]
+            period.cash = summed(cash[k] for k in in_range if k in cash)
+            for k in in_range:
+                if k in play:
+                    period.play.add(play[k])
+    return sorted(units.values(), key=lambda u: u.sort_key)
