@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "audit.reports",
     "audit.jackpots",
     "tables.accounting",
+    "tables.closing",
 ]
 
 MIDDLEWARE = [
