@@ -38,10 +38,7 @@ class ReportsConfig(AppConfig):
             grant_report_permissions, sender=self, dispatch_uid="reports.grant_permissions"
         )
 
-        from tables.closing.signals import day_reopening
-
-        from .closing import day_reopening_hook, report_finished_hook
+        from .closing import report_finished_hook
         from .signals import report_finished
 
         report_finished.connect(report_finished_hook, dispatch_uid="reports.closing.report_finished")
-        day_reopening.connect(day_reopening_hook, dispatch_uid="reports.closing.day_reopening")

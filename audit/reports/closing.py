@@ -1,8 +1,7 @@
 """The daily report's side of the gaming-day close (tables/closing/README.md).
 
 tables imports nothing from audit, so the report connects here (apps.ready): each finished run of
-a final report is handed to the close with its lines' figures, and a reopen requests the final
-report's re-run inside the reopen's own transaction.
+a final report is handed to the close with its lines' figures.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ from decimal import Decimal
 from tables.closing.services.close import final_run_record
 
 from .models import DailyReport, ReportLine
-from .services.runs import report_request
 
 #: Columns of a line that name it rather than measure it.
 _NAMING = {"id", "report", "level", "key", "label"}
@@ -35,10 +33,5 @@ def report_finished_hook(sender, *, report: DailyReport, **kwargs) -> None:
     if report.provisional:
         return
     final_run_record(casino_id=report.casino_id, gaming_day=report.gaming_day, report_id=report.pk,
-                     run_id=report.run_id, finished_at=report.finished_at, lines=report_figures(report))
-
-
-def day_reopening_hook(sender, *, casino, gaming_day, reopen, author, **kwargs) -> None:
-    """``day_reopening`` receiver: re-run the day's final report. A run already going refuses
-    it (a field error on ``gaming_day``), and with it the reopen."""
-    report_request(casino=casino, gaming_day=gaming_day, requested_by=author, via="reopen")
+                     run_id=report.run_id, requested_at=report.queued_at or report.started_at,
+                     finished_at=report.finished_at, lines=report_figures(report))

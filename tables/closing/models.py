@@ -29,6 +29,7 @@ class FinalRun(models.Model):
     gaming_day = models.DateField()
     report_id = models.BigIntegerField(help_text="The final DailyReport (audit's reports app).")
     run_id = models.UUIDField()
+    requested_at = models.DateTimeField(help_text="When the run was requested (queued).")
     finished_at = models.DateTimeField()
     recorded_at = models.DateTimeField()
     lines = models.JSONField(

@@ -1,7 +1,8 @@
 """When a gaming day closes (README.md beside this package, "When a day closes").
 
-A day closes by itself when both hold: the day's final report has finished a run since the
-day's last reopen (``FinalRun``, recorded when the report announces it), and every drop box of
+A day closes by itself when both hold: the day's final report has finished a run (``FinalRun``,
+recorded when the report announces it) requested after the day's last reopen, if any; and every
+drop box of
 the day has been dropped and its latest count revision is signed. Whichever comes last closes
 it: the report's receiver (audit side) calls :func:`final_run_record`, the count's signal calls
 :func:`count_signed_hook`; both end in :func:`day_close_if_due`.
@@ -55,8 +56,9 @@ def close_waiting(casino_id: int, gaming_day: date) -> list[str]:
     run, reopen = latest_final_run(casino_id, gaming_day), _last_reopen(casino_id, gaming_day)
     if run is None:
         waiting.append("the final report has not finished")
-    elif reopen is not None and run.recorded_at <= reopen.reopened_at:
-        waiting.append("the final report's re-run after the reopen has not finished")
+    elif reopen is not None and run.requested_at <= reopen.reopened_at:
+        waiting.append("a re-run of the final report requested after the reopen (re-run it once the "
+                       "corrections are made)")
     return waiting + counts_waiting(casino_id, gaming_day)
 
 
@@ -82,19 +84,21 @@ def day_close_if_due(casino_id: int, gaming_day: date, *, at=None) -> DayClose |
 
 
 @transaction.atomic
-def final_run_record(*, casino_id: int, gaming_day: date, report_id: int, run_id, finished_at,
+def final_run_record(*, casino_id: int, gaming_day: date, report_id: int, run_id, requested_at, finished_at,
                      lines: dict, at=None) -> FinalRun:
     """A run of the day's final report finished (the report's receiver calls this with the run's
-    lines). The first one after a reopen is that reopen's re-run: its changes are kept. Then
-    the day closes if it is due. A run announced twice is recorded once."""
+    lines). The first one requested after a reopen is that reopen's re-run: its changes are kept.
+    Then the day closes if it is due. A run announced twice is recorded once."""
     at = at or timezone.now()
     day_lock(casino_id, gaming_day, exclusive=True)
     run, created = FinalRun.objects.get_or_create(
         report_id=report_id, run_id=run_id,
-        defaults={"casino_id": casino_id, "gaming_day": gaming_day, "finished_at": finished_at,
+        defaults={"casino_id": casino_id, "gaming_day": gaming_day, "requested_at": requested_at,
+                  "finished_at": finished_at,
                   "recorded_at": at, "lines": lines})
     if created:
-        pending = (DayReopen.objects.filter(casino_id=casino_id, gaming_day=gaming_day, rerun__isnull=True)
+        pending = (DayReopen.objects.filter(casino_id=casino_id, gaming_day=gaming_day, rerun__isnull=True,
+                                            reopened_at__lt=requested_at)
                    .select_related("before").order_by("-reopened_at").first())
         if pending is not None:
             ReopenRerun.objects.create(reopen=pending, after=run, recorded_at=at,

@@ -12,17 +12,16 @@ from casino.roles import GAMING_MANAGER, has_role
 from casino.scoping import may_see_casino
 from tables.closing.models import DayReopen
 from tables.closing.services.check import day_close_current, day_lock
-from tables.closing.signals import day_reopening
 from tables.models import Casino
 
 
 @transaction.atomic
 def day_reopen(*, casino: Casino, gaming_day: date, reason: str, author, at=None) -> DayReopen:
-    """Reopen the close that stands on ``gaming_day``: the day's records may change again and
-    the day's final report is re-run (``day_reopening``: the report requests it in this same
-    transaction). The report's figures at the reopen are the close's final run; the re-run's
-    figures and what changed are recorded when it finishes (``services/close.final_run_record``),
-    and the day closes again by the same rule."""
+    """Reopen the close that stands on ``gaming_day``: the day's records may change again. The
+    report's figures at the reopen are the close's final run. The day stays open until a run of
+    its final report requested after the reopen has finished (the corrections made, finance or
+    the gaming manager re-runs it); that run's figures and what changed are then recorded
+    (``services/close.final_run_record``) and the day closes again by the same rule."""
     if not has_role(author, GAMING_MANAGER) or not may_see_casino(author, casino.pk):
         raise PermissionDenied("only a gaming manager of this casino reopens a gaming day")
     reason = (reason or "").strip()
@@ -32,7 +31,5 @@ def day_reopen(*, casino: Casino, gaming_day: date, reason: str, author, at=None
     close = day_close_current(casino.pk, gaming_day)
     if close is None:
         raise ValidationError({"gaming_day": [f"gaming day {gaming_day} is not closed"]})
-    reopen = DayReopen.objects.create(close=close, casino=casino, gaming_day=gaming_day, reason=reason,
-                                      reopened_by=author, reopened_at=at or timezone.now(), before=close.final_run)
-    day_reopening.send(sender=DayReopen, casino=casino, gaming_day=gaming_day, reopen=reopen, author=author)
-    return reopen
+    return DayReopen.objects.create(close=close, casino=casino, gaming_day=gaming_day, reason=reason,
+                                    reopened_by=author, reopened_at=at or timezone.now(), before=close.final_run)
