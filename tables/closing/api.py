@@ -4,6 +4,7 @@ a 400 with the field named, and nothing is stored."""
 
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.dateparse import parse_date
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -15,6 +16,7 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from casino.gaming_day import current_gaming_day
 from casino.roles import GAMING_MANAGER
 from casino.scoping import CasinoScopedMixin, scope
 from tables.closing.models import DayClose, DayReopen, ReopenRerun
@@ -77,8 +79,8 @@ class DayStatusSerializer(serializers.Serializer):
                                     help_text="What the day waits for before it closes ([] when closed).")
 
 
-_CASINO = OpenApiParameter("casino", int, required=True)
-_DAY = OpenApiParameter("gaming_day", str, required=True, description="YYYY-MM-DD")
+_CASINO = OpenApiParameter("casino", int, description="default: your first casino")
+_DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the casino's current gaming day")
 
 
 class DayCloseViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
@@ -110,18 +112,16 @@ class DayCloseViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=False, methods=["get"])
     def status(self, request):
         """Whether a day is closed, and if not what it still waits for."""
-        errors = {}
-        casino = scope(Casino.objects.all(), request.user, "pk").filter(
-            pk=request.query_params.get("casino") if str(request.query_params.get("casino", "")).isdigit() else 0
-        ).first()
+        casinos = scope(Casino.objects.order_by("pk"), request.user, "pk")
+        raw_casino, raw_day = request.query_params.get("casino", ""), request.query_params.get("gaming_day", "")
+        casino = casinos.filter(pk=raw_casino).first() if raw_casino.isdigit() else (
+            None if raw_casino else casinos.first())
         if casino is None:
-            errors["casino"] = ["give one of your casinos' ids"]
-        day = parse_date(request.query_params.get("gaming_day") or "") if len(
-            request.query_params.get("gaming_day") or "") == 10 else None
-        if day is None:
-            errors["gaming_day"] = ["give the gaming day as YYYY-MM-DD"]
-        if errors:
-            raise serializers.ValidationError(errors)
+            raise serializers.ValidationError({"casino": ["give one of your casinos' ids"]})
+        day = parse_date(raw_day) if len(raw_day) == 10 else None
+        if raw_day and day is None:
+            raise serializers.ValidationError({"gaming_day": [f'"{raw_day}" is not a date (YYYY-MM-DD)']})
+        day = day or current_gaming_day(casino, timezone.now())
         return Response(DayStatusSerializer({
             "casino": casino.pk, "gaming_day": day, "closed": day_close_current(casino.pk, day) is not None,
             "waiting": close_waiting(casino.pk, day)}).data)
