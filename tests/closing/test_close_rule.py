@@ -104,3 +104,23 @@ def test_postgres_refuses_changing_or_deleting_a_close():
 
         DayReopen.objects.create(close=close, casino=d.f.casino, gaming_day=DAY, reason="", reopened_by=d.f.manager,
                                  reopened_at=close.closed_at, before=close.final_run)
+
+
+def test_a_finding_review_on_a_closed_day_is_allowed_and_the_close_stands():
+    """A review is a decision about a record, not the record: surveillance is never blocked. The
+    closed report keeps the figures it closed on until a reopen and re-run (README)."""
+    from django.urls import reverse
+
+    from tests.conftest import api_as
+    from tests.factories import user_with_role
+
+    d = played_day()
+    d.sign()
+    final_report(d.f.casino)
+    close = _closed(d.f.casino)
+    finding = d.round.findings.get()
+    response = api_as(user_with_role("surveillance", username="eye")).post(
+        reverse("finding-review", args=[finding.pk]), {"decision": "confirm", "note": "seen on camera"},
+        format="json")
+    assert response.status_code == 200, response.json()
+    assert _closed(d.f.casino) == close
