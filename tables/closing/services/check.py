@@ -13,7 +13,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from tables.closing.models import DayClose
+from tables.closing.models import DayClose, DayReopen
 
 #: The advisory-lock key space of gaming days (casino/reports use their own spaces).
 _DAY_LOCK_SPACE = 0x7C1
@@ -43,11 +43,24 @@ def closed_day_message(gaming_day: date) -> str:
     return f"gaming day {gaming_day} is closed; a gaming manager reopens it with a reason"
 
 
+def _closed_sql() -> str:
+    close, reopen = DayClose._meta.db_table, DayReopen._meta.db_table  # identifiers from the models
+    return (f"SELECT EXISTS (SELECT 1 FROM {close} c WHERE c.casino_id = %s AND c.gaming_day = %s "  # noqa: S608
+            f"AND NOT EXISTS (SELECT 1 FROM {reopen} r WHERE r.close_id = c.id))")
+
+
 def refuse_closed_day(casino_id: int, gaming_day: date | None, *, field: str = "gaming_day") -> None:
     """Refuse, naming ``field``, a write to a record of a closed gaming day. Call it inside the
-    writer's transaction, before it writes."""
+    writer's transaction, before it writes. One round trip (the recorder's hot path): the lock
+    and the question in one statement."""
     if gaming_day is None:
         return
-    day_lock(casino_id, gaming_day)
-    if day_close_current(casino_id, gaming_day) is not None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT pg_advisory_xact_lock_shared(%s), ({_closed_sql()})",
+                           [_day_key(casino_id, gaming_day), casino_id, gaming_day])
+            closed = cursor.fetchone()[1]
+    else:
+        closed = day_close_current(casino_id, gaming_day) is not None
+    if closed:
         raise ValidationError({field: [closed_day_message(gaming_day)]})
