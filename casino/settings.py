@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "audit.jackpots",
     "tables.accounting",
     "audit.fluctuations",
+    "tables.closing",
 ]
 
 MIDDLEWARE = [

@@ -29,6 +29,7 @@ urlpatterns = [
     path("", include("audit.jackpots.urls")),
     path("", include("tables.pages.urls")),
     path("", include("tables.accounting.urls")),
+    path("", include("tables.closing.urls")),
     path("", include("audit.pages.urls")),
     path("", include("audit.fluctuations.urls")),
 ]

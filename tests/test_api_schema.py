@@ -69,6 +69,7 @@ _RESOURCE = re.compile(r"^/api/v1/([a-z-]+)/\{id\}/")
 def api_floor(db, _keep_test_connection):
     """One of everything, and a token per role."""
     from tests.accounting.matrix_objects import accounting_matrix_objects
+    from tests.closing.matrix_objects import closing_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.matrix_objects import report_matrix_objects
 
@@ -88,7 +89,8 @@ def api_floor(db, _keep_test_connection):
     ids.update({"chip-sets": accounting["chipset"].pk, "inventory-slips": accounting["inventoryslip"].pk,
                 "chip-slips": accounting["chipslip"].pk, "accounting-findings": accounting["accountingfinding"].pk,
                 "buy-ins": accounting["buyin"].pk, "drop-boxes": accounting["dropbox"].pk,
-                "soft-counts": accounting["softcount"].pk})
+                "soft-counts": accounting["softcount"].pk,
+                "gaming-day-closes": closing_matrix_objects(table.pit.casino)["dayclose"].pk})
     from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
 
     fluctuations = fluctuation_matrix_objects(table)

@@ -207,9 +207,21 @@ MATRIX.update({
     "investigation-api-check": [("post", _OWNERS, "api")],
     "periodhold-list": [("get", _HOLD_READERS, "api")],
 })
+# The gaming-day close (issue #17 point 5): finance, surveillance, compliance and gaming managers
+# read the close and reopen history; only a gaming manager reopens.
+_CLOSE_READERS = (FINANCE, SURVEILLANCE, COMPLIANCE, GAMING_MANAGER)
+MATRIX.update({
+    "closing-days": [("get", _CLOSE_READERS, "page")],
+    "closing-reopen": [("get", (GAMING_MANAGER,), "page"), ("post", (GAMING_MANAGER,), "page")],
+    "dayclose-list": [("get", _CLOSE_READERS, "api")],
+    "dayclose-detail": [("get", _CLOSE_READERS, "api")],
+    "dayclose-status": [("get", _CLOSE_READERS, "api")],
+    "dayclose-reopen": [("post", (GAMING_MANAGER,), "api")],
+})
 #: URL name -> its URL's arguments, when they are not an object's pk (a list-level action takes none).
 PAGE_KWARGS = {"accounting-day-file": {"fmt": "xlsx"}, "accounting-exceptions-file": {"fmt": "csv"},
-               **dict.fromkeys(("buyin-estimated-drop", "buyin-export", "dropbox-drop", "softcount-export"), {}),
+               **dict.fromkeys(("buyin-estimated-drop", "buyin-export", "dropbox-drop", "softcount-export",
+                                "dayclose-status"), {}),
                "fluctuations-holds-file": {"fmt": "csv"}, "investigations-file": {"fmt": "pdf"},
                "investigation-file": {"fmt": "pdf"}, "investigation-api-check": {}}
 _ACCOUNTING_OBJECTS = ("chipset", "inventoryslip", "chipslip", "accountingfinding", "buyin", "dropbox", "softcount",
@@ -226,7 +238,7 @@ PAGE_OBJECTS = {
     "tablet-round-save": "table", "tablet-holdem-next": "table", "tablet-round": "round",
     "tablet-round-correct": "own_round", "desk-round": "round", "desk-finding-review": "finding",
     "desk-dealer": "dealer", "api-token-revoke": "api_token",
-    "tablet-buy-ins": "table", "count-enter": "dropbox", "count-sign": "softcount",
+    "tablet-buy-ins": "table", "count-enter": "dropbox", "count-sign": "softcount", "closing-reopen": "dayclose",
     **dict.fromkeys(("investigation", "investigation-file", "investigation-act", "investigation-api-sign-off",
                      "investigation-api-send-back"), "investigation"),
     **dict.fromkeys(("dailyreport-detail", "dailyreport-rerun", "dailyreport-download", "reports-day",
@@ -253,6 +265,7 @@ def floor(db):
     from tables.services.rounds import round_record
     from tables.services.sessions import table_session_open
     from tests.accounting.matrix_objects import accounting_matrix_objects
+    from tests.closing.matrix_objects import closing_matrix_objects
     from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.matrix_objects import report_matrix_objects
@@ -275,7 +288,7 @@ def floor(db):
             "api_token": api_token_issue(user=tablet, author=None, name="matrix")[0],
             "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
             **report_matrix_objects(table.pit.casino), **accounting_matrix_objects(table, recorder),
-            **fluctuation_matrix_objects(table)}
+            **fluctuation_matrix_objects(table), **closing_matrix_objects(table.pit.casino)}
 
 
 def _kwargs(name: str, floor) -> dict:
@@ -290,7 +303,7 @@ def _kwargs(name: str, floor) -> dict:
     objects = {"casino": table.pit.casino, "pit": table.pit, "table": table, "dealer": floor["dealer"],
                "ruleset": table.ruleset, "tablesession": floor["tablesession"], "round": floor["round"],
                "finding": floor["finding"], **{k: v for k, v in floor.items() if k.startswith("jackpot-")},
-               **{k: floor[k] for k in _ACCOUNTING_OBJECTS}}
+               **{k: floor[k] for k in (*_ACCOUNTING_OBJECTS, "dayclose")}}
     return {"pk": objects[basename].pk} if basename in objects else {}
 
 

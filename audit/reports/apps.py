@@ -42,3 +42,8 @@ class ReportsConfig(AppConfig):
         from tables.accounting.signals import count_signed
 
         count_signed.connect(count_signed_rerun, dispatch_uid="reports.count_signed_rerun")
+
+        from .closing import report_finished_hook
+        from .signals import report_finished
+
+        report_finished.connect(report_finished_hook, dispatch_uid="reports.closing.report_finished")

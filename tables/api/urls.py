@@ -6,6 +6,7 @@ from audit.reports.api import DailyReportViewSet
 from tables.accounting import api as accounting
 from tables.accounting import api_drop
 from tables.api import live, views
+from tables.closing import api as closing
 
 router = DefaultRouter()
 router.register("casinos", views.CasinoViewSet)
@@ -29,5 +30,6 @@ router.register("accounting-findings", accounting.AccountingFindingViewSet, base
 router.register("buy-ins", api_drop.BuyInViewSet, basename="buyin")
 router.register("drop-boxes", api_drop.DropBoxViewSet, basename="dropbox")
 router.register("soft-counts", api_drop.SoftCountViewSet, basename="softcount")
+router.register("gaming-day-closes", closing.DayCloseViewSet, basename="dayclose")
 
 urlpatterns = router.urls

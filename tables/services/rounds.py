@@ -30,6 +30,7 @@ from casino.prepared import PREPARED
 from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
 from casino.scoping import may_see_casino
+from tables.closing.services.check import refuse_closed_day
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
 from tables.games.money import CENT
@@ -291,6 +292,7 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
         on_duty = Dealer.objects.get(pk=now.dealer_id)
         raise ValidationError({"dealer": [f"{dealer} is not on duty at table {table.label}; {on_duty} is"]})
     session_id, gaming_day = _session_of_day(now, at=at, author=author)
+    refuse_closed_day(now.casino_id, gaming_day)
     version = RulesetVersion.cached(now.version_id, now.version_created_at)
     bank = jackpot_bank_of(table)
     limits = limits_of(table)
@@ -349,6 +351,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     _require_may_change(rnd, author)
     if rnd.revision != revision:
         raise StaleRevision(rnd.revision, revision)
+    refuse_closed_day(rnd.table.pit.casino_id, rnd.gaming_day)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} was voided; it cannot be corrected"]})
     bank = jackpot_bank_of(rnd.table, earlier_round=rnd)
@@ -376,6 +379,7 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     allow_audit_write()
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     _require_may_change(rnd, author)
+    refuse_closed_day(rnd.table.pit.casino_id, rnd.gaming_day)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} is already voided"]})
     rnd.status, rnd.void_reason, rnd.voided_by, rnd.voided_at = Round.VOIDED, reason, author, at or timezone.now()

@@ -19,6 +19,7 @@ from audit.jackpots.services import jackpot_bank_required
 from casino.audit_guard import allow_audit_write
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from casino.local_time import local_time_text
+from tables.closing.services.check import refuse_closed_day
 from tables.models import Dealer, DealerAssignment, Table, TableSession
 
 _JUST_BEFORE = timedelta(microseconds=1)
@@ -55,6 +56,7 @@ def table_session_open(*, table: Table, dealer: Dealer, author, at=None) -> Tabl
     casino = table.pit.casino
     session = TableSession(table=table, opened_at=at, opened_by=author,
                            gaming_day=gaming_day_of(at, casino.time_zone, casino.gaming_day_start_hour))
+    refuse_closed_day(casino.pk, session.gaming_day)
     session._history_user = author
     session._change_reason = "table opened"
     session.save()
@@ -141,6 +143,7 @@ def table_session_close(*, session: TableSession, author, at=None) -> TableSessi
     session = _open_session_now(session, at=at, author=author, closing=True)
     if session.closed_at is not None:
         raise ValidationError({"session": [f"Table {session.table.label} is already closed"]})
+    refuse_closed_day(session.table.pit.casino_id, session.gaming_day)
     session.closed_at, session.closed_by = at, author
     session._history_user, session._change_reason = author, "table closed"
     session.save(update_fields=["closed_at", "closed_by"])
@@ -156,6 +159,7 @@ def table_session_dealer_change(*, session: TableSession, dealer: Dealer, author
     session = _open_session_now(session, at=at, author=author)
     if session.closed_at is not None:
         raise ValidationError({"session": [f"Table {session.table.label} is closed"]})
+    refuse_closed_day(session.table.pit.casino_id, session.gaming_day)
     _check_dealer(dealer, session.table)
     current = session.assignments.filter(ended_at__isnull=True).first()
     if current is not None and current.dealer_id == dealer.pk:

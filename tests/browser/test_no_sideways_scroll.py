@@ -71,6 +71,7 @@ def busy_floor(settings, tmp_path):
     from audit.reports.services.runs import report_request
     from tables.models import Dealer, Table
     from tables.services.rounds import round_record
+    from tests.closing.matrix_objects import reopened_and_closed_again
     from tests.factories import user_with_role
     from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
@@ -97,7 +98,8 @@ def busy_floor(settings, tmp_path):
     _slips_at(table, users)
     objects = {"table": table, "round": finding.round, "own_round": own, "finding": finding,
                "dealer": Dealer.objects.filter(casino=sim["casino"], name="Careless Dealer").get(),
-               "dailyreport": report, **jackpot_matrix_objects(), **fluctuation_matrix_objects(table)}
+               "dailyreport": report, **jackpot_matrix_objects(), **fluctuation_matrix_objects(table),
+               **reopened_and_closed_again(report, users[GAMING_MANAGER])}
     return {"objects": objects, "ruleset": table.ruleset}
 
 

@@ -14,6 +14,7 @@ from casino.roles import GAMING_MANAGER, has_role
 from casino.scoping import may_see_casino
 from tables.accounting.models import BuyIn, BuyInVoid
 from tables.accounting.services.drop_boxes import drop_box_for
+from tables.closing.services.check import refuse_closed_day
 from tables.models import Table, TableSession
 
 PLAYER_MAX = 40
@@ -61,6 +62,7 @@ def buy_in_record(*, table: Table, seat: int, kind: str, amount: Decimal, author
         raise ValidationError({"table": [f"Table {table.label} is closed; open it before recording buy-ins"]})
     _checked(table, seat, kind, amount)
     day = gaming_day_of(at, casino.time_zone, casino.gaming_day_start_hour)
+    refuse_closed_day(casino.pk, day)
     drop_box_for(table=table, gaming_day=day, author=author, at=at)
     return BuyIn.objects.create(
         casino=casino, table=table, session=session, gaming_day=day, seat=seat, kind=kind, amount=amount,
@@ -77,6 +79,7 @@ def buy_in_void(*, buy_in: BuyIn, reason: str, author, at=None, replacement: dic
     buy_in = BuyIn.objects.select_for_update().select_related("table").get(pk=buy_in.pk)
     if buy_in.recorded_by_id != author.pk and not has_role(author, GAMING_MANAGER):
         raise ValidationError({"buy_in": ["only the pit boss who recorded it or a gaming manager may void it"]})
+    refuse_closed_day(buy_in.casino_id, buy_in.gaming_day)
     if BuyInVoid.objects.filter(buy_in=buy_in).exists():
         raise ValidationError({"buy_in": [f"buy-in {buy_in.pk} is already voided"]})
     reason = (reason or "").strip()

@@ -16,6 +16,7 @@ from casino.gaming_day import gaming_day_of
 from casino.roles import COUNT, FINANCE, has_role
 from casino.scoping import may_see_casino
 from tables.accounting.models import AccountingSettings, BoxDrop, DropBox
+from tables.closing.services.check import refuse_closed_day
 from tables.models import Casino, Table
 
 
@@ -57,6 +58,7 @@ def drop_box_drop(*, table: Table, gaming_day: date, author, at=None) -> DropBox
     today = gaming_day_of(at, casino.time_zone, casino.gaming_day_start_hour)
     if gaming_day > today:
         raise ValidationError({"gaming_day": [f"{gaming_day} has not started yet (today is {today})"]})
+    refuse_closed_day(casino.pk, gaming_day)
     box = drop_box_for(table=table, gaming_day=gaming_day, author=author, at=at)
     box = DropBox.objects.select_for_update().get(pk=box.pk)
     if BoxDrop.objects.filter(box=box).exists():

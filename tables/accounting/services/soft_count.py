@@ -39,6 +39,7 @@ from tables.accounting.models import (
 from tables.accounting.services.counts import chip_counts, counts_total, value_counts
 from tables.accounting.services.drop_boxes import counter_check
 from tables.accounting.signals import count_signed
+from tables.closing.services.check import refuse_closed_day
 from tables.models import Casino
 
 #: Notes the count sorts, per casino currency (US notes; a casino in another currency needs
@@ -66,7 +67,10 @@ def _amount(raw, field: str) -> Decimal:
 
 
 def box_locked(box: DropBox) -> DropBox:
-    return DropBox.objects.select_for_update().select_related("table__pit__casino").get(pk=box.pk)
+    """The box, locked; refused when its gaming day is closed (a count's entry and signature start here)."""
+    box = DropBox.objects.select_for_update().select_related("table__pit__casino").get(pk=box.pk)
+    refuse_closed_day(box.casino_id, box.gaming_day)
+    return box
 
 
 @transaction.atomic

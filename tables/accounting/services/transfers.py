@@ -27,6 +27,7 @@ from tables.accounting.services.counts import (
     legs_between,
 )
 from tables.accounting.services.findings import unsigned_receipt_flag
+from tables.closing.services.check import refuse_closed_day
 from tables.models import Table
 from tables.services.sessions import table_session_current
 
@@ -40,7 +41,10 @@ def _save(slip: ChipSlip, *, author, reason: str, fields: list[str]) -> None:
 
 
 def _locked(slip: ChipSlip) -> ChipSlip:
-    return ChipSlip.objects.select_for_update(of=("self",)).select_related("table__pit__casino").get(pk=slip.pk)
+    """The slip, locked; refused when its gaming day is closed (every change of a slip starts here)."""
+    slip = ChipSlip.objects.select_for_update(of=("self",)).select_related("table__pit__casino").get(pk=slip.pk)
+    refuse_closed_day(slip.casino_id, slip.gaming_day)
+    return slip
 
 
 def _table_open(table: Table, what: str) -> None:
@@ -63,6 +67,7 @@ def chip_slip_request(*, table: Table, kind: str, counts, author, at=None) -> Ch
     slip = ChipSlip(casino=casino, table=table, kind=kind, serial=serial_next(casino=casino, series=SERIES[kind]),
                     gaming_day=gaming_day_of(at, casino.time_zone, casino.gaming_day_start_hour),
                     total=counts_total(parsed), requested_at=at, requested_by=author)
+    refuse_closed_day(casino.pk, slip.gaming_day)
     slip._history_user, slip._change_reason = author, f"{kind} requested"
     slip.save()
     ChipSlipLine.objects.bulk_create([
