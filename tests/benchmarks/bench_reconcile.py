@@ -530,8 +530,9 @@ def _inner(options) -> int:
     total = t3 - t0
     replayed = report.summary["reaudit"]["replayed"]
     print(
-        f"   status {report.status}; {floor.rounds:,} rounds, handle {floor.handle}, win {floor.win}, hold "
-        f"{floor.hold_pct}%"
+        f"   status {report.status}; {floor.rounds:,} rounds, handle {floor.handle}, win {floor.win}, hold of "
+        f"handle {floor.handle_hold_pct}%; drop {floor.drop}, statistical win {floor.stat_win}, hold "
+        f"{floor.drop_hold_pct}%"
     )
     print(
         f"   plan {t1 - t0:.1f} s, {len(chunk_ids)} slices on {options.workers} workers {t2 - t1:.1f} s "
