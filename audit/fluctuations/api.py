@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.dateparse import parse_date
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
@@ -223,7 +224,9 @@ def _gaming_day(request) -> date:
             raise serializers.ValidationError({"gaming_day": [f'"{raw}" is not a date (YYYY-MM-DD)']})
         return day
     casino = scope(Casino.objects.order_by("pk"), request.user, "pk").first()
-    return (current_gaming_day(casino) if casino else date.today()) - timedelta(days=1)
+    return (current_gaming_day(casino) if casino else timezone.now().date()) - timedelta(days=1)
+
+
 _CASINO = OpenApiParameter("casino", int, description="One casino's units (default: all of yours)")
 
 

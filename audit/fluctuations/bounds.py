@@ -10,7 +10,8 @@ nothing to compare with: a rule never opens an investigation on a figure that is
 - monthly swing (Kansas K.A.R. 112-108-51): |hold - previous month's hold| > the swing points;
 - band (Ohio OAC 3772-11-43 review, or a house policy): hold < band min or hold > band max.
 
-A hold exactly on a bound is inside.
+A hold exactly on a bound is inside. Maryland's interval needs the month's spread: without a
+final report's theoretical sd for the month it is not applied.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ def _q(value: Decimal) -> Decimal:
 
 def prior_year_interval(hold: Decimal | None, prior_hold: Decimal | None, sd: Decimal, drop: Decimal | None,
                         z: Decimal) -> Breach | None:
-    if hold is None or prior_hold is None or not drop or drop <= 0:
+    # No spread (no final report's theoretical sd for the month) leaves no interval to be outside
+    # of: a zero width would call every hold that differs by a cent a fluctuation.
+    if hold is None or prior_hold is None or not drop or drop <= 0 or sd <= 0:
         return None
     half = _q(z * 100 * sd / drop)
     low, high = prior_hold - half, prior_hold + half

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.gaming_day import current_gaming_day
@@ -48,7 +49,7 @@ def _day(request, casinos, errors: dict) -> date:
             errors["day"] = [f'"{raw}" is not a date (YYYY-MM-DD)']
     first = casinos.first()
     # The last gaming day that has ended: the one whose figures can be complete.
-    return (current_gaming_day(first) if first else date.today()) - timedelta(days=1)
+    return (current_gaming_day(first) if first else timezone.now().date()) - timedelta(days=1)
 
 
 def _chosen(request, casinos):

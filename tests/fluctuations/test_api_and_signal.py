@@ -148,3 +148,30 @@ def test_the_admin_keeps_author_and_reason():
     finance = Client()
     finance.force_login(user_with_role("finance", "fin-admin"))
     assert finance.get("/admin/fluctuations/fluctuationsettings/add/").status_code in (302, 403)
+
+
+def test_end_to_end_a_final_report_of_a_counted_day_opens_the_investigation(django_capture_on_commit_callbacks):
+    """No stand-in: tests/accounting's counted day (win 2,600 on a drop of 3,000 = 86.67%), its
+    final report built by the report's own run, the signal on commit, the Celery task (eager)."""
+    from audit.reports.services.runs import report_request
+    from casino.celery import app
+    from tests.accounting.test_statistical_win import GAMING_DAY, _played_day
+    from tests.reports.helpers import casino_since
+
+    casino_since(date(2026, 1, 1))  # the factories' casino, open before the day (reports refuse earlier days)
+    f = _played_day()
+    FluctuationSettings.objects.create(casino=f.casino, preset="ohio", band=True, band_min=D("10"),
+                                       band_max=D("25"))
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            report = report_request(casino=f.casino, gaming_day=GAMING_DAY, via="command")
+    finally:
+        app.conf.task_always_eager = eager
+    report.refresh_from_db()
+    assert report.status == DailyReport.DONE, report.error
+    one = Investigation.objects.get(level="table", key=str(f.table.pk))
+    assert (one.period, one.period_start, one.rule, one.hold_pct) == ("day", GAMING_DAY, "band", D("86.6667"))
+    assert (one.figures["stat_win"], one.figures["drop"], one.figures["fills"], one.figures["credits"]) == (
+        "2600.00", "3000.00", "2500.00", "1500.00")
+    assert "statistical win is 2,600.00" in one.explanation

@@ -66,6 +66,8 @@ def test_maryland_low_side_and_no_prior_year(table, monkeypatch):
     _settings(table, preset="maryland")
     assert bounds.prior_year_interval(D("10.20"), D("20"), D("500"), D("10000"), D("1.96")) is None
     assert bounds.prior_year_interval(D("10.19"), D("20"), D("500"), D("10000"), D("1.96")) is not None
+    # No spread (no final report for the month): no interval, so nothing to be outside of.
+    assert bounds.prior_year_interval(D("35"), D("20"), D("0"), D("10000"), D("1.96")) is None
     # No prior year to compare with: nothing is opened (not a guess).
     assert _opened(table, monkeypatch, {date(2026, 3, 15): day(10000, 10000, 10000, fills=9000)}) == []
 

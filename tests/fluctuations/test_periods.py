@@ -135,3 +135,37 @@ def test_a_real_counted_day_through_selectors_win():
     assert _figures(table["day"]) == (D("2600"), D("3000"), D("86.6667"))
     assert _figures(table["ytd"]) == (D("2600"), D("3000"), D("86.6667"))
     assert _figures(table["ytd_py"]) == (None, None, None)
+
+
+def test_a_unit_is_the_sum_of_its_tables_whatever_the_days(monkeypatch):
+    """Property: over any table days, a pit's (and the floor's) win, drop and incomplete days are
+    its tables' sums, and its hold % is that win over that drop (selectors_win.drop_hold_pct)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from tables.accounting.selectors_win import drop_hold_pct
+
+    a = TableFactory(label="A")
+    b = TableFactory(label="B", pit=a.pit, game="blackjack_tie")
+    money = st.integers(min_value=0, max_value=50_000)
+    a_day = st.tuples(st.sampled_from([a.pk, b.pk]), st.dates(date(2025, 1, 1), date(2026, 3, 10)),
+                      money, money, st.one_of(st.none(), money), money, money)
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(a_day, max_size=12, unique_by=lambda d: (d[0], d[1])))
+    def check(days):
+        fake_cash(monkeypatch, {(t, d): day(o, c, dr, fills=f, credits=cr) for t, d, o, c, dr, f, cr in days})
+        units = _by_level(holds_over(None, standard_ranges(DAY)))
+        tables = [units[("table", f"{a.pit.name} / {label}")] for label in ("A", "B")]
+        for name in ("day", "mtd", "ytd", "day_py", "mtd_py", "ytd_py"):
+            parts = [t[name] for t in tables if t[name].stat_win is not None]
+            pit = units[("pit", a.pit.name)][name]
+            assert pit.cash.incomplete == sum(t[name].cash.incomplete for t in tables)
+            if not parts:
+                assert pit.stat_win is None and pit.hold_pct is None
+                continue
+            win, drop = sum(p.stat_win for p in parts), sum(p.drop for p in parts)
+            assert (pit.stat_win, pit.drop, pit.hold_pct) == (win, drop, drop_hold_pct(win, drop))
+            assert _figures(units[("floor", a.pit.casino.name)][name]) == _figures(pit)
+
+    check()
