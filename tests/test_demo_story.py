@@ -12,6 +12,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from audit.fluctuations.demo import DEMO_BAND
+from audit.fluctuations.models import Investigation
 from audit.jackpots.models import JackpotAdjustment, JackpotAward
 from audit.reports.models import DailyReport
 from audit.reports.services.runs import current_gaming_day
@@ -123,6 +125,24 @@ def test_the_finished_day_is_kept_in_money_and_one_round_was_never_recorded(demo
         unrecorded = UNRECORDED_ROUND_WIN if label == UNRECORDED_ROUND_TABLE else 0
         assert abs(figures.stat_win - wins[table_id] - unrecorded) < 1, (label, figures.stat_win, wins[table_id])
         assert figures.drop == figures.estimated_drop > 0
+
+
+def test_the_finished_day_shows_both_holds_and_investigates_what_falls_outside_the_band(demo):
+    """Finance reads both holds on the finished day's report; a unit whose hold of drop is
+    outside the demo's band has an investigation with its drafted explanation, and only those."""
+    casino = demo["casino"]
+    report = DailyReport.objects.get(casino=casino, provisional=False)
+    page = _text(_as("finance").get(reverse("reports-day", args=[report.pk])))
+    assert "Hold % of handle" in page and "Hold % (win / drop)" in page
+    low, high = DEMO_BAND
+    outside = {(line.level, line.key) for line in report.lines.all()
+               if line.drop_hold_pct is not None and not low <= line.drop_hold_pct <= high}
+    opened = Investigation.objects.filter(casino=casino, period_start=report.gaming_day)
+    assert {(i.level, i.key) for i in opened} == outside
+    bt = Table.objects.get(pit__casino=casino, label=PATTERN_TABLE)
+    assert ("table", str(bt.pk)) in outside  # the overpay pattern's table lost beyond the band
+    for investigation in opened:
+        assert "house edge" in investigation.explanation
 
 
 def test_loading_the_demo_again_the_same_day_adds_nothing():

@@ -109,10 +109,13 @@ def test_the_demo_opens_one(band_day):
     from audit.fluctuations.demo import demo_investigation
 
     table, on = band_day
-    one = demo_investigation(table.pit.casino, on, user_with_role("gaming_manager"))
-    # 30% is outside the demo's 14-20% band.
+    manager = user_with_role("gaming_manager")
+    # 30% is inside the demo's band of -10% to 50% ...
+    assert demo_investigation(table.pit.casino, on, manager) is None
+    # ... and outside a band of 14% to 20% (Nevada's published monthly blackjack hold).
+    one = demo_investigation(table.pit.casino, on, manager, band=(D("14"), D("20")))
     assert one is not None and one.level == "table" and one.hold_pct == D("30.0000")
-    assert demo_investigation(table.pit.casino, on, user_with_role("gaming_manager")) == one
+    assert demo_investigation(table.pit.casino, on, manager, band=(D("14"), D("20"))) == one
 
 
 def test_the_command(band_day):

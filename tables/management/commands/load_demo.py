@@ -1,5 +1,7 @@
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from audit.fluctuations.demo import demo_investigation
 from tables.accounting.demo import (
     demo_accounting_day,
     demo_past_day_close,
@@ -10,6 +12,8 @@ from tables.accounting.demo import (
 from tables.models import Casino
 from tables.services.demo import DEMO_CASINO, demo_floor_load, demo_rounds_load
 from tables.services.demo_story import demo_reports_load
+
+User = get_user_model()
 
 
 class Command(BaseCommand):
@@ -34,9 +38,13 @@ class Command(BaseCommand):
                 demo_past_day_count()
                 self.stdout.write(f"Recorded {count} simulated rounds (some with dealer errors) at the demo tables"
                                   " over two gaming days; the tables are open.")
-            for report in demo_reports_load(casino=Casino.objects.get(name=DEMO_CASINO)):
+            casino = Casino.objects.get(name=DEMO_CASINO)
+            for report in demo_reports_load(casino=casino):
                 self.stdout.write(f"Daily report of {report.gaming_day}: {report.status}"
                                   f"{' - ' + report.error if report.error else ''}")
+                investigation = demo_investigation(casino, report.gaming_day, User.objects.get(username="manager"))
+                if investigation is not None:
+                    self.stdout.write(f"Hold investigation opened: {investigation}")
         self.stdout.write("Demo logins (new passwords every time the demo is loaded):")
         for login in logins:
             self.stdout.write(f"  {login.role:<15} user: {login.username:<13} password: {login.password}")
