@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal as D
 
 import pytest
+from django.utils import timezone
 
 from audit.fluctuations.models import FluctuationSettings, Investigation
 from audit.reports.models import DailyReport
@@ -83,9 +84,10 @@ def _finish(report):
 def test_the_check_runs_after_a_final_report_only(band_day):
     table, on = band_day
     casino = table.pit.casino
-    _finish(DailyReport.objects.create(casino=casino, gaming_day=on, provisional=True, status=DailyReport.DONE))
+    done = {"status": DailyReport.DONE, "queued_at": timezone.now(), "finished_at": timezone.now()}  # as a run leaves it
+    _finish(DailyReport.objects.create(casino=casino, gaming_day=on, provisional=True, **done))
     assert not Investigation.objects.exists()
-    _finish(DailyReport.objects.create(casino=casino, gaming_day=on, status=DailyReport.DONE))
+    _finish(DailyReport.objects.create(casino=casino, gaming_day=on, **done))
     assert Investigation.objects.filter(level="table", key=str(table.pk), period="day").count() == 1
     assert Investigation.objects.get(level="table").opened_by is None
 
