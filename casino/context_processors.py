@@ -30,6 +30,7 @@ NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Reports", "reports", (FINANCE, GAMING_MANAGER, SURVEILLANCE)),
     ("Cage", "cage", (CAGE,)),
     ("Slips", "accounting-day", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE)),
+    ("Day close", "closing-days", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("API docs", "api-docs", ALL_ROLES),
     ("API tokens", "api-tokens", (GAMING_MANAGER,)),
     ("Admin", "admin:index", (GAMING_MANAGER,)),
