@@ -32,6 +32,7 @@ NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Investigations", "investigations", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("Cage", "cage", (CAGE,)),
     ("Slips", "accounting-day", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE)),
+    ("Day close", "closing-days", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("API docs", "api-docs", ALL_ROLES),
     ("API tokens", "api-tokens", (GAMING_MANAGER,)),
     ("Admin", "admin:index", (GAMING_MANAGER,)),

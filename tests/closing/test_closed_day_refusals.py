@@ -103,3 +103,20 @@ def test_the_tablet_shows_the_refusal(client):
     client.force_login(c.f.second_counter)
     page = client.post(reverse("count-sign", args=[c.count.pk]), follow=True)
     assert closed_day_message(c.day) in page.content.decode()
+
+
+def test_the_tablets_round_correction_shows_the_refusal(client):
+    """The round entry answers JSON: ``errors`` by field and ``messages``, the words the tablet
+    shows."""
+    import json
+
+    c = closed_today()
+    client.force_login(c.f.pit_boss)
+    response = client.post(reverse("tablet-round-correct", args=[c.round.pk]), json.dumps(
+        {"round": ROUNDS["ante_up_21"]["correct"][0], "revision": 1, "reason": "paid 10 on the 21"}),
+        content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"gaming_day": [closed_day_message(c.day)]}
+    assert any(closed_day_message(c.day) in m for m in response.json()["messages"]), response.json()["messages"]
+    c.round.refresh_from_db()
+    assert c.round.revision == 1

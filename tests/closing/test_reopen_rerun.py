@@ -71,7 +71,7 @@ def test_reopen_correct_rerun_and_the_history_shows_what_changed():
     history = api_as(d.f.finance).get(reverse("dayclose-detail", args=[close.pk])).json()
     changes = {c["line"]: c for c in history["reopen"]["rerun"]["changes"]}
     table = changes[f"table:{d.f.table.pk}"]
-    assert table["change"] == "changed" and table["label"] == "Pit 1 / BJ-1"
+    assert table["change"] == "changed" and table["label"] == f"{d.f.table.pit.name} / BJ-1"
     assert table["columns"]["win"] == ["-25.00", "-30.00"]
     assert table["columns"]["paid"] == ["25.00", "30.00"]
     assert table["columns"]["error_cost"] == ["-5.00", "0.00"]
