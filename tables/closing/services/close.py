@@ -1,9 +1,10 @@
 """When a gaming day closes (README.md beside this package, "When a day closes").
 
 A day closes by itself when both hold: the day's final report has finished a run (``FinalRun``,
-recorded when the report announces it) requested after the day's last reopen, if any; and every
-drop box of
-the day has been dropped and its latest count revision is signed. Whichever comes last closes
+recorded when the report announces it) requested after the day's last reopen, if any, whose
+lines hold every signed count's drop (a count signed after the report re-runs it: the close
+waits for that run); and every drop box of the day has been dropped and its latest count
+revision is signed. Whichever comes last closes
 it: the report's receiver (audit side) calls :func:`final_run_record`, the count's signal calls
 :func:`count_signed_hook`; both end in :func:`day_close_if_due`.
 """
@@ -59,6 +60,12 @@ def close_waiting(casino_id: int, gaming_day: date) -> list[str]:
     elif reopen is not None and run.requested_at <= reopen.reopened_at:
         waiting.append("a re-run of the final report requested after the reopen (re-run it once the "
                        "corrections are made)")
+    else:
+        behind = [c["table"] for c in _signed_counts(casino_id, gaming_day)
+                  if run.lines.get(f"table:{c['table_id']}", {}).get("drop") != c["drop"]]
+        if behind:
+            waiting.append(f"a run of the final report that holds the signed count of {', '.join(behind)} "
+                           "(a signature re-runs a finished report)")
     return waiting + counts_waiting(casino_id, gaming_day)
 
 
@@ -68,8 +75,8 @@ def _signed_counts(casino_id: int, gaming_day: date) -> list[dict]:
     latest = {}
     for signature in signed:
         latest[signature.count.box_id] = signature
-    return [{"box": s.count.box_id, "table": s.count.box.table.label, "revision": s.count.revision,
-             "signature": s.pk, "drop": str(s.count.drop)} for s in latest.values()]
+    return [{"box": s.count.box_id, "table": s.count.box.table.label, "table_id": s.count.box.table_id,
+             "revision": s.count.revision, "signature": s.pk, "drop": str(s.count.drop)} for s in latest.values()]
 
 
 @transaction.atomic
