@@ -7,6 +7,9 @@ from datetime import date, timedelta
 from decimal import Decimal as D
 
 import pytest
+from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from audit.reports.models import DailyReport, ReportLine
 from audit.reports.services.cash import Reconciliation, likely_causes, table_reconciliation
@@ -175,6 +178,11 @@ def test_the_provisional_report_shows_estimated_drop_and_count_pending():
     line = ReportLine.objects.get(report=report, level="table", key=str(f.table.pk))
     assert line.estimated_drop == D("3000.00") and line.stat_win is None and line.cash_pending == "count pending"
     assert not AccountingFinding.objects.filter(code=AccountingFinding.UNEXPLAINED_DIFFERENCE).exists()
+    client = Client()
+    client.force_login(user_with_role("finance", username="fin-today", casinos=[f.casino]))
+    page = client.get(f"/reports/{report.pk}/").content.decode()
+    cash = page[page.index('id="cash-figures"'):page.index('id="play-against-cash"')]
+    assert "count pending" in cash and "3000.00" in cash and "Provisional" in page
 
 
 @pytest.mark.django_db
@@ -283,3 +291,35 @@ def test_the_surveillance_desk_queue_shows_the_open_difference(client):
     client.force_login(user_with_role("surveillance", username="eye2", casinos=[f.casino]))
     assert "None open." in client.get("/desk/").content.decode()
     assert AccountingFinding.objects.filter(code=AccountingFinding.UNEXPLAINED_DIFFERENCE).count() == 1
+
+
+_money = st.decimals(min_value=-5000, max_value=5000, places=2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_money, _money, _money, _money, st.booleans()), min_size=1, max_size=6))
+def test_the_split_always_adds_up_and_rolls_up_by_sums(days):
+    """For any table days: difference = dealer errors + jackpots + unexplained, and a roll-up's
+    split is the sum of its complete tables' splits (an incomplete table adds nothing)."""
+    from audit.reports.services.cash import rolled_up
+
+    pairs = []
+    for stat_win, win, expected, jackpots, counted in days:
+        figures = CashFigures(opener=D("1000"), closer=D("1000") + stat_win - D("500"),
+                              drop=D("500") if counted else None, estimated_drop=D("400"))
+        rec = table_reconciliation(figures, win=win, expected_win=expected, jackpots=jackpots)
+        if counted:
+            assert figures.stat_win == stat_win
+            assert rec.difference == rec.errors + rec.jackpots + rec.unexplained
+            assert rec.unexplained == stat_win - win - jackpots
+        else:
+            assert rec is None
+        pairs.append((figures, rec))
+    total, rec = rolled_up(pairs)
+    complete = [(f, r) for f, r in pairs if r is not None]
+    assert (total.tables, total.incomplete) == (len(complete), len(pairs) - len(complete))
+    if complete:
+        assert rec.unexplained == sum(r.unexplained for _, r in complete)
+        assert total.stat_win == sum(f.stat_win for f, _ in complete)
+    else:
+        assert rec is None and total.stat_win is None
