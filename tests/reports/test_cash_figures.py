@@ -172,11 +172,20 @@ def test_count_pending_leaves_the_win_unknown_and_the_signature_reruns_the_repor
 
 def test_the_provisional_report_shows_estimated_drop_and_count_pending():
     f, _, _ = _table_day(sign=False)
+    still_open = _floor(TableFactory(label="BJ3", pit=f.table.pit))
+    opener(still_open, {"100": 10})
+    buy_in_record(table=still_open.table, seat=1, kind="cash", amount=D("500"), author=still_open.boss, at=DAY + H)
     report = provisional_request(casino=f.casino, via="page", now=DAY + 8 * H + H / 2)
     report.refresh_from_db()
     assert report.status == DailyReport.DONE and report.provisional, report.error
     line = ReportLine.objects.get(report=report, level="table", key=str(f.table.pk))
     assert line.estimated_drop == D("3000.00") and line.stat_win is None and line.cash_pending == "count pending"
+    open_line = ReportLine.objects.get(report=report, level="table", key=str(still_open.table.pk))
+    assert (open_line.estimated_drop, open_line.stat_win, open_line.cash_pending) == (D("500.00"), None,
+                                                                                      "count pending")
+    floor = ReportLine.objects.get(report=report, level="floor")
+    assert (floor.estimated_drop, floor.stat_win, floor.cash_tables, floor.cash_incomplete) == (
+        D("3500.00"), None, 0, 2)
     assert not AccountingFinding.objects.filter(code=AccountingFinding.UNEXPLAINED_DIFFERENCE).exists()
     client = Client()
     client.force_login(user_with_role("finance", username="fin-today", casinos=[f.casino]))
