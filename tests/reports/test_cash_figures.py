@@ -238,6 +238,11 @@ def test_the_page_the_api_the_files_and_the_pdf_carry_the_new_sections(client, s
     assert "hold_pct" not in api_line
     assert api_line["cash_unexplained"] == "200.00" and api_line["cash_errors"] == "-10.00"
     assert api_line["why"]["text"] == why and api_line["why"]["errors"] == "-10.00"
+    [open_one] = body["unexplained_differences"]
+    assert (open_one["code"], open_one["table"], open_one["amount"]) == ("UNEXPLAINED_DIFFERENCE", f.table.pk, "200.00")
+    listed = client.get("/api/v1/accounting-findings/?code=UNEXPLAINED_DIFFERENCE").json()
+    listed = listed.get("results", listed)
+    assert [row["amount"] for row in listed] == ["200.00"]
 
     data = report_data(report)
     rows = list(csv.reader(io.StringIO(csv_bytes(data).decode("utf-8-sig"))))
