@@ -17,10 +17,12 @@ from rest_framework.response import Response
 
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
+from tables.accounting.api import AccountingFindingSerializer
 from tables.models import Casino
 
 from .exporters import provisional_banner
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
+from .selectors_cash import open_unexplained_findings
 from .services.runs import current_gaming_day, provisional_request, report_request, run_is_stale
 from .views import report_file_response
 
@@ -302,6 +304,10 @@ class DailyReportViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.Retrie
             body["dealers"] = DealerLineSerializer(
                 DealerLine.objects.filter(report=report), many=True
             ).data
+            if not report.provisional:  # the open unexplained differences of the day (README, point 2)
+                body["unexplained_differences"] = AccountingFindingSerializer(
+                    open_unexplained_findings([report.casino_id], gaming_day=report.gaming_day), many=True
+                ).data
         return Response(body)
 
     @extend_schema(

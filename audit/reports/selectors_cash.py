@@ -17,10 +17,13 @@ from .models import LEVEL_TABLE, DailyReport, ReportLine
 RECENT = 500
 
 
-def open_unexplained_findings(casino_ids, limit: int = 100) -> list[AccountingFinding]:
-    """The open unexplained differences at ``casino_ids`` (None: all), newest first."""
-    recent = list(narrow(AccountingFinding.objects.filter(code=AccountingFinding.UNEXPLAINED_DIFFERENCE),
-                         casino_ids).select_related("table__pit").order_by("-gaming_day", "-created_at")[:RECENT])
+def open_unexplained_findings(casino_ids, limit: int = 100, gaming_day=None) -> list[AccountingFinding]:
+    """The open unexplained differences at ``casino_ids`` (None: all), of ``gaming_day`` if given,
+    newest first."""
+    findings = narrow(AccountingFinding.objects.filter(code=AccountingFinding.UNEXPLAINED_DIFFERENCE), casino_ids)
+    if gaming_day is not None:
+        findings = findings.filter(gaming_day=gaming_day)
+    recent = list(findings.select_related("table__pit").order_by("-gaming_day", "-created_at")[:RECENT])
     if not recent:
         return []
     current = {

@@ -7,6 +7,9 @@ from datetime import date, timedelta
 from decimal import Decimal as D
 
 import pytest
+from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from audit.reports.models import DailyReport, ReportLine
 from audit.reports.services.cash import Reconciliation, likely_causes, table_reconciliation
@@ -169,12 +172,26 @@ def test_count_pending_leaves_the_win_unknown_and_the_signature_reruns_the_repor
 
 def test_the_provisional_report_shows_estimated_drop_and_count_pending():
     f, _, _ = _table_day(sign=False)
+    still_open = _floor(TableFactory(label="BJ3", pit=f.table.pit))
+    opener(still_open, {"100": 10})
+    buy_in_record(table=still_open.table, seat=1, kind="cash", amount=D("500"), author=still_open.boss, at=DAY + H)
     report = provisional_request(casino=f.casino, via="page", now=DAY + 8 * H + H / 2)
     report.refresh_from_db()
     assert report.status == DailyReport.DONE and report.provisional, report.error
     line = ReportLine.objects.get(report=report, level="table", key=str(f.table.pk))
     assert line.estimated_drop == D("3000.00") and line.stat_win is None and line.cash_pending == "count pending"
+    open_line = ReportLine.objects.get(report=report, level="table", key=str(still_open.table.pk))
+    assert (open_line.estimated_drop, open_line.stat_win, open_line.cash_pending) == (D("500.00"), None,
+                                                                                      "count pending")
+    floor = ReportLine.objects.get(report=report, level="floor")
+    assert (floor.estimated_drop, floor.stat_win, floor.cash_tables, floor.cash_incomplete) == (
+        D("3500.00"), None, 0, 2)
     assert not AccountingFinding.objects.filter(code=AccountingFinding.UNEXPLAINED_DIFFERENCE).exists()
+    client = Client()
+    client.force_login(user_with_role("finance", username="fin-today", casinos=[f.casino]))
+    page = client.get(f"/reports/{report.pk}/").content.decode()
+    cash = page[page.index('id="cash-figures"'):page.index('id="play-against-cash"')]
+    assert "count pending" in cash and "3000.00" in cash and "Provisional" in page
 
 
 @pytest.mark.django_db
@@ -221,6 +238,11 @@ def test_the_page_the_api_the_files_and_the_pdf_carry_the_new_sections(client, s
     assert "hold_pct" not in api_line
     assert api_line["cash_unexplained"] == "200.00" and api_line["cash_errors"] == "-10.00"
     assert api_line["why"]["text"] == why and api_line["why"]["errors"] == "-10.00"
+    [open_one] = body["unexplained_differences"]
+    assert (open_one["code"], open_one["table"], open_one["amount"]) == ("UNEXPLAINED_DIFFERENCE", f.table.pk, "200.00")
+    listed = client.get("/api/v1/accounting-findings/?code=UNEXPLAINED_DIFFERENCE").json()
+    listed = listed.get("results", listed)
+    assert [row["amount"] for row in listed] == ["200.00"]
 
     data = report_data(report)
     rows = list(csv.reader(io.StringIO(csv_bytes(data).decode("utf-8-sig"))))
@@ -283,3 +305,35 @@ def test_the_surveillance_desk_queue_shows_the_open_difference(client):
     client.force_login(user_with_role("surveillance", username="eye2", casinos=[f.casino]))
     assert "None open." in client.get("/desk/").content.decode()
     assert AccountingFinding.objects.filter(code=AccountingFinding.UNEXPLAINED_DIFFERENCE).count() == 1
+
+
+_money = st.decimals(min_value=-5000, max_value=5000, places=2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_money, _money, _money, _money, st.booleans()), min_size=1, max_size=6))
+def test_the_split_always_adds_up_and_rolls_up_by_sums(days):
+    """For any table days: difference = dealer errors + jackpots + unexplained, and a roll-up's
+    split is the sum of its complete tables' splits (an incomplete table adds nothing)."""
+    from audit.reports.services.cash import rolled_up
+
+    pairs = []
+    for stat_win, win, expected, jackpots, counted in days:
+        figures = CashFigures(opener=D("1000"), closer=D("1000") + stat_win - D("500"),
+                              drop=D("500") if counted else None, estimated_drop=D("400"))
+        rec = table_reconciliation(figures, win=win, expected_win=expected, jackpots=jackpots)
+        if counted:
+            assert figures.stat_win == stat_win
+            assert rec.difference == rec.errors + rec.jackpots + rec.unexplained
+            assert rec.unexplained == stat_win - win - jackpots
+        else:
+            assert rec is None
+        pairs.append((figures, rec))
+    total, rec = rolled_up(pairs)
+    complete = [(f, r) for f, r in pairs if r is not None]
+    assert (total.tables, total.incomplete) == (len(complete), len(pairs) - len(complete))
+    if complete:
+        assert rec.unexplained == sum(r.unexplained for _, r in complete)
+        assert total.stat_win == sum(f.stat_win for f, _ in complete)
+    else:
+        assert rec is None and total.stat_win is None

@@ -62,11 +62,11 @@ def pending_reason(figures: CashFigures) -> str:
         return ""
     if figures.opener is None and figures.closer is None:
         return "no chip inventory"
+    if figures.drop is None:  # first: a table still open today has no closer yet either
+        return COUNT_PENDING
     if figures.opener is None:
         return "no opener"
-    if figures.closer is None:
-        return "no closer"
-    return COUNT_PENDING
+    return "no closer"
 
 
 def table_reconciliation(figures: CashFigures, *, win: Decimal, expected_win: Decimal,
