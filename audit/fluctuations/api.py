@@ -7,13 +7,13 @@ from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from django.utils.dateparse import parse_date
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.gaming_day import current_gaming_day
+from casino.query_dates import query_date
 from casino.roles import FINANCE, GAMING_MANAGER
 from casino.scoping import (
     CasinoScopedMixin,
@@ -217,11 +217,8 @@ _DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the
 
 
 def _gaming_day(request) -> date:
-    raw = request.query_params.get("gaming_day")
-    if raw:
-        day = parse_date(raw) if len(raw) == 10 else None
-        if day is None:
-            raise serializers.ValidationError({"gaming_day": [f'"{raw}" is not a date (YYYY-MM-DD)']})
+    day = query_date(request.query_params)
+    if day is not None:
         return day
     casino = scope(Casino.objects.order_by("pk"), request.user, "pk").first()
     return (current_gaming_day(casino) if casino else timezone.now().date()) - timedelta(days=1)

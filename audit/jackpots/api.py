@@ -9,7 +9,6 @@ from datetime import date
 
 from django.http import HttpResponse
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
@@ -33,6 +32,7 @@ from audit.jackpots.selectors import (
 from casino.api_fields import MoneyField
 from casino.gaming_day import gaming_day_of
 from casino.pagination import paginated
+from casino.query_dates import aware_datetime_or_none, query_date
 from casino.roles import (
     ALL_ROLES,
     FINANCE,
@@ -48,13 +48,7 @@ READERS = (FINANCE, GAMING_MANAGER)
 
 
 def _day(request, name: str, default: date | None = None) -> date | None:
-    raw = request.query_params.get(name)
-    if not raw:
-        return default
-    value = parse_date(raw)
-    if value is None:
-        raise serializers.ValidationError({name: [f'"{raw}" is not a date (YYYY-MM-DD)']})
-    return value
+    return query_date(request.query_params, name) or default
 
 
 def _today(user) -> date:
@@ -69,8 +63,8 @@ def _at(request):
     raw = request.query_params.get("at")
     if not raw:
         return None
-    value = parse_datetime(raw)
-    if value is None or value.tzinfo is None:
+    value = aware_datetime_or_none(raw)
+    if value is None:
         raise serializers.ValidationError(
             {"at": [f'"{raw}" is not an ISO time with a zone (2025-03-14T18:00:00Z)']}
         )

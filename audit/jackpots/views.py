@@ -9,7 +9,6 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 from django.views.decorators.http import require_http_methods
 
 from audit.jackpots import services
@@ -26,6 +25,7 @@ from audit.jackpots.selectors import (
 )
 from casino.gaming_day import gaming_day_of
 from casino.permissions import role_required
+from casino.query_dates import aware_datetime_or_none, date_or_none
 from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
 from casino.scoping import scope
 from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
@@ -48,7 +48,7 @@ def _days(request) -> tuple[date, date, dict]:
     values = {}
     for name in ("from", "to"):
         raw = request.GET.get(name, "")
-        values[name] = parse_date(raw) if raw else None
+        values[name] = date_or_none(raw)
         if raw and values[name] is None:
             errors[name] = [f'"{raw}" is not a date (YYYY-MM-DD)']
     bank = _banks(request).select_related("casino").first()
@@ -68,14 +68,8 @@ def _days(request) -> tuple[date, date, dict]:
 @role_required(*ALL_ROLES)
 def board(request):
     raw = request.GET.get("at", "")
-    at = parse_datetime(raw) if raw else None
-    error = (
-        f'"{raw}" is not a time (2025-03-14T18:00:00+00:00)'
-        if raw and (at is None or at.tzinfo is None)
-        else ""
-    )
-    if error:
-        at = None
+    at = aware_datetime_or_none(raw)
+    error = f'"{raw}" is not a time (2025-03-14T18:00:00+00:00)' if raw and at is None else ""
     return render(
         request,
         "jackpots/board.html",

@@ -7,7 +7,6 @@ from datetime import date
 
 from django.http import HttpResponse
 from django.utils import timezone
-from django.utils.dateparse import parse_date
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
@@ -15,6 +14,7 @@ from rest_framework.response import Response
 
 from casino.api_fields import MoneyField
 from casino.gaming_day import current_gaming_day
+from casino.query_dates import query_date
 from casino.roles import (
     ALL_ROLES,
     COMPLIANCE,
@@ -46,11 +46,8 @@ _FORMAT = OpenApiParameter("file", str, enum=list(exports.FORMATS), description=
 
 
 def _gaming_day(request) -> date:
-    raw = request.query_params.get("gaming_day")
-    if raw:
-        day = parse_date(raw) if len(raw) == 10 else None
-        if day is None:
-            raise serializers.ValidationError({"gaming_day": [f'"{raw}" is not a date (YYYY-MM-DD)']})
+    day = query_date(request.query_params)
+    if day is not None:
         return day
     casino = scope(Casino.objects.order_by("pk"), request.user, "pk").first()
     if casino is None:

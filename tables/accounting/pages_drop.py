@@ -10,11 +10,11 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_date
 from django.views.decorators.http import require_POST
 
 from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
+from casino.query_dates import date_or_none
 from casino.roles import PIT_BOSS
 from casino.scoping import scope, user_casino_ids
 from tables.accounting.api_drop import COUNT_READERS, COUNTERS
@@ -66,7 +66,7 @@ def count_day(request):
     casinos = scope(Casino.objects.order_by("name"), request.user, "pk")
     casino = casinos.first()
     raw = request.GET.get("day")
-    day = parse_date(raw) if raw else None
+    day = date_or_none(raw)
     if day is None:
         day = current_gaming_day(casino, timezone.now()) if casino else timezone.now().date()
     chip_set = ChipSet.objects.filter(casino=casino).first() if casino else None
@@ -87,7 +87,7 @@ def _back(day) -> str:
 def count_drop(request):
     table = get_object_or_404(scope(Table.objects.all(), request.user, "pit__casino"), pk=request.POST.get("table")
                               if str(request.POST.get("table", "")).isdigit() else 0)
-    day = parse_date(request.POST.get("gaming_day", "") or "") or current_gaming_day(table.pit.casino, timezone.now())
+    day = date_or_none(request.POST.get("gaming_day")) or current_gaming_day(table.pit.casino, timezone.now())
     try:
         drop_box_drop(table=table, gaming_day=day, author=request.user)
         messages.success(request, f"The box of {table.label} for {day} is dropped.")

@@ -5,7 +5,6 @@ a 400 with the field named, and nothing is stored."""
 from __future__ import annotations
 
 from django.utils import timezone
-from django.utils.dateparse import parse_date
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -17,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.gaming_day import current_gaming_day
+from casino.query_dates import query_date
 from casino.roles import GAMING_MANAGER
 from casino.scoping import CasinoScopedMixin, scope
 from tables.closing.models import DayClose, DayReopen, ReopenRerun
@@ -113,15 +113,12 @@ class DayCloseViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
     def status(self, request):
         """Whether a day is closed, and if not what it still waits for."""
         casinos = scope(Casino.objects.order_by("pk"), request.user, "pk")
-        raw_casino, raw_day = request.query_params.get("casino", ""), request.query_params.get("gaming_day", "")
+        raw_casino = request.query_params.get("casino", "")
         casino = casinos.filter(pk=raw_casino).first() if raw_casino.isdigit() else (
             None if raw_casino else casinos.first())
         if casino is None:
             raise serializers.ValidationError({"casino": ["give one of your casinos' ids"]})
-        day = parse_date(raw_day) if len(raw_day) == 10 else None
-        if raw_day and day is None:
-            raise serializers.ValidationError({"gaming_day": [f'"{raw_day}" is not a date (YYYY-MM-DD)']})
-        day = day or current_gaming_day(casino, timezone.now())
+        day = query_date(request.query_params) or current_gaming_day(casino, timezone.now())
         return Response(DayStatusSerializer({
             "casino": casino.pk, "gaming_day": day, "closed": day_close_current(casino.pk, day) is not None,
             "waiting": close_waiting(casino.pk, day)}).data)

@@ -8,10 +8,10 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_date
 
 from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
+from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER
 from casino.scoping import scope
 from tables.accounting.pages import flash_errors
@@ -26,7 +26,7 @@ from tables.models import Casino
 def closing_days(request):
     casinos = list(scope(Casino.objects.order_by("name"), request.user, "pk"))
     raw = request.GET.get("day", "")
-    day = parse_date(raw) if len(raw) == 10 else None
+    day = date_or_none(raw)
     casino = next((c for c in casinos if str(c.pk) == request.GET.get("casino")), casinos[0] if casinos else None)
     if day is None and casino is not None:
         day = current_gaming_day(casino, timezone.now())

@@ -1,0 +1,42 @@
+"""Dates and times in a query string (``?gaming_day=``, ``?day=``, ``?from=``, ``?at=``): one
+reader for the API and the pages.
+
+Django's ``parse_date`` and ``parse_datetime`` answer None for text that is not shaped like a
+date but raise ValueError for a well-formed impossible one (2026-02-30); read here, both are
+"not a date": a field error on the API, the page's default on a page.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from django.utils.dateparse import parse_date, parse_datetime
+from rest_framework import serializers
+
+
+def date_or_none(raw: str | None) -> date | None:
+    """``raw`` as a date when it is one written YYYY-MM-DD, else None."""
+    if not raw or len(raw) != 10:
+        return None
+    try:
+        return parse_date(raw)
+    except ValueError:
+        return None
+
+
+def aware_datetime_or_none(raw: str | None) -> datetime | None:
+    """``raw`` as an ISO time with its zone (2025-03-14T18:00:00Z), else None."""
+    try:
+        value = parse_datetime(raw) if raw else None
+    except ValueError:
+        return None
+    return value if value is not None and value.tzinfo is not None else None
+
+
+def query_date(params, name: str = "gaming_day") -> date | None:
+    """The date ``name`` of an API query (None when absent); a field error when it is no date."""
+    raw = params.get(name) or ""
+    day = date_or_none(raw)
+    if raw and day is None:
+        raise serializers.ValidationError({name: [f'"{raw}" is not a date (YYYY-MM-DD)']})
+    return day
