@@ -10,12 +10,14 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
 
 from tables.accounting.models import BuyIn, BuyInVoid, DropBox
 from tables.accounting.services.buyins import buy_in_void
 from tables.accounting.services.drop_boxes import drop_box_drop
+from tables.closing.models import DayClose
 from tests.casino.conftest import app_role_name
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -41,7 +43,15 @@ def test_the_app_role_runs_the_demo_floor_and_a_void(connected_as_app):
         assert cursor.fetchone()[0] == app_role_name()
     call_command("load_demo", "--rounds", "4", stdout=StringIO())
     assert DropBox.objects.filter(drop__isnull=False).exists()
-    buy_in = BuyIn.objects.filter(void__isnull=True).select_related("recorded_by").first()
+    # The demo's finished day is closed (its report final, its counts signed): the app role's
+    # close check refuses a void there; the accounting day before it is not closed (no report).
+    closed = set(DayClose.objects.values_list("gaming_day", flat=True))
+    assert closed
+    stands = BuyIn.objects.filter(void__isnull=True).select_related("recorded_by")
+    on_closed = stands.filter(gaming_day__in=closed).first()
+    with pytest.raises(ValidationError, match="is closed"):
+        buy_in_void(buy_in=on_closed, reason="recorded at the wrong seat", author=on_closed.recorded_by)
+    buy_in = stands.exclude(gaming_day__in=closed).first()
     buy_in_void(buy_in=buy_in, reason="recorded at the wrong seat", author=buy_in.recorded_by)
     assert BuyInVoid.objects.filter(buy_in=buy_in).exists()
     # Dropping the same box again is refused by the service, after it locked the box.

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from decimal import Decimal as D
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,6 +25,7 @@ from tables.accounting.services.transfers import (
     chip_slip_receive,
     chip_slip_request,
 )
+from tables.closing.services.reopen import day_reopen
 from tables.services.rounds import round_record
 from tests.accounting.helpers import DAY, Floor, closer, opener
 from tests.factories import CasinoFactory, DealerFactory, TableFactory, chip_set_for, user_with_role
@@ -293,9 +295,15 @@ def test_the_surveillance_desk_queue_shows_the_open_difference(client):
     client.force_login(outsider)
     assert "None open." in client.get("/desk/").content.decode()  # another casino's finding is not shown
 
-    # The count is revised: the box held 1,800.00 in notes, not 2,000.00. Its signature re-runs the
-    # report; the difference is now all dealer error (unexplained 0), so the finding of 200.00 is no
-    # longer open. Nothing was deleted.
+    # The count is revised: the box held 1,800.00 in notes, not 2,000.00. The day closed when its
+    # report was final and its count signed (tables/closing), so a gaming manager reopens it first.
+    # The new revision's signature re-runs the report; the difference is now all dealer error
+    # (unexplained 0), so the finding of 200.00 is no longer open. Nothing was deleted.
+    with pytest.raises(ValidationError, match="is closed"):
+        soft_count_enter(box=count.box, author=count.counted_by, currency={"100": 18}, markers="1000.00",
+                         reason="recounted: two 100 notes were counted twice", at=DAY + 12 * H)
+    day_reopen(casino=f.casino, gaming_day=GAMING_DAY, reason="the count room recounts BJ1's box",
+               author=user_with_role("gaming_manager", username="gm-recount", casinos=[f.casino]))
     revised = soft_count_enter(box=count.box, author=count.counted_by, currency={"100": 18}, markers="1000.00",
                                reason="recounted: two 100 notes were counted twice", at=DAY + 12 * H)
     soft_count_sign(count=revised, author=second, at=DAY + 12 * H)
