@@ -139,6 +139,8 @@ def test_the_finished_day_shows_both_holds_and_investigates_what_falls_outside_t
                if line.drop_hold_pct is not None and not low <= line.drop_hold_pct <= high}
     opened = Investigation.objects.filter(casino=casino, period_start=report.gaming_day)
     assert {(i.level, i.key) for i in opened} == outside
+    bt = Table.objects.get(pit__casino=casino, label=PATTERN_TABLE)
+    assert ("table", str(bt.pk)) in outside  # the overpay pattern's table lost beyond the band
     for investigation in opened:
         assert "house edge" in investigation.explanation
 

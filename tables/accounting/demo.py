@@ -32,6 +32,8 @@ DEMO_CHIPS = ("1", "2.50", "5", "25", "100", "500", "1000", "5000")
 DEMO_TRAY = {"1": 100, "5": 200, "25": 120, "100": 60, "500": 10}
 #: The table whose opener today differs from its last closer (two 100 chips short).
 DEMO_DISCREPANCY_TABLE = "PB-01"
+#: Tables whose waiting fill the cage has issued already (the others' is still at the cage).
+FILL_ISSUED_TABLES = ("AU-01", "PB-01", "BT-01")
 
 
 #: The accounting day is played two gaming days before today's: the day before today's is the
@@ -104,12 +106,12 @@ def demo_table_open(*, table: Table, dealer: Dealer, author, at):
     if last is None:
         return table_session_open(table=table, dealer=dealer, author=author, at=at)
     boss, cashier, _ = _demo_people(table.pit.casino)
-    opening = {str(line.denomination.value): line.count for line in last.lines.select_related("denomination")}
+    opening = _counts_of(last)
     if table.label == DEMO_DISCREPANCY_TABLE:
         opening["100.00"] -= 2
     slip = inventory_open(table=table, counts=opening, **_signed_by(dealer, boss, at=at))
     waiting = chip_slip_request(table=table, kind="fill", counts={"25": 20}, author=boss, at=at + timedelta(minutes=5))
-    if table.pk % 2:
+    if table.label in FILL_ISSUED_TABLES:
         chip_slip_issue(slip=waiting, author=cashier, at=at + timedelta(minutes=8))
     return slip.session
 
@@ -144,7 +146,7 @@ def demo_past_day_open(*, table: Table, dealer: Dealer, author, at):
     last = last_closer(table)
     slip = inventory_open(table=table, counts=_counts_of(last) if last else DEMO_TRAY,
                           **_signed_by(dealer, author, at=at))
-    demo_buy_ins(table=table, pit_boss=author, rng=random.Random(table.pk), at=at + timedelta(minutes=1))
+    demo_buy_ins(table=table, pit_boss=author, rng=random.Random(table.label), at=at + timedelta(minutes=1))
     return slip.session
 
 
