@@ -37,6 +37,20 @@ class ReasonedHistoryAdmin(ScopedAdminMixin, SimpleHistoryAdmin):
         return False  # the floor's past is audit evidence: deactivate, don't delete
 
 
+class ViewOnlyMixin:
+    """Records written by the services only (frozen versions, worked investigations): the admin
+    shows them and their history, and changes nothing."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Casino)
 class CasinoAdmin(ReasonedHistoryAdmin):
     casino_path = "pk"
@@ -157,7 +171,7 @@ class RulesetAdmin(ReasonedHistoryAdmin):
 
 
 @admin.register(RulesetVersion)
-class RulesetVersionAdmin(ScopedAdminMixin, admin.ModelAdmin):
+class RulesetVersionAdmin(ViewOnlyMixin, ScopedAdminMixin, admin.ModelAdmin):
     casino_path = "ruleset__casino"
     # The ruleset by name: its __str__ carries its *current* version, wrong on older rows.
     list_display = ("ruleset_name", "number", "created_at", "created_by", "reason")
@@ -170,15 +184,6 @@ class RulesetVersionAdmin(ScopedAdminMixin, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("ruleset", "created_by")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 

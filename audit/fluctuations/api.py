@@ -89,7 +89,7 @@ class InvestigationSerializer(serializers.ModelSerializer):
     class Meta:
         model = Investigation
         fields = ["id", "casino", "level", "key", "label", "period", "period_start", "period_end", "rule",
-                  "hold_pct", "bound_low", "bound_high", "figures", "explanation", "opened_at", "status", "owner",
+                  "drop_hold_pct", "bound_low", "bound_high", "figures", "explanation", "opened_at", "status", "owner",
                   "conclusion", "concluded_by", "concluded_at", "review_note", "signed_off_by", "signed_off_at"]
 
 
@@ -191,7 +191,7 @@ class PeriodFiguresSerializer(serializers.Serializer):
     end = serializers.DateField()
     stat_win = serializers.DecimalField(max_digits=18, decimal_places=2, allow_null=True)
     drop = serializers.DecimalField(max_digits=18, decimal_places=2, allow_null=True)
-    hold_pct = serializers.DecimalField(max_digits=9, decimal_places=4, allow_null=True)
+    drop_hold_pct = serializers.DecimalField(max_digits=9, decimal_places=4, allow_null=True)
     table_days = serializers.IntegerField()
     incomplete_table_days = serializers.IntegerField()
     recorded_win = serializers.DecimalField(max_digits=18, decimal_places=2)

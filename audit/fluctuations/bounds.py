@@ -27,7 +27,7 @@ _PCT = Decimal("0.0001")
 @dataclass(frozen=True)
 class Breach:
     rule: str
-    hold_pct: Decimal
+    drop_hold_pct: Decimal
     low: Decimal | None
     high: Decimal | None
     compared_with: Decimal | None

@@ -109,7 +109,7 @@ class Investigation(models.Model):
     period_start = models.DateField()
     period_end = models.DateField()
     rule = models.CharField(max_length=24, choices=RULES)
-    hold_pct = models.DecimalField(max_digits=9, decimal_places=4)
+    drop_hold_pct = models.DecimalField(max_digits=9, decimal_places=4)
     bound_low = models.DecimalField(max_digits=9, decimal_places=4, null=True, blank=True)
     bound_high = models.DecimalField(max_digits=9, decimal_places=4, null=True, blank=True)
     figures = models.JSONField(help_text="The period's figures when the check opened it (see README.md).")

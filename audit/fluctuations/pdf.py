@@ -20,7 +20,7 @@ H2 = ParagraphStyle("fl-h2", parent=_STYLES["Heading2"], spaceBefore=8, spaceAft
 BODY = ParagraphStyle("fl-body", parent=_STYLES["Normal"], fontSize=8.5, leading=11)
 CELL = ParagraphStyle("fl-cell", parent=_STYLES["Normal"], fontSize=7.5, leading=9)
 #: The list's columns on paper (the CSV has them all; the explanation would not fit a row).
-LIST_COLUMNS = ("id", "label", "period", "period_start", "period_end", "rule", "hold_pct", "bound_low",
+LIST_COLUMNS = ("id", "label", "period", "period_start", "period_end", "rule", "drop_hold_pct", "bound_low",
                 "bound_high", "stat_win", "drop", "status", "owner", "signed_off_by")
 _HEADERS = dict(INVESTIGATION_COLUMNS)
 

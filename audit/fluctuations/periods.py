@@ -82,8 +82,8 @@ class PeriodHold:
         return self.cash.drop if self.cash.tables else None
 
     @property
-    def hold_pct(self) -> Decimal | None:
-        return self.cash.hold_pct if self.cash.tables else None
+    def drop_hold_pct(self) -> Decimal | None:
+        return self.cash.drop_hold_pct if self.cash.tables else None
 
 
 @dataclass

@@ -10,12 +10,12 @@ from .periods import PeriodHold
 PERIOD_NAMES = ("day", "mtd", "ytd", "day_py", "mtd_py", "ytd_py")
 PERIOD_TITLES = {"day": "Day", "mtd": "Month to date", "ytd": "Year to date", "day_py": "Day, prior year",
                  "mtd_py": "Month to date, prior year", "ytd_py": "Year to date, prior year"}
-_FIGURES = (("stat_win", "statistical win"), ("drop", "drop"), ("hold_pct", "hold %"))
+_FIGURES = (("stat_win", "statistical win"), ("drop", "drop"), ("drop_hold_pct", "hold % (win / drop)"))
 
 
 def period_values(period: PeriodHold) -> dict:
     return {"start": period.start, "end": period.end, "stat_win": period.stat_win, "drop": period.drop,
-            "hold_pct": period.hold_pct, "table_days": period.cash.tables,
+            "drop_hold_pct": period.drop_hold_pct, "table_days": period.cash.tables,
             "incomplete_table_days": period.cash.incomplete, "recorded_win": period.play.win,
             "expected_win": period.play.expected_win, "theo_win": period.play.theo_win,
             "theo_sd": period.play.theo_sd}
@@ -34,7 +34,7 @@ def hold_rows(units) -> list[dict]:
         for name in PERIOD_NAMES:
             period = unit.periods[name]
             row.update({f"{name}_stat_win": period.stat_win, f"{name}_drop": period.drop,
-                        f"{name}_hold_pct": period.hold_pct})
+                        f"{name}_drop_hold_pct": period.drop_hold_pct})
         row.update(ytd_theo_win=unit.periods["ytd"].play.theo_win, ytd_theo_sd=unit.periods["ytd"].play.theo_sd)
         rows.append(row)
     return rows
@@ -42,7 +42,7 @@ def hold_rows(units) -> list[dict]:
 
 INVESTIGATION_COLUMNS = [
     ("id", "Investigation"), ("casino", "Casino"), ("level", "Level"), ("label", "Unit"), ("period", "Period"),
-    ("period_start", "From"), ("period_end", "To"), ("rule", "Rule"), ("hold_pct", "Hold %"),
+    ("period_start", "From"), ("period_end", "To"), ("rule", "Rule"), ("drop_hold_pct", "Hold % (win / drop)"),
     ("bound_low", "Bound low"), ("bound_high", "Bound high"), ("stat_win", "Statistical win"), ("drop", "Drop"),
     ("recorded_win", "Recorded play's win"), ("status", "Status"), ("owner", "Owner"),
     ("conclusion", "Conclusion"), ("concluded_by", "Concluded by"), ("signed_off_by", "Signed off by"),
@@ -57,7 +57,7 @@ def _name(user) -> str:
 def investigation_rows(investigations) -> list[dict]:
     return [{"id": inv.pk, "casino": inv.casino.name, "level": inv.level, "label": inv.label,
              "period": inv.get_period_display(), "period_start": inv.period_start, "period_end": inv.period_end,
-             "rule": inv.get_rule_display(), "hold_pct": inv.hold_pct, "bound_low": inv.bound_low,
+             "rule": inv.get_rule_display(), "drop_hold_pct": inv.drop_hold_pct, "bound_low": inv.bound_low,
              "bound_high": inv.bound_high, "stat_win": inv.figures.get("stat_win"), "drop": inv.figures.get("drop"),
              "recorded_win": inv.figures.get("recorded_win"), "status": inv.get_status_display(),
              "owner": _name(inv.owner), "conclusion": inv.conclusion, "concluded_by": _name(inv.concluded_by),

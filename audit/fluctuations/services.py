@@ -86,17 +86,17 @@ def _breaches(unit: UnitHolds, rules: FluctuationSettings):
     """(period kind, period, breach) for every rule the unit's figures break."""
     periods = unit.periods
     if rules.band:
-        yield DAY, periods["day"], bounds.band(periods["day"].hold_pct, rules.band_min, rules.band_max)
+        yield DAY, periods["day"], bounds.band(periods["day"].drop_hold_pct, rules.band_min, rules.band_max)
     if "month" not in periods:
         return
     month = periods["month"]
     if rules.band:
-        yield MONTH, month, bounds.band(month.hold_pct, rules.band_min, rules.band_max)
+        yield MONTH, month, bounds.band(month.drop_hold_pct, rules.band_min, rules.band_max)
     if rules.monthly_swing:
-        yield MONTH, month, bounds.monthly_swing(month.hold_pct, periods["previous_month"].hold_pct,
+        yield MONTH, month, bounds.monthly_swing(month.drop_hold_pct, periods["previous_month"].drop_hold_pct,
                                                  rules.swing_points)
     if rules.prior_year_interval:
-        yield MONTH, month, bounds.prior_year_interval(month.hold_pct, periods["month_py"].hold_pct,
+        yield MONTH, month, bounds.prior_year_interval(month.drop_hold_pct, periods["month_py"].drop_hold_pct,
                                                        month.play.theo_sd, month.drop, rules.z)
 
 
@@ -112,7 +112,7 @@ def snapshot(period: PeriodHold, breach: bounds.Breach) -> dict:
         "period_start": period.start.isoformat(), "period_end": period.end.isoformat(),
         "opener": _money(cash.opener), "closer": _money(cash.closer), "fills": _money(cash.fills),
         "credits": _money(cash.credits), "drop": _money(period.drop), "estimated_drop": _money(cash.estimated_drop),
-        "stat_win": _money(stat_win), "hold_pct": f"{breach.hold_pct}", "table_days": cash.tables,
+        "stat_win": _money(stat_win), "drop_hold_pct": f"{breach.drop_hold_pct}", "table_days": cash.tables,
         "table_days_incomplete": cash.incomplete,
         "recorded_win": _money(play.win), "expected_win": _money(play.expected_win),
         "theo_win": _money(play.theo_win), "theo_sd": _money(play.theo_sd), "report_days": play.days,
@@ -154,7 +154,7 @@ def check_day(*, casino, day: date, author=None) -> list[Investigation]:
                 investigation, created = Investigation.objects.get_or_create(
                     casino=casino, level=unit.level, key=unit.key, period=kind, period_start=period.start,
                     rule=breach.rule,
-                    defaults={"label": unit.label, "period_end": period.end, "hold_pct": breach.hold_pct,
+                    defaults={"label": unit.label, "period_end": period.end, "drop_hold_pct": breach.drop_hold_pct,
                               "bound_low": breach.low, "bound_high": breach.high,
                               "figures": snapshot(period, breach), "explanation": draft_explanation(period),
                               "opened_at": timezone.now(), "opened_by": author})

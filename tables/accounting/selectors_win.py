@@ -73,7 +73,7 @@ class CashFigures:
         return self.closer - self.opener + self.drop + self.credits - self.fills
 
     @property
-    def hold_pct(self) -> Decimal | None:
+    def drop_hold_pct(self) -> Decimal | None:
         return drop_hold_pct(self.stat_win, self.drop)
 
     def add(self, other: CashFigures) -> None:

@@ -56,13 +56,13 @@ def test_a_table_day_worked_on_paper():
     assert (day.opener, day.closer, day.fills, day.credits, day.drop, day.estimated_drop) == (
         D("10000"), D("10600"), D("2500"), D("1500"), D("3000"), D("3000"))
     # 10,600 - 10,000 + 3,000 + 1,500 - 2,500 = 2,600; 2,600 / 3,000 = 86.6667 %
-    assert day.stat_win == D("2600") and day.hold_pct == D("86.6667")
+    assert day.stat_win == D("2600") and day.drop_hold_pct == D("86.6667")
 
 
 def test_an_unsigned_count_leaves_the_win_unknown_not_zero():
     f = _played_day(sign=False)
     day = table_days(None, GAMING_DAY)[(f.table.pk, GAMING_DAY)]
-    assert day.drop is None and day.stat_win is None and day.hold_pct is None
+    assert day.drop is None and day.stat_win is None and day.drop_hold_pct is None
     assert day.estimated_drop == D("3000")
 
 
@@ -73,7 +73,7 @@ def test_a_roll_up_adds_complete_days_and_counts_the_others_apart():
     total = summed([complete, no_count, complete])
     assert (total.tables, total.incomplete, total.stat_win, total.drop, total.estimated_drop) == (
         2, 1, D("480"), D("400"), D("75"))
-    assert total.hold_pct == D("120.0000")
+    assert total.drop_hold_pct == D("120.0000")
     again = summed([total, CashFigures()])
     assert (again.tables, again.incomplete, again.stat_win) == (2, 2, D("480"))
     assert drop_hold_pct(D("1"), D("3")) == D("33.3333") and drop_hold_pct(D("1"), D("0")) is None

@@ -14,9 +14,9 @@ def fluctuation_matrix_objects(table) -> dict:
     casino = table.pit.casino
     investigation = Investigation.objects.create(
         casino=casino, level="table", key=str(table.pk), label=f"{table.pit.name} / {table.label}", period="day",
-        period_start=date(2026, 1, 5), period_end=date(2026, 1, 5), rule="band", hold_pct=D("31.0000"),
+        period_start=date(2026, 1, 5), period_end=date(2026, 1, 5), rule="band", drop_hold_pct=D("31.0000"),
         bound_low=D("10.0000"), bound_high=D("25.0000"),
-        figures={"stat_win": "3100.00", "drop": "10000.00", "hold_pct": "31.0000",
+        figures={"stat_win": "3100.00", "drop": "10000.00", "drop_hold_pct": "31.0000",
                  "why": "hold 31.00% is outside the band 10.00% to 25.00%"},
         explanation="The recorded play won 3,000.00: +150.00 is the house edge (theoretical win); +2,850.00 is "
                     "luck (z = +1.20, percentile 88.5, inside the 95% interval); no dealer error was found.",

@@ -116,7 +116,7 @@ def test_the_demo_opens_one(band_day):
     assert demo_investigation(table.pit.casino, on, manager) is None
     # ... and outside a band of 14% to 20% (Nevada's published monthly blackjack hold).
     one = demo_investigation(table.pit.casino, on, manager, band=(D("14"), D("20")))
-    assert one is not None and one.level == "table" and one.hold_pct == D("30.0000")
+    assert one is not None and one.level == "table" and one.drop_hold_pct == D("30.0000")
     assert demo_investigation(table.pit.casino, on, manager, band=(D("14"), D("20"))) == one
 
 
@@ -176,7 +176,7 @@ def test_end_to_end_a_final_report_of_a_counted_day_opens_the_investigation(djan
     report.refresh_from_db()
     assert report.status == DailyReport.DONE, report.error
     one = Investigation.objects.get(level="table", key=str(f.table.pk))
-    assert (one.period, one.period_start, one.rule, one.hold_pct) == ("day", GAMING_DAY, "band", D("86.6667"))
+    assert (one.period, one.period_start, one.rule, one.drop_hold_pct) == ("day", GAMING_DAY, "band", D("86.6667"))
     assert (one.figures["stat_win"], one.figures["drop"], one.figures["fills"], one.figures["credits"]) == (
         "2600.00", "3000.00", "2500.00", "1500.00")
     assert "statistical win is 2,600.00" in one.explanation

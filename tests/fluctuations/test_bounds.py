@@ -56,7 +56,7 @@ def test_maryland_just_outside_opens_one_per_unit(table, monkeypatch):
     assert {i.level for i in opened} == LEVELS and {i.rule for i in opened} == {"prior_year_interval"}
     one = next(i for i in opened if i.level == "table")
     assert (one.period, one.period_start, one.period_end) == ("month", date(2026, 3, 1), MARCH_31)
-    assert (one.hold_pct, one.bound_low, one.bound_high) == (D("29.8100"), D("10.2000"), D("29.8000"))
+    assert (one.drop_hold_pct, one.bound_low, one.bound_high) == (D("29.8100"), D("10.2000"), D("29.8000"))
     assert one.figures["compared_with"] == "20.0000" and one.figures["theo_sd"] == "500.00"
     assert one.figures["stat_win"] == "2981.00" and one.figures["drop"] == "10000.00"
     assert "luck" in one.explanation and "statistical win is 2,981.00" in one.explanation

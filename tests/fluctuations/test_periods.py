@@ -42,7 +42,7 @@ def _by_level(units):
 
 
 def _figures(period):
-    return (period.stat_win, period.drop, period.hold_pct)
+    return (period.stat_win, period.drop, period.drop_hold_pct)
 
 
 def test_the_periods_worked_on_paper(two_tables):
@@ -111,9 +111,9 @@ def test_the_api_and_the_csv_carry_the_same_figures(two_tables):
     finance = user_with_role("finance")
     rows = api_as(finance).get("/api/v1/period-holds/?gaming_day=2026-03-10").json()
     table_a = next(r for r in rows if r["level"] == "table" and r["label"].endswith("/ A"))
-    assert (table_a["mtd"]["stat_win"], table_a["mtd"]["drop"], table_a["mtd"]["hold_pct"]) == (
+    assert (table_a["mtd"]["stat_win"], table_a["mtd"]["drop"], table_a["mtd"]["drop_hold_pct"]) == (
         "3000.00", "4000.00", "75.0000")
-    assert table_a["ytd_py"]["hold_pct"] == "63.6364"
+    assert table_a["ytd_py"]["drop_hold_pct"] == "63.6364"
     csv = api_as(finance).get("/holds.csv?day=2026-03-10").content.decode("utf-8-sig")
     assert "75.0000" in csv and "63.6364" in csv
     page = api_as(finance).get("/holds/?day=2026-03-10")
@@ -162,10 +162,10 @@ def test_a_unit_is_the_sum_of_its_tables_whatever_the_days(monkeypatch):
             pit = units[("pit", a.pit.name)][name]
             assert pit.cash.incomplete == sum(t[name].cash.incomplete for t in tables)
             if not parts:
-                assert pit.stat_win is None and pit.hold_pct is None
+                assert pit.stat_win is None and pit.drop_hold_pct is None
                 continue
             win, drop = sum(p.stat_win for p in parts), sum(p.drop for p in parts)
-            assert (pit.stat_win, pit.drop, pit.hold_pct) == (win, drop, drop_hold_pct(win, drop))
+            assert (pit.stat_win, pit.drop, pit.drop_hold_pct) == (win, drop, drop_hold_pct(win, drop))
             assert _figures(units[("floor", a.pit.casino.name)][name]) == _figures(pit)
 
     check()

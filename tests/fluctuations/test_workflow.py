@@ -23,7 +23,7 @@ def make_investigation(casino=None, **extra) -> Investigation:
     table = TableFactory(pit=PitFactory(casino=casino)) if casino else TableFactory()
     values = {"casino": table.pit.casino, "level": "table", "key": str(table.pk), "label": table.label,
               "period": "day", "period_start": date(2026, 3, 10), "period_end": date(2026, 3, 10), "rule": "band",
-              "hold_pct": D("31.0000"), "bound_low": D("10"), "bound_high": D("25"),
+              "drop_hold_pct": D("31.0000"), "bound_low": D("10"), "bound_high": D("25"),
               "figures": {"stat_win": "3100.00", "drop": "10000.00", "why": "hold 31.00% is outside the band"},
               "explanation": "The recorded play won 3,000.00.", "opened_at": timezone.now(), **extra}
     return Investigation.objects.create(**values)
@@ -178,7 +178,7 @@ def test_postgresql_refuses_an_illegal_move():
     inv = make_investigation()
     table = "fluctuations_investigation"
     _refused(f"UPDATE {table} SET status = 'signed_off' WHERE id = %s", [inv.pk])  # open > signed off
-    _refused(f"UPDATE {table} SET hold_pct = 1 WHERE id = %s", [inv.pk])  # the figures never change
+    _refused(f"UPDATE {table} SET drop_hold_pct = 1 WHERE id = %s", [inv.pk])  # the figures never change
     _refused(f"UPDATE {table} SET explanation = 'x' WHERE id = %s", [inv.pk])
     _refused(f"DELETE FROM {table} WHERE id = %s", [inv.pk])
     _refused("DELETE FROM fluctuations_historicalinvestigation WHERE id = %s", [inv.pk])
@@ -187,9 +187,9 @@ def test_postgresql_refuses_an_illegal_move():
         Investigation.objects.filter(pk=inv.pk).update(status="in_review", conclusion="c")
     someone = user_with_role("finance", "later-owner")
     _refused(f"UPDATE {table} SET owner_id = %s WHERE id = %s", [someone.pk, inv.pk])  # owner changes only while open
-    _refused(f"UPDATE {table} SET status = 'open', conclusion = 'z', hold_pct = 2 WHERE id = %s", [inv.pk])
+    _refused(f"UPDATE {table} SET status = 'open', conclusion = 'z', drop_hold_pct = 2 WHERE id = %s", [inv.pk])
     inv.refresh_from_db()
-    assert (inv.status, inv.hold_pct) == ("in_review", D("31.0000"))
+    assert (inv.status, inv.drop_hold_pct) == ("in_review", D("31.0000"))
 
 
 def test_the_days_report_links_to_its_investigations(people):
