@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
+from casino.query_dates import date_or_none
 from casino.roles import has_role
 from casino.scoping import scope, user_casino_ids, users_visible_to
 from tables.accounting.exports import download
@@ -42,11 +43,10 @@ def _casinos(request):
 
 def _day(request, casinos, errors: dict) -> date:
     raw = request.GET.get("day") or request.POST.get("gaming_day", "")
+    if date_or_none(raw):
+        return date_or_none(raw)
     if raw:
-        try:
-            return date.fromisoformat(raw)
-        except ValueError:
-            errors["day"] = [f'"{raw}" is not a date (YYYY-MM-DD)']
+        errors["day"] = [f'"{raw}" is not a date (YYYY-MM-DD)']
     first = casinos.first()
     # The last gaming day that has ended: the one whose figures can be complete.
     return (current_gaming_day(first) if first else timezone.now().date()) - timedelta(days=1)
@@ -89,17 +89,15 @@ def _filtered(request) -> tuple[object, dict]:
     if chosen["period"] in dict(PERIODS):
         investigations = investigations.filter(period=chosen["period"])
     for key, lookup in (("from", "period_end__gte"), ("to", "period_start__lte")):
-        try:
-            if chosen[key]:
-                investigations = investigations.filter(**{lookup: date.fromisoformat(chosen[key])})
-        except ValueError:
+        if (day := date_or_none(chosen[key])) is not None:
+            investigations = investigations.filter(**{lookup: day})
+        else:
             chosen[key] = ""
-    if chosen["day"]:  # the day's report links here: what its periods opened (the day, its month)
-        try:
-            day = date.fromisoformat(chosen["day"])
-            investigations = investigations.filter(period_start__lte=day, period_end__gte=day)
-        except ValueError:
-            chosen["day"] = ""
+    # The day's report links here: what its periods opened (the day, its month).
+    if (day := date_or_none(chosen["day"])) is not None:
+        investigations = investigations.filter(period_start__lte=day, period_end__gte=day)
+    else:
+        chosen["day"] = ""
     return investigations, chosen
 
 
@@ -133,15 +131,10 @@ def investigation_list(request, fmt: str = "html"):
 def investigation_check(request):
     wanted = request.POST.get("casino", "")
     casino = _casinos(request).filter(pk=int(wanted)).first() if wanted.isdigit() else None
-    try:
-        if casino is None:
-            raise ValidationError({"casino": ["Choose one of your casinos."]})
-        day = date.fromisoformat(request.POST.get("gaming_day", ""))
-    except ValueError:
-        messages.error(request, "Gaming day: enter a date (YYYY-MM-DD).")
-        return redirect("investigations")
-    except ValidationError as exc:
-        messages.error(request, " ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items()))
+    day = date_or_none(request.POST.get("gaming_day"))
+    if casino is None or day is None:
+        messages.error(request, "casino: Choose one of your casinos." if casino is None
+                       else "Gaming day: enter a date (YYYY-MM-DD).")
         return redirect("investigations")
     opened = services.check_day(casino=casino, day=day, author=request.user)
     messages.success(request, f"{day}: {len(opened)} investigation(s) opened.")
