@@ -126,6 +126,8 @@ def test_the_table_worked_on_paper_through_the_whole_report():
     finding = AccountingFinding.objects.get(code=AccountingFinding.UNEXPLAINED_DIFFERENCE)
     assert (finding.table_id, finding.gaming_day, finding.amount) == (f.table.pk, GAMING_DAY, D("200.00"))
     assert "rounds the house won that nobody recorded" in finding.message
+    assert ("+190.00 from the win had every wager been settled right; dealer errors (-10.00) and jackpots "
+            "paid by the cage (+0.00) leave +200.00 unexplained (threshold 100.00)") in finding.message
     assert report.summary["cash"] == {"tables": 1, "incomplete": 0, "findings_raised": 1}
 
     # A re-run finds the same amount for the same table and day: no second finding.

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.accounting.models import AccountingFinding
-from tables.accounting.selectors_win import CashFigures, drop_hold_pct, summed, table_days
+from tables.accounting.selectors_win import CashFigures, summed, table_days
 from tables.accounting.services.findings import accounting_settings
 
 ZERO = Decimal(0)
@@ -87,7 +87,7 @@ def line_cash_fields(figures: CashFigures, rec: Reconciliation | None, *, rollup
     out = {
         "opener": figures.opener, "closer": figures.closer, "fills": figures.fills, "credits": figures.credits,
         "drop": figures.drop, "estimated_drop": figures.estimated_drop, "stat_win": figures.stat_win,
-        "drop_hold_pct": drop_hold_pct(figures.stat_win, figures.drop),
+        "drop_hold_pct": figures.drop_hold_pct,
         "cash_tables": tables, "cash_incomplete": incomplete,
         "cash_pending": "" if rollup else pending_reason(figures),
     }
@@ -147,10 +147,10 @@ def unexplained_findings_raise(report, units: list[tuple[object, Reconciliation]
                                                 code=AccountingFinding.UNEXPLAINED_DIFFERENCE, amount=amount)
         if same.exists():
             continue
-        message = (f"Table {table.label}, gaming day {report.gaming_day}: the statistical win differs from the "
-                   f"recorded play by {amount:+,.2f} that dealer errors ({rec.errors:+,.2f}) and jackpots paid "
-                   f"by the cage ({rec.jackpots:+,.2f}) do not explain (threshold {limit:,.2f}). Likely: "
-                   + "; ".join(likely_causes(rec)) + ".")
+        message = (f"Table {table.label}, gaming day {report.gaming_day}: the statistical win is "
+                   f"{rec.difference:+,.2f} from the win had every wager been settled right; dealer errors "
+                   f"({rec.errors:+,.2f}) and jackpots paid by the cage ({rec.jackpots:+,.2f}) leave "
+                   f"{amount:+,.2f} unexplained (threshold {limit:,.2f}). Likely: " + "; ".join(likely_causes(rec)) + ".")
         raised.append(AccountingFinding(casino_id=report.casino_id, table=table, gaming_day=report.gaming_day,
                                         code=AccountingFinding.UNEXPLAINED_DIFFERENCE, amount=amount,
                                         message=message, created_at=timezone.now()))
