@@ -37,7 +37,6 @@ class WinExplanation:
     edge: Decimal
     luck: Decimal
     errors: Decimal
-    sd: Decimal
     z: Decimal | None
     percentile: Decimal | None
     within_95: bool | None
@@ -72,5 +71,5 @@ def win_explanation(*, win: Decimal, expected_win: Decimal, theo_win: Decimal, t
         z = Decimal(z_float).quantize(CENT, rounding=ROUND_HALF_UP)
         percentile = Decimal(50 * (1 + math.erf(z_float / math.sqrt(2)))).quantize(Decimal("0.1"))
         within = abs(luck) <= Z95 * theo_sd
-    return WinExplanation(win=win, edge=theo_win, luck=luck, errors=errors, sd=theo_sd, z=z,
+    return WinExplanation(win=win, edge=theo_win, luck=luck, errors=errors, z=z,
                           percentile=percentile, within_95=within)
