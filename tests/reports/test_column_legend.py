@@ -72,3 +72,23 @@ def test_the_xlsx_has_a_legend_sheet_and_a_comment_on_each_explained_header(done
     assert "chips contested" in headers["Handle"].comment.text
     assert headers["Hold % of handle"].comment is not None
     assert "Statistical win / drop" in headers["Hold % (win / drop)"].comment.text
+
+
+#: Report line columns that name the line, or are shown inside another column's text.
+_NAMING = {"id", "report", "level", "key", "label", "game"}
+_SHOWN_WITH = {
+    "ci_low": "ci", "ci_high": "ci", "theo_sd": "ci", "outlier": "ci", "theo_basis": "theo_win",
+    "overpaid": "error_cost", "underpaid": "error_cost", "voided_rounds": "rounds",
+    "cash_tables": "stat_win", "cash_incomplete": "stat_win", "cash_pending": "stat_win",
+    "liability_opening": "jackpots", "liability_closing": "jackpots",
+}
+
+
+def test_every_report_column_has_its_text_in_the_legend():
+    """A column added to the report without a text for the page and the files fails here."""
+    from audit.reports.legend import COLUMNS
+    from audit.reports.models import ReportLine
+
+    fields = {f.name for f in ReportLine._meta.concrete_fields} - _NAMING
+    unexplained = {name for name in fields if name not in COLUMNS and _SHOWN_WITH.get(name) not in COLUMNS}
+    assert not unexplained, sorted(unexplained)
