@@ -17,6 +17,7 @@ from tables.accounting.models import (
     InventorySlip,
     SerialCounter,
 )
+from tables.accounting.models.serials import serial_label
 
 
 def active_denominations(casino) -> list[Denomination]:
@@ -52,7 +53,7 @@ def day_slip_rows(casino_ids, day: date) -> list[dict]:
     rows = []
     for s in inventory_slips(casino_ids, gaming_day=day).order_by("serial"):
         signers = [str(s.recorded_by)] + ([f"dealer {s.dealer.name} (#{s.dealer.employee_number})"] if s.dealer else [])
-        rows.append({"serial": f"I-{s.serial:06d}", "kind": s.kind, "table": s.table.label, "gaming_day": s.gaming_day,
+        rows.append({"serial": s.label, "kind": s.kind, "table": s.table.label, "gaming_day": s.gaming_day,
                      "status": "on paper" if s.on_paper else "counted", "total": s.total, "chips": lines_text(s),
                      "time": s.recorded_at, "signed": "; ".join(signers), "note": ""})
     for s in chip_slips(casino_ids, gaming_day=day).order_by("kind", "serial"):
@@ -88,14 +89,14 @@ def exception_rows(casino_ids, day: date) -> list[dict]:
         rows.append({"what": what, "serial": s.label, "table": s.table.label, "gaming_day": s.gaming_day,
                      "amount": s.total, "detail": detail})
     for s in inventory_slips(casino_ids, gaming_day=day, on_paper=True).order_by("serial"):
-        rows.append({"what": f"{s.kind} on paper", "serial": f"I-{s.serial:06d}", "table": s.table.label,
+        rows.append({"what": f"{s.kind} on paper", "serial": s.label, "table": s.table.label,
                      "gaming_day": s.gaming_day, "amount": s.total,
                      "detail": "the table stayed open over the gaming-day start: the book's chips, not a count"})
     rows += serial_gap_rows(casino_ids)
     for f in narrow(AccountingFinding.objects.select_related("table", "inventory_slip", "chip_slip"), casino_ids,
                     "casino").filter(gaming_day=day, code=AccountingFinding.INVENTORY_DISCREPANCY):
         rows.append({"what": "discrepancy, to the regulator" if f.to_regulator else "discrepancy",
-                     "serial": f"I-{f.inventory_slip.serial:06d}", "table": f.table.label, "gaming_day": f.gaming_day,
+                     "serial": f.inventory_slip.label, "table": f.table.label, "gaming_day": f.gaming_day,
                      "amount": f.amount, "detail": f.message})
     return rows
 
@@ -113,7 +114,7 @@ def serial_gap_rows(casino_ids) -> list[dict]:
         held = set(manager.filter(casino=counter.casino, **filters).values_list("serial", flat=True))
         missing = [n for n in range(1, counter.last + 1) if n not in held]
         if missing:
-            shown = ", ".join(f"{SerialCounter.PREFIX[counter.series]}-{n:06d}" for n in missing[:20])
+            shown = ", ".join(serial_label(counter.series, n) for n in missing[:20])
             rows.append({"what": "gap in the numbers", "serial": shown, "table": "", "gaming_day": "",
                          "amount": "", "detail": f"{counter.casino}: {len(missing)} number(s) issued but held by "
                                                  f"no slip of the {counter.get_series_display()}"})

@@ -22,6 +22,3 @@ def serial_next(*, casino: Casino, series: str) -> int:
     counter.save(update_fields=["last"])
     return counter.last
 
-
-def serial_label(series: str, number: int) -> str:
-    return f"{SerialCounter.PREFIX[series]}-{number:06d}"

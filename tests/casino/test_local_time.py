@@ -110,3 +110,17 @@ def test_tokens_page_shows_the_managers_casino_zone():
     page = api_as(manager).get(reverse("api-tokens")).content.decode()
     assert f"<td>{local_time_text(token.created_at, 'Europe/Berlin')}</td>" in page
     assert "CET</td>" in page or "CEST</td>" in page
+
+
+def test_no_page_shows_a_stored_time_through_djangos_date_filter():
+    """Django's ``|date`` shows a time in the server's zone (UTC) without naming it; every page
+    time goes through the ``local_time`` filters, in the record's casino's zone. A ``|date``
+    with hours or minutes in any template fails here (dates alone, e.g. of a gaming day, are fine)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    clock = re.compile(r'\|\s*(?:date|time)\s*:\s*"[^"]*[GHhgisAaPTfO][^"]*"')
+    offenders = [f"{path.relative_to(root)}:{n}" for path in root.rglob("*.html")
+                 for n, line in enumerate(path.read_text().splitlines(), 1) if clock.search(line)]
+    assert not offenders, offenders

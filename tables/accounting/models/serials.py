@@ -27,3 +27,8 @@ class SerialCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.casino} {self.series} #{self.last}"
+
+
+def serial_label(series: str, number: int) -> str:
+    """How a slip's number is written on the slip and everywhere it is named: ``F-000042``."""
+    return f"{SerialCounter.PREFIX[series]}-{number:06d}"

@@ -19,6 +19,7 @@ from simple_history.models import HistoricalRecords
 
 from tables.accounting.models.chips import Denomination
 from tables.accounting.models.ledger import MONEY, Transaction
+from tables.accounting.models.serials import SerialCounter, serial_label
 from tables.models import Casino, Dealer, Table, TableSession
 
 _USER = {"to": settings.AUTH_USER_MODEL, "on_delete": models.PROTECT, "related_name": "+"}
@@ -83,7 +84,11 @@ class InventorySlip(models.Model):
         indexes = [models.Index(fields=["table", "recorded_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} I-{self.serial:06d} {self.table}"
+        return f"{self.get_kind_display()} {self.label} {self.table}"
+
+    @property
+    def label(self) -> str:
+        return serial_label(SerialCounter.INVENTORY, self.serial)
 
 
 class InventoryLine(models.Model):
@@ -153,7 +158,7 @@ class ChipSlip(models.Model):
 
     @property
     def label(self) -> str:
-        return f"{'F' if self.kind == self.FILL else 'C'}-{self.serial:06d}"
+        return serial_label(self.kind, self.serial)  # the kinds are the series' names
 
 
 class ChipSlipLine(models.Model):

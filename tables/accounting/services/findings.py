@@ -25,7 +25,7 @@ def inventory_discrepancy_flag(*, slip, previous, difference: Decimal, at) -> Ac
     return AccountingFinding.objects.create(
         casino=slip.casino, table=slip.table, gaming_day=slip.gaming_day, inventory_slip=slip, created_at=at,
         code=AccountingFinding.INVENTORY_DISCREPANCY, amount=difference, to_regulator=to_regulator,
-        message=(f"Opener I-{slip.serial:06d} ({slip.total}) differs from the last closer I-{previous.serial:06d} "
+        message=(f"Opener {slip.label} ({slip.total}) differs from the last closer {previous.label} "
                  f"({previous.total}) by {difference} across denominations"
                  + (f"; {limits.regulator_at} or more: report it to the regulator" if to_regulator else "")))
 

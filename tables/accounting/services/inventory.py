@@ -85,7 +85,7 @@ def inventory_open(*, table: Table, dealer, dealer_badge: str, counts, author, a
     tray = account_for(casino, Account.TABLE_INVENTORY, table)
     if previous is None:
         legs = list(legs_between(account_for(casino, Account.CAGE), tray, parsed))
-        kind, reference = Transaction.STOCK, f"first opener I-{slip.serial:06d}"
+        kind, reference = Transaction.STOCK, f"first opener {slip.label}"
     else:
         difference: dict = defaultdict(lambda: ZERO)
         denominations = {}
@@ -98,7 +98,7 @@ def inventory_open(*, table: Table, dealer, dealer_badge: str, counts, author, a
         variance = account_for(casino, Account.VARIANCE, table)
         legs = [leg for pk, amount in difference.items() if amount
                 for leg in ((tray, amount, denominations[pk]), (variance, -amount, denominations[pk]))]
-        kind, reference = Transaction.VARIANCE, f"opener I-{slip.serial:06d} against closer I-{previous.serial:06d}"
+        kind, reference = Transaction.VARIANCE, f"opener {slip.label} against closer {previous.label}"
         inventory_discrepancy_flag(slip=slip, previous=previous, at=at,
                                    difference=sum((abs(a) for a in difference.values()), ZERO))
     if legs:
@@ -134,7 +134,7 @@ def inventory_close(*, table: Table, dealer, dealer_badge: str, counts, author, 
             legs += [(tray, amount, denomination), (result, -amount, denomination)]
     if legs:
         slip.transaction = ledger_post(casino=casino, kind=Transaction.CLOSE, legs=legs, table=table, author=author,
-                                       at=at, reference=f"closer I-{slip.serial:06d}")
+                                       at=at, reference=f"closer {slip.label}")
         _posted(slip)
     return slip
 
