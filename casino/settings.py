@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "tables.accounting",
     "audit.fluctuations",
     "tables.closing",
+    "tables.players",
 ]
 
 MIDDLEWARE = [

@@ -138,3 +138,11 @@ def chip_set_for(casino, values=DEFAULT_CHIPS):
 
     return chip_set_save(casino=casino, name=f"{casino.name} chips", denominations=list(values),
                          author=user_with_role("gaming_manager", username="chips-manager"), reason="test chips")
+
+
+def player_for(casino, identifier: str, *, name: str = "", loyalty_number: str = "", author=None):
+    """A registered player of ``casino`` (through the service, so the history holds its author)."""
+    from tables.players.services.register import player_register
+
+    return player_register(casino=casino, identifier=identifier, name=name, loyalty_number=loyalty_number,
+                           author=author or UserFactory())
