@@ -70,3 +70,10 @@ class PeriodForm(forms.Form):
     since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     min_count = forms.IntegerField(required=False, min_value=2, initial=2, label="At least")
+
+    def clean(self):
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and until < since:
+            self.add_error("until", "must not be before 'since'")
+        return data

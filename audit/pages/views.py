@@ -3,10 +3,13 @@ overpay patterns. Views parse, call a selector or the review service, and render
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from audit.models import Finding
@@ -23,10 +26,12 @@ from audit.selectors import (
     overpay_patterns,
 )
 from audit.services import finding_review
+from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
+from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
-from tables.models import Dealer, Round
+from tables.models import Casino, Dealer, Round
 from tables.pages.present import KIND_WORDS, data_diff, net_words, round_view, wager_label
 
 READERS = (SURVEILLANCE, GAMING_MANAGER)
@@ -172,11 +177,31 @@ def finding_review_view(request, pk: int):
     return redirect("desk-round", pk=finding.round_id)
 
 
+#: The dealer and pattern pages' default period, in gaming days up to today's: a page's cost must
+#: not grow with the years of rounds the database holds (issue #20), and a month is what a
+#: surveillance officer compares dealers over. Shown in the form and changeable.
+DEFAULT_DAYS = 30
+
+
+def _today(user):
+    casinos = scope(Casino.objects.order_by("pk"), user, "pk")
+    days = [current_gaming_day(casino) for casino in casinos[:20]]
+    return max(days) if days else timezone.localdate()
+
+
 def _period(request):
-    form = PeriodForm(request.GET or None)
-    if form.is_bound and form.is_valid():
+    """The period asked for, else the last ``DEFAULT_DAYS`` gaming days (a missing end is filled
+    from the other). A bad date is the form's field error, and the default period is shown."""
+    data = request.GET.copy()
+    since, until = date_or_none(data.get("since")), date_or_none(data.get("until"))
+    if until is None:
+        until = since + timedelta(days=DEFAULT_DAYS - 1) if since else _today(request.user)
+    if since is None:
+        since = until - timedelta(days=DEFAULT_DAYS - 1)
+    form = PeriodForm({**data.dict(), "since": data.get("since") or since, "until": data.get("until") or until})
+    if form.is_valid():
         return form, form.cleaned_data
-    return form, {"since": None, "until": None, "min_count": None}
+    return form, {"since": min(since, until), "until": until, "min_count": None}
 
 
 @role_required(*READERS)

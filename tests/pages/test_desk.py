@@ -239,3 +239,39 @@ def test_patterns_page(client, floor, pitboss, surveillance):
     client.force_login(surveillance)
     page = client.get(reverse("desk-patterns")).content.decode()
     assert "P-9" in page and "Ann" in page
+
+
+def test_dealer_and_pattern_pages_default_to_the_last_30_gaming_days_shown_and_changeable(
+        client, floor, pitboss, surveillance):
+    """Issue #20: a page's cost must not grow with the years of rounds the database holds, so the
+    dealer pages read a bounded period by default (30 gaming days to today's), which the form shows."""
+    from django.utils import timezone
+
+    from casino.gaming_day import current_gaming_day
+    from tables.services.sessions import table_session_close
+
+    old = timezone.now() - timedelta(days=40)
+    c = TableFactory(pit=floor["pit_a"], label="C1", ruleset=RulesetFactory(casino=floor["pit_a"].casino))
+    carl = DealerFactory(casino=floor["pit_a"].casino, name="Carl")
+    session = table_session_open(table=c, dealer=carl, author=pitboss, at=old)
+    for _ in range(2):
+        round_record(table=c, data=with_player(OVERPAY, "P-OLD"), author=pitboss, at=old)
+    table_session_close(session=session, author=pitboss, at=old + timedelta(minutes=5))
+    record(floor["a"], UNDERPAY, pitboss)
+    today = current_gaming_day(floor["pit_a"].casino)
+    client.force_login(surveillance)
+
+    listing = client.get(reverse("desk-dealers")).content.decode()
+    assert f'value="{today - timedelta(days=29)}"' in listing and f'value="{today}"' in listing
+    assert "Ann" in listing and "Carl" not in listing
+    assert "P-OLD" not in client.get(reverse("desk-patterns")).content.decode()
+    carl_page = client.get(reverse("desk-dealer", args=[carl.pk])).content.decode()
+    assert 'data-stat="rounds">0<' in carl_page
+
+    since = (old - timedelta(days=1)).date().isoformat()
+    assert "Carl" in client.get(reverse("desk-dealers"), {"since": since}).content.decode()
+    assert "P-OLD" in client.get(reverse("desk-patterns"), {"since": since}).content.decode()
+    carl_then = client.get(reverse("desk-dealer", args=[carl.pk]), {"since": since}).content.decode()
+    assert 'data-stat="rounds">2<' in carl_then
+    backwards = client.get(reverse("desk-dealers"), {"since": today.isoformat(), "until": since})
+    assert backwards.status_code == 200 and "must not be before" in backwards.content.decode()
