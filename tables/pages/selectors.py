@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -30,19 +30,20 @@ def pit_live_view(now=None, casinos=None) -> list[dict]:
     session = TableSession.objects.filter(table=OuterRef("pk"), closed_at__isnull=True)
     tables = []
     for casino_id, day in days.items():
-        today = Q(rounds__gaming_day=day, rounds__status=Round.ACTIVE)
+        # Today's rounds of each table, read through the (gaming_day, table) index: a join of
+        # every round the table ever had, filtered afterwards, grew with the years of history.
+        today = (Round.objects.filter(table=OuterRef("pk"), gaming_day=day, status=Round.ACTIVE)
+                 .order_by().values("table"))
         tables += list(
             Table.objects.filter(pit__casino_id=casino_id)
             .select_related("pit", "ruleset")
             .annotate(
                 session_id=Subquery(session.values("pk")[:1]),
                 dealer_name=Subquery(on_duty.values("dealer__name")[:1]),
-                rounds_today=Count("rounds", filter=today),
-                open_findings_today=Coalesce(
-                    Sum("rounds__open_findings", filter=today),
-                    Value(0),
-                    output_field=IntegerField(),
-                ),
+                rounds_today=Coalesce(Subquery(today.annotate(n=Count("pk")).values("n")), Value(0),
+                                      output_field=IntegerField()),
+                open_findings_today=Coalesce(Subquery(today.annotate(n=Sum("open_findings")).values("n")),
+                                             Value(0), output_field=IntegerField()),
             )
             .order_by("pit__name", "label")
         )

@@ -343,3 +343,23 @@ def test_the_demo_loaded_at_13_51_in_new_york_puts_each_round_on_its_own_day(mon
         {r.table_id for r in rounds})
     assert _rounds_today(rounds[0].table, ny("2026-11-22T13:51")) == sum(
         1 for r in rounds if r.table_id == rounds[0].table_id and r.gaming_day == date(2026, 11, 22))
+
+
+@pytest.mark.django_db
+def test_the_floor_view_counts_todays_active_rounds_and_their_open_findings_only():
+    """Yesterday's rounds and a voided round of today count neither as rounds nor as findings."""
+    from tables.services.rounds import round_void
+
+    casino, table, dealer = _floor()
+    pitboss = user_with_role("pit_boss", casinos=[casino])
+    table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-21T20:00"))
+    wrong = ROUNDS["ante_up_21"]["underpay"][0]
+    round_record(table=table, data=wrong, author=pitboss, at=ny("2026-11-21T21:00"))  # yesterday
+    today = [round_record(table=table, data=data, author=pitboss, at=ny(at)).round
+             for data, at in ((wrong, "2026-11-22T07:00"), (wrong, "2026-11-22T07:05"), (ROUND, "2026-11-22T07:10"))]
+    round_void(round=today[1], reason="dealt at the wrong table", author=pitboss, at=ny("2026-11-22T07:06"))
+    expected_findings = Round.objects.get(pk=today[0].pk).open_findings
+    assert expected_findings > 0
+    now = ny("2026-11-22T07:40")
+    [row] = [t for pit in pit_live_view(now) for t in pit["tables"] if t.pk == table.pk]
+    assert (row.rounds_today, row.open_findings_today) == (2, expected_findings)
