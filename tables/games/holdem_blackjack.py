@@ -144,7 +144,13 @@ House rulings (decided here where the card is silent):
   always to the current bet plus the round's size (fixed rounds) or plus 2x..10x BB
   (final round). An all-in for less than a full bet or raise is legal, does not count
   toward the cap and does not reset who still has to act (players facing it must call
-  or fold the difference).
+  or fold the difference). A big blind all in for less than the full blind does not
+  lower round 1's bet: the others call (or raise from) the full blind, and calling it is
+  no finding (RULINGS.md); the short blind plays for the main pot only.
+* Chips that went into the pot stay in it (RULINGS.md): an ante of the wrong amount is a
+  finding and plays as posted, never handed back; only the part of the one highest bet
+  nobody matched comes back. Ante chips above everyone else's are dead money in the
+  main pot (:mod:`tables.games.holdem_pots`).
 * Illegal cards do not count at the showdown: a hit on a busted hand or past
   ``max_cards`` is reported and the hand is ranked on the cards it may legally hold.
 * Chip unit = the cent; odd cents of a split pot all go to the first tied player

@@ -14,8 +14,12 @@ Settlement (wager keys ``"ante"`` and ``"odds"``, equal and both mandatory):
 * ODDS: paid from ``rules.odds_paytable`` on the player's own hand whatever the dealer
   holds (even when the dealer busts); keys ``royal_flush``, ``suited_three_of_a_kind``,
   ``straight_flush``, ``three_of_a_kind``, ``straight``, ``flush``,
-  ``pair_jacks_or_better`` (pairs of Jacks, Queens, Kings, Aces). Anything lower, or a
-  category the table leaves out, loses.
+  ``pair_jacks_or_better`` (pairs of Jacks, Queens, Kings, Aces). A table need not
+  list every category: a hand is paid at the best line it qualifies for (a royal flush
+  also makes a straight flush, a straight and a flush; a straight flush a straight and a
+  flush; suited trips three of a kind and a flush; :func:`odds_lines`), the best being
+  the one that pays most. Anything lower than a pair of Jacks, or a hand that qualifies
+  for no line on the table, loses.
 
 Rulings made here (documented for the house):
 
