@@ -133,6 +133,9 @@ class _Hand:
             for s in self.posted["big_blind"]:
                 self.inr[s] = self.bb_amount.get(s, 0)
             self.bet = max(self.inr.values(), default=0)
+            if self.bet < self.bb and self.posted["big_blind"] & self.all_in:
+                # a big blind all in for less does not lower the bet (RULINGS.md)
+                self.bet = self.bb
             self.bets = 1 if self.posted["big_blind"] else 0
             self.last = self.bb_seat
         self.need = set(self.can_act())

@@ -144,7 +144,13 @@ House rulings (decided here where the card is silent):
   always to the current bet plus the round's size (fixed rounds) or plus 2x..10x BB
   (final round). An all-in for less than a full bet or raise is legal, does not count
   toward the cap and does not reset who still has to act (players facing it must call
-  or fold the difference).
+  or fold the difference). A big blind all in for less than the full blind does not
+  lower round 1's bet: the others call (or raise from) the full blind, and calling it is
+  no finding (RULINGS.md); the short blind plays for the main pot only.
+* Chips that went into the pot stay in it (RULINGS.md): an ante of the wrong amount is a
+  finding and plays as posted, never handed back; only the part of the one highest bet
+  nobody matched comes back. Ante chips above everyone else's are dead money in the
+  main pot (:mod:`tables.games.holdem_pots`).
 * Illegal cards do not count at the showdown: a hit on a busted hand or past
   ``max_cards`` is reported and the hand is ranked on the cards it may legally hold.
 * Chip unit = the cent; odd cents of a split pot all go to the first tied player
@@ -654,6 +660,7 @@ class _Replay:
         "clock",
         "index",
         "contrib",
+        "ante",
         "folded",
         "fold_round",
         "cards",
@@ -770,6 +777,9 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
         started[r] = True
         if r == 1:
             bet = max(inr)
+            if bet < st.bb and any(x[1] == BIG_BLIND and x[3] == x[4] for x in blinds):
+                # a big blind all in for less does not lower the bet (RULINGS.md)
+                bet = st.bb
             bb_posts = [x[2] for x in blinds if x[1] == BIG_BLIND]
             bets = 1 if bb_posts else 0  # the big blind is round 1's bet
             cursor = bb_posts[0] if bb_posts else bb_pos
@@ -1146,6 +1156,7 @@ def _replay(rnd: Round, st: _Stakes) -> _Replay:  # noqa: C901 - one pass over t
     out.clock = clock
     out.index = index
     out.contrib = contrib
+    out.ante = ante
     out.folded = [x == _FOLDED for x in state]
     out.fold_round = fold_round
     out.cards = cards
@@ -1441,6 +1452,10 @@ def _parse_fast(data: object, st: _Stakes) -> _Fast | None:  # noqa: C901, PLR09
                             return None
                         rno = 1
                         bet = max(inr)
+                        if bet < st.bb and state[bb_pos]:
+                            # a big blind all in for less does not lower the bet (RULINGS.md;
+                            # the blinds were checked regular, so this is that all-in)
+                            bet = st.bb
                         bets = 1
                         cursor = bb_pos
                         size = st.bb
@@ -1676,6 +1691,7 @@ def _parse_fast(data: object, st: _Stakes) -> _Fast | None:  # noqa: C901, PLR09
     out.clock = clock
     out.index = index
     out.contrib = list(map(sub, stack0, left))
+    out.ante = ante
     out.folded = list(map(_FOLDED.__eq__, state))
     out.fold_round = fold_round
     out.cards = cards
@@ -2117,7 +2133,7 @@ def audit(
             if not walk:
                 hands[clock[j]] = hand_text(cards[j], max_cards)
     pots, returned, received, rake, contested = settle_ring(
-        clock, contrib, live, keys, st.percent, st.cap, rp.up_dealt
+        clock, contrib, live, keys, st.percent, st.cap, rp.up_dealt, rp.ante
     )
     # Most hands: one pot, contested at a showdown, one winner, no chips returned. Then a
     # losing player's explanation is their hand and the winner's (as _explain words it).

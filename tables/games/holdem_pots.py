@@ -13,11 +13,14 @@ module docstring of :mod:`tables.games.holdem_blackjack`):
 * Ranking: a hand of ``max_cards`` (7) cards not over 21 is a 7-card Charlie, best of
   all, and all Charlies tie; then 21, 20, ... (Aces 1 or 11 to the player's advantage);
   any unbusted hand beats any busted hand; among busted hands the lower total wins.
-* Pots are layered from each player's total contribution (antes included), as in
-  poker: a layer only one player reached is an uncalled bet and goes straight back to
-  that player — it is not part of any pot and is never raked. Layers with the same
-  players eligible are merged, so the first pot is the main pot and the rest are side
-  pots in the order they were formed.
+* Chips that went into the pot stay in the pot: only a bet or raise that nobody called
+  goes back — the part of the one highest bet (blinds and betting, antes never count)
+  above the next highest — and it is not part of any pot and is never raked. The rest
+  is layered from each player's total contribution (antes included), as in poker.
+  Layers with the same players eligible are merged, so the first pot is the main pot
+  and the rest are side pots in the order they were formed. Chips above everyone
+  else's that are not an uncalled bet can only be an ante of the wrong amount: dead
+  money in the main pot, where antes go (RULINGS.md).
 * The chip unit is the cent. A split pot is divided equally in cents and the odd cents
   all go to the first tied player clockwise from the button (the player on the button
   is last), as the card says.
@@ -133,50 +136,88 @@ class PotSettlement:
 
 
 def layer_pots(
-    clock: Sequence[int], contrib: Mapping[int, int], live: Iterable[int]
+    clock: Sequence[int],
+    contrib: Mapping[int, int],
+    live: Iterable[int],
+    antes: Mapping[int, int] | None = None,
 ) -> tuple[list[tuple[int, tuple[int, ...]]], dict[int, int]]:
     """Main and side pots from contributions: ``([(amount, eligible seats), ...], returned)``.
 
     ``clock`` lists the seats clockwise from the button's left (button last), so each
-    pot's eligible seats come in the order odd chips are given. A pot whose contributors
-    all folded (only possible in an irregular hand) goes to the live players who put in
-    the most.
+    pot's eligible seats come in the order odd chips are given. ``antes`` (by seat) are
+    the part of each contribution that was ante: never returned as an uncalled bet. A pot
+    whose contributors all folded (only possible in an irregular hand) goes to the live
+    players who put in the most.
     """
     live_set = set(live)
-    # Fast path, most hands: the live players put in the same amount and nobody put in more.
+    # Fast path, most hands: the live players put in the same amount, nobody put in more
+    # and the antes are equal (so nothing is uncalled and nothing is dead).
     live_in = {contrib.get(s, 0) for s in live_set}
-    if len(live_in) == 1:
+    if len(live_in) == 1 and (not antes or len({antes.get(s, 0) for s in clock}) == 1):
         top = live_in.pop()
         total = sum(contrib.values())
         if top and len(live_set) > 1 and max(contrib.values()) == top:
             return [(total, tuple(s for s in clock if s in live_set))], {}
-    levels = sorted({c for c in contrib.values() if c > 0})
-    pots: list[tuple[int, tuple[int, ...]]] = []
+    return _layers(
+        clock,
+        [contrib.get(s, 0) for s in clock],
+        [j for j, s in enumerate(clock) if s in live_set],
+        [antes.get(s, 0) for s in clock] if antes else None,
+    )
+
+
+def _layers(
+    clock: Sequence[int], contrib: Sequence[int], live: Sequence[int], antes: Sequence[int] | None
+) -> tuple[list[tuple[int, tuple[int, ...]]], dict[int, int]]:
+    """The one layering of pots (:func:`layer_pots` and :func:`settle_ring` call it), on
+    ring positions: ``contrib``/``antes`` in ``clock`` order, ``live`` the positions still in."""
+    n = len(clock)
+    contrib = list(contrib)
     returned: dict[int, int] = {}
-    prev = 0
-    for level in levels:
+    # Only a bet or raise nobody called comes back: the one highest bet's part above the
+    # next highest (RULINGS.md: an ante goes to the pot whole).
+    top, best, second = -1, 0, 0
+    for j in range(n):
+        b = contrib[j] - antes[j] if antes else contrib[j]
+        if b > best:
+            top, best, second = j, b, best
+        elif b > second:
+            second = b
+    if top >= 0 and best > second:
+        contrib[top] -= best - second
+        returned[clock[top]] = best - second
+    layers: list[tuple[int, tuple[int, ...]]] = []
+    live_set = set(live)
+    prev = dead = 0
+    for level in sorted({c for c in contrib if c > 0}):
         amount = 0
         contributors: list[int] = []
-        for s in clock:
-            c = contrib.get(s, 0)
+        for j in range(n):
+            c = contrib[j]
             if c > prev:
                 amount += (level if c > level else c) - prev
-                contributors.append(s)
-        if len(contributors) == 1:
-            s = contributors[0]
-            returned[s] = returned.get(s, 0) + amount
-            prev = level
-            continue
-        eligible = tuple(s for s in contributors if s in live_set)
-        if not eligible:
-            most = max(contrib.get(s, 0) for s in live_set)
-            eligible = tuple(s for s in clock if s in live_set and contrib.get(s, 0) == most)
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        else:
-            pots.append((amount, eligible))
+                contributors.append(j)
         prev = level
-    return pots, returned
+        if len(contributors) == 1:
+            # not an uncalled bet (that came back above): an ante of the wrong amount,
+            # dead money in the main pot
+            dead += amount
+            continue
+        eligible = tuple([clock[j] for j in contributors if j in live_set])
+        if not eligible:
+            most = max([contrib[j] for j in live])
+            eligible = tuple([clock[j] for j in live if contrib[j] == most])
+        if layers and layers[-1][1] == eligible:
+            layers[-1] = (layers[-1][0] + amount, eligible)
+        else:
+            layers.append((amount, eligible))
+    if dead:
+        if layers:
+            layers[0] = (layers[0][0] + dead, layers[0][1])
+        else:  # nobody else has chips in this pot: it goes to the live players who put in most
+            most = max([contrib[j] for j in live])
+            layers.append((dead, tuple([clock[j] for j in live if contrib[j] == most])))
+    return layers, returned
 
 
 def rake_due(contested: int, percent: Fraction, cap: int) -> int:
@@ -197,12 +238,14 @@ def settle_pots(
     percent: Fraction = Fraction(0),
     cap: int = 0,
     rakeable: bool = True,
+    antes: Mapping[int, int] | None = None,
 ) -> PotSettlement:
     """Divide the chips: ``keys`` holds the showdown key of every live (not folded) seat.
 
-    With one live seat that seat takes every pot (a walk or everyone folded).
+    With one live seat that seat takes every pot (a walk or everyone folded). ``antes``:
+    each seat's ante chips (part of ``contrib``), see :func:`layer_pots`.
     """
-    layers, returned = layer_pots(clock, contrib, keys)
+    layers, returned = layer_pots(clock, contrib, keys, antes)
     contested = sum(a for a, _ in layers)
     rake = rake_due(contested, percent, cap) if rakeable else 0
     received: dict[int, int] = dict(returned)
@@ -237,48 +280,32 @@ def settle_ring(
     percent: Fraction,
     cap: int,
     rakeable: bool,
+    antes: Sequence[int] | None = None,
 ) -> tuple[list[PotTuple], dict[int, int], dict[int, int], int, int]:
     """:func:`settle_pots` for the audit's hot path, without building dataclasses.
 
     ``contrib`` lists each seat's chips in ``clock`` order, ``live`` the ring positions
     (indexes into ``clock``, rising) of the players still in, ``keys`` their showdown keys
-    by seat. Returns ``(pots, returned, received, rake, contested)`` with each pot a plain
-    tuple of :class:`Pot`'s fields. The division is :func:`settle_pots`'s, step for step
+    by seat, ``antes`` each seat's ante chips (part of ``contrib``) in ``clock`` order.
+    Returns ``(pots, returned, received, rake, contested)`` with each pot a plain tuple of
+    :class:`Pot`'s fields. The division is :func:`settle_pots`'s, step for step
     (tests/games/test_holdem_pots.py checks that they agree).
     """
-    n = len(clock)
     returned: dict[int, int] = {}
     top = contrib[live[0]]
-    if len(live) > 1 and top and max(contrib) == top and min(map(contrib.__getitem__, live)) == top:
-        # Most hands: the live players put in the same amount and nobody put in more.
+    if (
+        len(live) > 1
+        and top
+        and max(contrib) == top
+        and min(map(contrib.__getitem__, live)) == top
+        and (not antes or min(antes) == max(antes))
+    ):
+        # Most hands: the live players put in the same amount, nobody put in more and the
+        # antes are equal.
         contested = sum(contrib)
         layers = [(contested, tuple(map(clock.__getitem__, live)))]
     else:
-        layers = []
-        live_set = set(live)
-        prev = 0
-        for level in sorted({c for c in contrib if c > 0}):
-            amount = 0
-            contributors: list[int] = []
-            for j in range(n):
-                c = contrib[j]
-                if c > prev:
-                    amount += (level if c > level else c) - prev
-                    contributors.append(j)
-            if len(contributors) == 1:
-                s = clock[contributors[0]]
-                returned[s] = returned.get(s, 0) + amount
-                prev = level
-                continue
-            eligible = tuple([clock[j] for j in contributors if j in live_set])
-            if not eligible:
-                most = max([contrib[j] for j in live])
-                eligible = tuple([clock[j] for j in live if contrib[j] == most])
-            if layers and layers[-1][1] == eligible:
-                layers[-1] = (layers[-1][0] + amount, eligible)
-            else:
-                layers.append((amount, eligible))
-            prev = level
+        layers, returned = _layers(clock, contrib, live, antes)
         contested = sum([a for a, _ in layers])
     rake = rake_due(contested, percent, cap) if rakeable else 0
     received = dict(returned)

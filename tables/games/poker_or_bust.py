@@ -14,8 +14,12 @@ Settlement (wager keys ``"ante"`` and ``"odds"``, equal and both mandatory):
 * ODDS: paid from ``rules.odds_paytable`` on the player's own hand whatever the dealer
   holds (even when the dealer busts); keys ``royal_flush``, ``suited_three_of_a_kind``,
   ``straight_flush``, ``three_of_a_kind``, ``straight``, ``flush``,
-  ``pair_jacks_or_better`` (pairs of Jacks, Queens, Kings, Aces). Anything lower, or a
-  category the table leaves out, loses.
+  ``pair_jacks_or_better`` (pairs of Jacks, Queens, Kings, Aces). A table need not
+  list every category: a hand is paid at the best line it qualifies for (a royal flush
+  also makes a straight flush, a straight and a flush; a straight flush a straight and a
+  flush; suited trips three of a kind and a flush; :func:`odds_lines`), the best being
+  the one that pays most. Anything lower than a pair of Jacks, or a hand that qualifies
+  for no line on the table, loses.
 
 Rulings made here (documented for the house):
 
@@ -630,14 +634,61 @@ def _describe(value: int) -> str:
     return text
 
 
-def odds_key(value: int) -> str | None:
-    """The pay-table key for a player's hand, or None when the Odds loses on it."""
+#: The Odds lines a hand of each category qualifies for, indexed by category (RULINGS.md:
+#: "An Odds table need not list every category. A hand is paid at the best line it
+#: qualifies for: a royal flush also makes a straight flush, a straight and a flush; a
+#: straight flush also makes a straight and a flush; suited trips also make three of a
+#: kind and a flush. It loses only when it qualifies for no line."). A pair qualifies
+#: only when it is Jacks or better (checked by the caller); three of a kind is not also
+#: a pair, as no ruling says so.
+ODDS_LINES: tuple[tuple[str, ...], ...] = (
+    (),  # high card
+    (PAIR_KEY,),
+    ("flush",),
+    ("straight",),
+    ("three_of_a_kind",),
+    ("straight_flush", "straight", "flush"),
+    ("suited_three_of_a_kind", "three_of_a_kind", "flush"),
+    ("royal_flush", "straight_flush", "straight", "flush"),
+)
+ODDS_LINE_NAMES = {PAIR_KEY: "pair of Jacks or better", **dict(zip(tcp.CATEGORY_KEYS, tcp.CATEGORY_NAMES, strict=True))}
+
+#: (line key, pay) or None per category, for each pay table seen: the pay table is a
+#: ruleset version's and lives as long as it does, so the entry keeps it (its id is then
+#: never reused) and is checked by identity. Bounded.
+_LINES_BY_TABLE: dict[int, tuple[Mapping[str, Decimal], tuple]] = {}
+
+
+def odds_lines(paytable: Mapping[str, Decimal]) -> tuple[tuple[str, Decimal] | None, ...]:
+    """The one definition of the Odds pay: per category, the line paid and its pay.
+
+    The best line is the one that pays most among the lines the category qualifies for
+    (:data:`ODDS_LINES`); on equal pays the higher category's line is named. None: the
+    hand qualifies for no line on this table and the Odds loses.
+    """
+    cached = _LINES_BY_TABLE.get(id(paytable))
+    if cached is not None and cached[0] is paytable:
+        return cached[1]
+    out: list[tuple[str, Decimal] | None] = []
+    for lines in ODDS_LINES:
+        best: tuple[str, Decimal] | None = None
+        for key in lines:
+            pay = paytable.get(key)
+            if pay is not None and (best is None or pay > best[1]):
+                best = (key, pay)
+        out.append(best)
+    result = tuple(out)
+    if len(_LINES_BY_TABLE) < 256:
+        _LINES_BY_TABLE[id(paytable)] = (paytable, result)
+    return result
+
+
+def odds_line(value: int, paytable: Mapping[str, Decimal]) -> tuple[str, Decimal] | None:
+    """``(line key, pay)`` for a player's hand value, or None when the Odds loses on it."""
     cat = value >> 12
-    if cat == tcp.PAIR:
-        return PAIR_KEY if ((value >> 8) & 15) >= ODDS_MIN_PAIR else None
-    if cat <= tcp.HIGH_CARD:
+    if cat == tcp.PAIR and ((value >> 8) & 15) < ODDS_MIN_PAIR:
         return None
-    return tcp.CATEGORY_KEYS[cat]
+    return odds_lines(paytable)[cat]
 
 
 def _odds_pay(stake: Decimal, odds: Decimal, rules: PokerOrBustRules) -> Decimal:
@@ -707,20 +758,23 @@ def _odds_settlement(
     seat: int,
     odds: Decimal,
     hand: str,
-    pay: Decimal | None,
+    line: tuple[str, Decimal] | None,
     below_pair: bool,
+    own_line: bool,
     rules: PokerOrBustRules,
 ) -> Settlement:
-    if pay is None:
+    if line is None:
         why = (
             f"{hand} is below a pair of Jacks; Odds loses"
             if below_pair
             else f"{hand} is not on the Odds pay table; Odds loses"
         )
         return _settlement(seat, ODDS, odds, -odds, LOSE, why)
+    key, pay = line
     net = _odds_pay(odds, pay, rules)
+    paid_on = "" if own_line else f", paid on the {ODDS_LINE_NAMES[key]} line"
     return _settlement(
-        seat, ODDS, odds, net, WIN if net > 0 else PUSH, f"{hand}; Odds pays {_odds_words(pay)}"
+        seat, ODDS, odds, net, WIN if net > 0 else PUSH, f"{hand}{paid_on}; Odds pays {_odds_words(pay)}"
     )
 
 
@@ -735,7 +789,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     dealer = rnd.dealer_cards
     d_total = _points(dealer)
     d_bust = d_total > BUST_ABOVE
-    paytable = rules.odds_paytable
+    lines = odds_lines(rules.odds_paytable)
     unit, direction = rules.rounding_unit, rules.rounding_direction
     odds_settled = _ODDS_SETTLED
     settlements: list[Settlement] = []
@@ -809,17 +863,23 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
                     )
             if odds is not None:
                 cat = value >> 12
-                if cat >= tcp.FLUSH:
-                    pay = paytable.get(tcp.CATEGORY_KEYS[cat])
-                elif cat == tcp.PAIR and (value >> 8) & 15 >= ODDS_MIN_PAIR:
-                    pay = paytable.get(PAIR_KEY)
+                if cat >= tcp.PAIR and (cat != tcp.PAIR or (value >> 8) & 15 >= ODDS_MIN_PAIR):
+                    line = lines[cat]
                 else:
-                    pay = None
+                    line = None
                     cat = -1
-                key = (seat, odds, value, pay, unit, direction)
+                key = (seat, odds, value, line, unit, direction)
                 settled = odds_settled.get(key)
                 if settled is None or settled.stake is not odds:
-                    settled = _odds_settlement(seat, odds, hand, pay, cat < 0, rules)
+                    settled = _odds_settlement(
+                        seat,
+                        odds,
+                        hand,
+                        line,
+                        cat < 0,
+                        line is not None and line[0] == ODDS_LINES[cat][0],
+                        rules,
+                    )
                     if len(odds_settled) < 65536:
                         odds_settled[key] = settled
                 odds_net = settled.net

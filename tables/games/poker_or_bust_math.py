@@ -41,9 +41,9 @@ from .poker_or_bust import (
     BUST_ABOVE,
     DEALER_STANDS_FROM,
     ODDS_MIN_PAIR,
-    PAIR_KEY,
     REFERENCE_DRAW_TO,
     REFERENCE_STAND_ON,
+    odds_lines,
 )
 from .rulesets import PokerOrBustRules
 
@@ -91,7 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--odds-paytable",
         default=None,
         help='another Odds table to price, as "flush=1,straight=2,..." (keys of the ruleset\'s '
-        "odds_paytable; keys left out lose)",
+        "odds_paytable; a hand is paid at the best line it qualifies for)",
     )
 
 
@@ -106,14 +106,10 @@ def _parse_paytable(text: str | None) -> Mapping[str, Decimal] | None:
 
 
 def _odds_units(rules: PokerOrBustRules) -> list[float]:
-    """Odds net per unit, indexed by ``value >> 12`` (pairs handled by the caller)."""
-    table = rules.odds_paytable
-    out = [-1.0] * 8
-    for cat in range(tcp.FLUSH, 8):
-        pay = table.get(tcp.CATEGORY_KEYS[cat])
-        if pay is not None:
-            out[cat] = float(pay)
-    return out
+    """Odds net per unit, indexed by ``value >> 12``: the engine's best line for each
+    category (:func:`~tables.games.poker_or_bust.odds_lines`); a pair's is for Jacks or
+    better (lower pairs are the caller's: they lose)."""
+    return [-1.0 if line is None else float(line[1]) for line in odds_lines(rules.odds_paytable)]
 
 
 def simulate(
@@ -128,8 +124,7 @@ def simulate(
     stand_cat = STAND_ON_CHOICES[stand_on]
     stand_value = (stand_cat << 12) | ((ODDS_MIN_PAIR << 8) if stand_cat == tcp.PAIR else 0)
     odds_units = _odds_units(rules)
-    pair_pay = rules.odds_paytable.get(PAIR_KEY)
-    pair_units = float(pair_pay) if pair_pay is not None else -1.0
+    pair_units = odds_units[tcp.PAIR]
     joint: dict[tuple[float, float], int] = {}
     player_cards: dict[int, int] = {}
     dealer_busts = player_busts = 0

@@ -72,6 +72,7 @@ class _Sim:
             ) + rng.choice((0, 0, st.ante))
         self.left = dict(self.stack)
         self.contrib = dict.fromkeys(numbers, 0)
+        self.antes = dict.fromkeys(numbers, 0)
         self.in_round = dict.fromkeys(numbers, 0)
         self.folded: set[int] = set()
         self.cards: dict[int, list[int]] = {s: [] for s in numbers}
@@ -99,7 +100,9 @@ class _Sim:
     def put(self, seat: int, action: str, cents: int) -> None:
         self.left[seat] -= cents
         self.contrib[seat] += cents
-        if action not in ("ante",):
+        if action == "ante":
+            self.antes[seat] += cents
+        else:
             self.in_round[seat] += cents
         self.log.append({"action": action, "seat": seat, "amount": money_text_cents(cents)})
 
@@ -178,6 +181,8 @@ class _Sim:
         if r > 1:
             self.in_round = dict.fromkeys(clock, 0)
         bet = max(self.in_round.values())
+        if r == 1 and bet < st.bb:
+            bet = st.bb  # a big blind all in for less does not lower the bet (RULINGS.md)
         bets = 1 if r == 1 else 0
         size = st.bb if r == 1 else st.r2
         need = {s: self.can_act(s) for s in clock}
@@ -296,7 +301,13 @@ class _Sim:
             legal[s] = hand_key(cards, st.max_cards)
         rakeable = any(e["action"] == "up" for e in self.log)
         result = settle_pots(
-            self.clock, self.contrib, legal, percent=st.percent, cap=st.cap, rakeable=rakeable
+            self.clock,
+            self.contrib,
+            legal,
+            percent=st.percent,
+            cap=st.cap,
+            rakeable=rakeable,
+            antes=self.antes,
         )
         received = dict(result.received)
         winners = [s for s in self.clock if received.get(s)]

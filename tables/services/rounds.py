@@ -6,6 +6,7 @@ author required) that is audited afresh; the old revision and its findings stay 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
@@ -33,6 +34,7 @@ from casino.scoping import may_see_casino
 from tables.closing.services.check import refuse_closed_day
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
+from tables.games.base import Finding as EngineFinding
 from tables.games.money import CENT
 from tables.models import (
     Casino,
@@ -100,8 +102,32 @@ def round_audit(*, game: str, data: dict, version: RulesetVersion, context: Audi
     return canonical, result
 
 
-def _players(canonical: dict) -> dict[int, str]:
+def round_players(canonical: dict) -> dict[int, str]:
+    """Seat -> player id of a round in its canonical JSON form ("" when not given)."""
     return {seat["seat"]: seat.get("player") or "" for seat in canonical.get("seats", [])}
+
+
+def findings_from_audit(*, rnd: Round, revision: RoundRevision, findings: Iterable[EngineFinding],
+                        players: Mapping[int, str], at, note: str = "") -> list[Finding]:
+    """The one map from the engine's findings to stored Finding rows (unsaved).
+
+    Recording and correcting a round (here) and the re-audit (audit.reports.services.reaudit)
+    both build their rows with it, so a finding reads the same whichever wrote it; ``note``
+    goes before the engine's message (the re-audit says it added the finding).
+    """
+    return [Finding(round=rnd, revision=revision, kind=f.kind, code=f.code, message=note + f.message, path=f.path,
+                    rule=f.rule, expected=f.expected, recorded=f.recorded, amount=f.amount, seat=f.seat,
+                    player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)
+            for f in findings]
+
+
+def findings_history_write(findings: list[Finding], *, author, reason: str, at) -> None:
+    """A "+" history row for each newly stored finding, with the acting user (None for the
+    re-audit, which runs without one) and the reason, at ``at``: simple-history's bulk
+    helper, as neither the built INSERT nor ``bulk_create`` sends the signal that writes it."""
+    if findings:
+        Finding.history.bulk_history_create(findings, default_user=author, default_change_reason=reason,
+                                            default_date=at)
 
 
 _ROUND_COLUMNS = ("table_id", "session_id", "game", "gaming_day", "ruleset_version_id", "dealer_id",
@@ -146,21 +172,19 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
     revision.round = rnd
     module = GAMES[rnd.game].module
     recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
-    players = _players(canonical)
+    players = round_players(canonical)
     wagers = [WagerLine(s.seat, players.get(s.seat, ""), s.wager, s.hand, s.line or "", s.stake, s.net,
                         recorded.get(s.key), s.outcome, s.explanation)
               for s in result.settlements]
     _WAGERS.insert([(revision.pk, rnd.pk, *w) for w in wagers], using=rnd._state.db)
-    findings = [Finding(round=rnd, revision=revision, kind=f.kind, code=f.code, message=f.message, path=f.path,
-                        rule=f.rule, expected=f.expected, recorded=f.recorded, amount=f.amount, seat=f.seat,
-                        player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)
-                for f in result.findings]
+    findings = findings_from_audit(rnd=rnd, revision=revision, findings=result.findings, players=players, at=at)
     ids = _FINDINGS.insert([(rnd.pk, revision.pk, f.kind, f.code, f.message, f.path, f.rule, f.expected, f.recorded,
                              f.amount, f.seat, f.player, f.status, f.review_note, "", at) for f in findings],
                            using=rnd._state.db)
     for finding, pk in zip(findings, ids, strict=True):
         finding.pk = pk
         finding._state.adding, finding._state.db = False, rnd._state.db
+    findings_history_write(findings, author=author, reason=f"corrected: {reason}" if reason else "recorded", at=at)
     revision.wager_rows, revision.finding_rows = wagers, findings
     return revision
 

@@ -441,6 +441,100 @@ def test_ante_all_in_for_less_is_fine():
     assert audit.summary["returned"] == {"2": "1.00"}
 
 
+# RULINGS.md, Hold'em Blackjack: "Chips that went into the pot stay in the pot. An ante or
+# blind of the wrong amount is a finding and plays as posted: an ante goes to the pot whole
+# (it is never handed back as an unmatched bet), and only a bet or raise that nobody called
+# is returned."
+
+
+def test_an_ante_of_the_wrong_amount_stays_in_the_pot():
+    # seat 3 antes 1.00 (the ante is 0.50); everyone puts 2.00 in round 1 and checks down.
+    # In: seat 1 2.50, seat 2 2.50, seat 3 3.00 = 8.00, one pot; seat 2's 20 (KD-QD) wins
+    # it all: +5.50. Seat 3's extra 0.50 is not a bet nobody called: it is not returned.
+    log = [POSTS[0], POSTS[1], A("ante", 3, "1.00")] + POSTS[3:] + HOLES + LIMP + UPS
+    log += CHECKS + STANDS + CHECKS + [A("showdown")]
+    audit = run(hand(log))
+    assert codes(audit) == ["ANTE_WRONG_AMOUNT"]
+    assert nets(audit) == {1: D("-2.50"), 2: D("5.50"), 3: D("-3.00"), 0: D("0.00")}
+    assert audit.summary["returned"] == {}
+    (pot,) = audit.summary["pots"]
+    assert (pot["amount"], pot["eligible"], pot["winners"]) == ("8.00", [1, 2, 3], [2])
+
+
+def test_only_the_uncalled_raise_is_returned_never_the_ante():
+    # seat 3 antes 3.00 (wrong) and raises to 4; seats 1 and 2 fold. Bets: 1, 2, 4: the
+    # raise's last 2.00 nobody called comes back; the ante stays in (the pot is seat 3's
+    # anyway). Before the ruling the 4.50 seat 3 put in beyond seat 2 came back.
+    log = [POSTS[0], POSTS[1], A("ante", 3, "3.00")] + POSTS[3:] + HOLES
+    log += [A("raise", 3, "4.00"), A("fold", 1), A("fold", 2)]
+    audit = run(hand(log))
+    assert codes(audit) == ["ANTE_WRONG_AMOUNT"]
+    assert nets(audit) == {1: D("-1.50"), 2: D("-2.50"), 3: D("4.00"), 0: D("0.00")}
+    assert audit.summary["returned"] == {"3": "2.00"}
+    assert audit.summary["pots"][0]["amount"] == "9.00"
+
+
+def test_an_extra_ante_beside_a_short_all_in_goes_to_the_main_pot_and_is_raked():
+    # seat 3 antes 1.00 (wrong); seat 1 (stack 2.50: ante 0.50, small blind 1.00, then all
+    # in for 1.00 more) is short. Main pot: 2.50 from each + seat 3's extra 0.50 = 8.00;
+    # side pot: seats 2 and 3's round 2 bets of 4 = 8.00. Rake 10%, capped at 1.00,
+    # taken from the main pot first: 10% of 16.00 = 1.60 -> 1.00.
+    rules = HoldemBlackjackRules(rake_percent=D("10"), rake_cap=D("1.00"))
+    log = [POSTS[0], POSTS[1], A("ante", 3, "1.00")] + POSTS[3:] + HOLES
+    log += [A("call", 3, "2.00"), A("all_in", 1, "1.00"), A("check", 2)] + UPS
+    log += [A("bet", 2, "4.00"), A("call", 3, "4.00")] + STANDS
+    log += [A("check", 2), A("check", 3), A("showdown")]
+    audit = run(hand(log, stacks={1: "2.50", 2: "100", 3: "100"}), rules)
+    assert codes(audit) == ["ANTE_WRONG_AMOUNT"]
+    main, side = audit.summary["pots"]
+    assert (main["amount"], main["eligible"], main["rake"]) == ("8.00", [1, 2, 3], "1.00")
+    assert (side["amount"], side["eligible"], side["winners"]) == ("8.00", [2, 3], [2])
+    assert audit.summary["returned"] == {}
+    # seat 2's 20 wins both: 7.00 + 8.00 back for 6.50 in
+    assert nets(audit) == {1: D("-2.50"), 2: D("8.50"), 3: D("-7.00"), 0: D("1.00")}
+
+
+# RULINGS.md: "A blind who is all in for less than the full blind does not lower the bet:
+# the others must still call (or raise from) the full blind, as in poker; the short blind
+# plays for the main pot only. Calling the full blind is not a finding."
+SHORT_BB = POSTS[:3] + [A("small_blind", 1, "1.00"), A("big_blind", 2, "1.50")]
+SHORT_BB_STACKS = {1: "100", 2: "2.00", 3: "100"}
+
+
+def short_bb_hand(round1: list[dict]) -> dict:
+    tail = UPS + [A("check", 1), A("check", 3)] + STANDS + [A("check", 1), A("check", 3)]
+    return hand(SHORT_BB + HOLES + round1 + tail + [A("showdown")], stacks=SHORT_BB_STACKS)
+
+
+def test_a_short_all_in_big_blind_does_not_lower_the_bet():
+    # seat 2 posts the ante 0.50 and is all in on a big blind of 1.50. Seat 3 calls the full
+    # 2, seat 1 completes the small blind with 1. Main pot 2.00 x 3 = 6.00 to seat 2's 20;
+    # side pot 0.50 x 2 = 1.00 to seat 3's soft 17 over seat 1's 16.
+    data = short_bb_hand([A("call", 3, "2.00"), A("call", 1, "1.00")])
+    audit = run(data)
+    assert audit.findings == ()
+    main, side = audit.summary["pots"]
+    assert (main["amount"], main["eligible"], main["winners"]) == ("6.00", [1, 2, 3], [2])
+    assert (side["amount"], side["eligible"], side["winners"]) == ("1.00", [1, 3], [3])
+    assert nets(audit) == {1: D("-2.50"), 2: D("4.00"), 3: D("-1.50"), 0: D("0.00")}
+    assert hb._parse_fast(data, hb._stakes(RULES)) is not None  # a regular hand
+
+
+def test_calling_only_the_short_blind_is_a_wrong_call():
+    audit = run(short_bb_hand([A("call", 3, "1.50"), A("call", 1, "1.00")]))
+    f = only(audit, "CALL_WRONG_AMOUNT")
+    assert (f.seat, f.expected, f.recorded) == (3, "2", "1.50")
+
+
+def test_the_tablet_asks_for_the_full_blind_after_a_short_all_in_big_blind():
+    from tables.games.holdem_actions import next_step
+
+    step = next_step(hand(SHORT_BB + HOLES, stacks=SHORT_BB_STACKS), RULES)
+    assert step["to_act"] == 3
+    assert {"action": "call", "amount": "2.00"} in step["options"]
+    assert {"action": "raise", "amount": "4.00"} in step["options"]
+
+
 def test_blinds_missing_wrong_seat_wrong_amount():
     walk = HOLES + [A("fold", 3), A("fold", 1)]
     f = only(run(hand(POSTS[:3] + [POSTS[4]] + walk)), "BLIND_MISSING")

@@ -155,6 +155,22 @@ def test_chips_are_conserved(contrib, data):
     assert all(s in live or s in result.returned for s in result.received)
 
 
+@settings(max_examples=300, deadline=None)
+@given(contributions, st.data())
+def test_antes_are_never_returned_and_chips_are_conserved(contrib, data):
+    """RULINGS.md: an ante goes to the pot whole; only a bet or raise nobody called comes
+    back: the one highest bet's part above the next highest."""
+    seats = sorted(contrib)
+    antes = {s: min(contrib[s], data.draw(st.sampled_from([0, 25, 50, 100, 300]))) for s in seats}
+    live = data.draw(st.lists(st.sampled_from(seats), min_size=1, unique=True))
+    keys = {s: data.draw(st.sampled_from([CHARLIE_KEY, 21, 20, -22])) for s in live}
+    result = settle_pots(seats, contrib, keys, antes=antes)
+    assert sum(result.received.values()) == sum(contrib.values())
+    bets = sorted((contrib[s] - antes[s] for s in seats), reverse=True)
+    assert sum(result.returned.values()) == bets[0] - bets[1]
+    assert all(contrib[s] - antes[s] - b == bets[1] for s, b in result.returned.items())
+
+
 @settings(max_examples=200, deadline=None)
 @given(contributions, st.data())
 def test_award_does_not_depend_on_seat_numbers(contrib, data):
@@ -191,10 +207,24 @@ def test_settle_ring_divides_exactly_as_settle_pots(contrib, data):
     )
     cap = data.draw(st.integers(0, 300))
     rakeable = data.draw(st.booleans())
-    expected = settle_pots(clock, contrib, keys, percent=percent, cap=cap, rakeable=rakeable)
+    antes = (
+        {s: min(contrib[s], data.draw(st.sampled_from([0, 50, 200]))) for s in clock}
+        if data.draw(st.booleans())
+        else None
+    )
+    expected = settle_pots(
+        clock, contrib, keys, percent=percent, cap=cap, rakeable=rakeable, antes=antes
+    )
     live = [j for j, s in enumerate(clock) if s in live_seats]
     pots, returned, received, rake, contested = settle_ring(
-        clock, [contrib[s] for s in clock], live, keys, percent, cap, rakeable
+        clock,
+        [contrib[s] for s in clock],
+        live,
+        keys,
+        percent,
+        cap,
+        rakeable,
+        [antes[s] for s in clock] if antes else None,
     )
     assert pots == [
         (p.index, p.amount, p.eligible, p.rake, p.winners, p.shares) for p in expected.pots

@@ -159,12 +159,51 @@ def test_odds_pays_from_the_rulesets_table_with_its_rounding():
         rnd(PAIR_OF_8S, seat(1, "QC 8C 3C", ante="5.00", odds="5.00"), seat(2, "2D 3D 4D")), rules
     )
     assert nets(a)[(1, "odds")] == D("12.00")  # 2.5 x 5 = 12.50, rounded down to the dollar
-    # a category the house left off its table loses
-    assert nets(a)[(2, "odds")] == D("-10.00")
+    # RULINGS.md: a straight flush the table leaves off is paid at the best line it
+    # qualifies for, here the flush (it lost under the earlier reading)
+    assert nets(a)[(2, "odds")] == D("25.00")  # 2.5 x 10
     assert (
         a.settlements[3].explanation
-        == "4-high straight flush is not on the Odds pay table; Odds loses"
+        == "4-high straight flush, paid on the flush line; Odds pays 5 to 2"
     )
+
+
+# RULINGS.md, Poker or Bust: "An Odds table need not list every category. A hand is paid
+# at the best line it qualifies for: a royal flush also makes a straight flush, a straight
+# and a flush; a straight flush also makes a straight and a flush; suited trips also make
+# three of a kind and a flush. It loses only when it qualifies for no line."
+SHORT_TABLE = {"three_of_a_kind": "4", "straight": "3", "flush": "2"}
+
+
+@pytest.mark.parametrize(
+    ("cards", "net", "why"),
+    [
+        # royal flush: no royal or straight flush line; straight 3, flush 2 -> 3 to 1
+        ("AS KS QS", "30.00", "royal flush, paid on the straight line; Odds pays 3 to 1"),
+        # straight flush: straight 3, flush 2 -> 3 to 1
+        ("2D 3D 4D", "30.00", "4-high straight flush, paid on the straight line; Odds pays 3 to 1"),
+        # suited trips: three of a kind 4, flush 2 -> 4 to 1
+        ("7H 7H 7H", "40.00", "suited three 7s, paid on the three of a kind line; Odds pays 4 to 1"),
+        # the categories the table lists pay as listed
+        ("7H 7D 7C", "40.00", "three 7s; Odds pays 4 to 1"),
+        ("QC 8C 3C", "20.00", "Q-8-3 flush; Odds pays 2 to 1"),
+        # a pair of Jacks or better makes no other line: no pair line, so it loses
+        ("JC JD 2S", "-10.00", "pair of Jacks, 2 kicker is not on the Odds pay table; Odds loses"),
+    ],
+)
+def test_odds_table_without_a_category_pays_the_best_line_the_hand_qualifies_for(cards, net, why):
+    rules = GAMES[POKER_OR_BUST].rules_from_dict({"odds_paytable": SHORT_TABLE})
+    a = run(rnd(PAIR_OF_8S, seat(2, cards)), rules)
+    odds = a.settlements[1]
+    assert (odds.wager, odds.net, odds.explanation) == ("odds", D(net), why)
+
+
+def test_best_line_is_the_one_that_pays_most():
+    # a house that pays a flush above a straight: a straight flush takes the flush's 3 to 1
+    rules = GAMES[POKER_OR_BUST].rules_from_dict({"odds_paytable": {"straight": "1", "flush": "3"}})
+    a = run(rnd(PAIR_OF_8S, seat(2, "9H TH JH")), rules)
+    assert nets(a)[(2, "odds")] == D("30.00")
+    assert a.settlements[1].explanation == "Jack-high straight flush, paid on the flush line; Odds pays 3 to 1"
 
 
 def test_settlement_does_not_depend_on_seat_order():

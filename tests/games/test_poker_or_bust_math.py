@@ -120,3 +120,12 @@ def test_math_settles_like_the_engine():
 def test_bad_options_are_refused(bad):
     with pytest.raises(ValueError):
         pm.run(options(**bad))
+
+
+def test_math_prices_a_short_table_at_the_best_line_each_hand_qualifies_for():
+    """RULINGS.md: the math pays an Odds table without some categories as the engine does."""
+    rules = PokerOrBustRules(odds_paytable={"straight": Decimal(3), "flush": Decimal(2)})
+    units = pm._odds_units(rules)
+    assert units[tcp.ROYAL_FLUSH] == units[tcp.STRAIGHT_FLUSH] == units[tcp.STRAIGHT] == 3.0
+    assert units[tcp.SUITED_THREE_OF_A_KIND] == units[tcp.FLUSH] == 2.0
+    assert units[tcp.THREE_OF_A_KIND] == units[tcp.PAIR] == units[tcp.HIGH_CARD] == -1.0

@@ -138,7 +138,8 @@ def test_review_from_the_desk_keeps_the_note_in_history(client, floor, pitboss, 
     reasons = list(
         finding.history.order_by("history_date").values_list("history_change_reason", flat=True)
     )
-    assert reasons == ["escalate: Camera check needed", "confirm: Seen on camera: dealer paid 5"]
+    # the first row is the finding's creation by the recording (issue #18: recording writes it)
+    assert reasons == ["recorded", "escalate: Camera check needed", "confirm: Seen on camera: dealer paid 5"]
     page = client.get(reverse("desk-round", args=[rnd.pk])).content.decode()
     assert (
         "escalate: Camera check needed" in page and "confirm: Seen on camera: dealer paid 5" in page

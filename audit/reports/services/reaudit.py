@@ -20,7 +20,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
-from simple_history.utils import bulk_create_with_history
 
 from audit import chain
 from audit.models import ChainLink, Finding
@@ -29,7 +28,12 @@ from tables.games import ENGINE_VERSION
 from tables.games.base import AuditContext, InvalidInput
 from tables.games.money import to_money
 from tables.models import Round, RoundRevision
-from tables.services.rounds import round_audit
+from tables.services.rounds import (
+    findings_from_audit,
+    findings_history_write,
+    round_audit,
+    round_players,
+)
 
 from ..theoretical import JACKPOT_KEY
 
@@ -109,35 +113,32 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> Reau
             rev.audit.get("settlements", ())
         ):
             result.settlement_changed.append(rnd.pk)
-        players = {s["seat"]: s.get("player") or "" for s in rev.data.get("seats", ())}
         seen = existing[rev.pk]
+        added = []
         for f in audit.findings:
             key = _finding_key(f.code, f.path, f.seat, f.amount)
             if key in seen:
                 continue
             seen.add(key)
+            added.append(f)
+        if added:
             touched.add(rnd.pk)
-            new.append(
-                Finding(
-                    round=rnd,
-                    revision=rev,
-                    kind=f.kind,
-                    code=f.code,
-                    message=REAUDIT_NOTE + f.message,
-                    path=f.path,
-                    rule=f.rule,
-                    expected=f.expected,
-                    recorded=f.recorded,
-                    amount=f.amount,
-                    seat=f.seat,
-                    player=players.get(f.seat, "") if f.seat is not None else "",
-                    created_at=at,
-                )
+            # the one map recording uses: the same fields, the message marked as the re-audit's
+            new += findings_from_audit(
+                rnd=rnd,
+                revision=rev,
+                findings=added,
+                players=round_players(rev.data),
+                at=at,
+                note=REAUDIT_NOTE,
             )
     if new:
         allow_audit_write()
-        new = bulk_create_with_history(
-            new, Finding, default_change_reason=f"re-audit by engine {ENGINE_VERSION}"
+        new = Finding.objects.bulk_create(new)
+        # history as recording writes it: a "+" row per finding, dated at the re-audit; no
+        # acting user (a report run or task has none), the reason names the engine
+        findings_history_write(
+            new, author=None, reason=f"re-audit by engine {ENGINE_VERSION}", at=at
         )
         counts = dict(
             Finding.objects.filter(round_id__in=touched, status=Finding.OPEN)
