@@ -17,13 +17,6 @@ from django.db import connections, router, transaction
 from django.utils import timezone
 
 from audit import chain
-from audit.jackpots.services import (
-    jackpot_bank_of,
-    jackpot_context_for_round,
-    jackpot_round_posted,
-    jackpot_round_voided,
-    priced_by_meters,
-)
 from audit.models import ChainLink, Finding
 from audit.services import findings_round_changed
 from casino.audit_guard import allow_audit_write
@@ -49,6 +42,7 @@ from tables.models import (
     TableSession,
     Wager,
 )
+from tables.services.round_ledgers import meters, round_posted, round_voided
 from tables.services.round_limits import TableLimits, limit_findings, round_refusals
 from tables.services.sessions import table_session_for_moment
 
@@ -318,15 +312,15 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     session_id, gaming_day = _session_of_day(now, at=at, author=author)
     refuse_closed_day(now.casino_id, gaming_day)
     version = RulesetVersion.cached(now.version_id, now.version_created_at)
-    bank = jackpot_bank_of(table)
+    bank = meters().bank_of(table)
     limits = limits_of(table)
     given = context
     # The bank's meters are read unlocked for the first audit and locked when the round posts
     # (last): a round that won a progressive line is audited again at the locked meters.
-    context = jackpot_context_for_round(table=table, version=version, context=given, bank=bank, lock=False)
+    context = meters().context_for_round(table=table, version=version, context=given, bank=bank, lock=False)
     canonical, result = round_audit(game=table.game, data=data, version=version, context=context, limits=limits)
-    if bank is not None and priced_by_meters(result, context):
-        context = jackpot_context_for_round(table=table, version=version, context=given, bank=bank)
+    if bank is not None and meters().priced_by_meters(result, context):
+        context = meters().context_for_round(table=table, version=version, context=given, bank=bank)
         canonical, result = round_audit(game=table.game, data=data, version=version, context=context, limits=limits)
     rnd = Round(table=table, session_id=session_id, game=table.game,
                 gaming_day=gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
@@ -338,7 +332,7 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at)
     _chain_revision(revision, now.chain_head)
-    jackpot_round_posted(round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank)
+    round_posted.send(Round, round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank)
     return AuditedRound(rnd, revision, result)
 
 
@@ -378,9 +372,9 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     refuse_closed_day(rnd.table.pit.casino_id, rnd.gaming_day)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} was voided; it cannot be corrected"]})
-    bank = jackpot_bank_of(rnd.table, earlier_round=rnd)
-    context = jackpot_context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
-                                        bank=bank)
+    bank = meters().bank_of(rnd.table, earlier_round=rnd)
+    context = meters().context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
+                                         bank=bank)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context,
                                     limits=round_limits(rnd.table, rnd))
     findings_round_changed(round=rnd, change=f"corrected to revision {rnd.revision + 1}", reason=reason,
@@ -392,7 +386,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     rnd.open_findings = len(result.findings)
     rnd._history_user, rnd._change_reason = author, f"corrected: {reason}"
     rnd.save(update_fields=["revision", "open_findings"])
-    jackpot_round_posted(round=rnd, revision=new_revision, audit=result, author=author, at=at, bank=bank)
+    round_posted.send(Round, round=rnd, revision=new_revision, audit=result, author=author, at=at, bank=bank)
     return AuditedRound(rnd, new_revision, result)
 
 
@@ -414,5 +408,5 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     chain.append(chain.table_chain(rnd.table_id), head, [(ChainLink.VOID, rnd.pk, chain.void_text(rnd), rnd.voided_at)],
                  using=rnd._state.db)
     findings_round_changed(round=rnd, change="voided", reason=reason, author=author, at=rnd.voided_at)
-    jackpot_round_voided(round=rnd, author=author, reason=reason, at=rnd.voided_at)
+    round_voided.send(Round, round=rnd, author=author, reason=reason, at=rnd.voided_at)
     return rnd

@@ -602,8 +602,19 @@ def test_a_round_locks_its_banks_meters_only_to_post_unless_it_wins_a_meter(monk
         audits.append(kwargs.get("lock", True))
         return real(**kwargs)
 
-    monkeypatch.setattr("tables.services.rounds.jackpot_context_for_round", spy)
+    monkeypatch.setattr("audit.jackpots.services.jackpot_context_for_round", spy)  # what the registered meters call
     meter = _line(bank, "bust5_unsuited").meter
     audited = round_record(table=tables[0], author=pitboss, at=DAY_START + timedelta(minutes=2), data=hit_round())
     assert audits == [False, True]
     assert JackpotAward.objects.get(round=audited.round).amount == meter
+
+
+def test_recording_reaches_the_ledger_only_through_the_registered_meters_and_announcements():
+    """Issue #18: tables announces a posted or voided round and asks the registered meters; the
+    jackpot ledger registers itself when the app starts (tables imports nothing of it)."""
+    from audit.jackpots.meters import JackpotMeters, round_posted_hook, round_voided_hook
+    from tables.services import round_ledgers
+
+    assert isinstance(round_ledgers.meters(), JackpotMeters)
+    assert round_posted_hook in [r[1]() for r in round_ledgers.round_posted.receivers]
+    assert round_voided_hook in [r[1]() for r in round_ledgers.round_voided.receivers]
