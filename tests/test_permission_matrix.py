@@ -81,7 +81,7 @@ MATRIX.update({
 # Advantage play (issue #19 point 4): the desk's readers only.
 MATRIX.update({
     "desk-advantage": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
-    "advantageplay-list": [("get", (SURVEILLANCE, GAMING_MANAGER), "api")],
+    "advantage-play": [("get", (SURVEILLANCE, GAMING_MANAGER), "api")],
 })
 # Jackpots (issue #7): meters for everyone, money for finance and gaming managers.
 _JACKPOT_READERS = (FINANCE, GAMING_MANAGER)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, viewsets
+from rest_framework import serializers
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from casino.query_dates import query_date
 from casino.scoping import user_casino_ids
@@ -68,7 +69,7 @@ def _player(row) -> dict:
                        "true_count": round(p.true_count, 2), "bet": p.bet} for p in row.pairs]}
 
 
-class AdvantagePlayViewSet(viewsets.ViewSet):
+class AdvantagePlayView(APIView):
     """Bet spread against the shoe's running count, per player, for one gaming day: the Hi-Lo true
     count before each round beside the player's base wager, Pearson r with its 95% interval
     (Fisher z), the spread and a signal. Surveillance and gaming managers."""
@@ -78,8 +79,8 @@ class AdvantagePlayViewSet(viewsets.ViewSet):
     @extend_schema(parameters=[
         OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the current gaming day"),
         OpenApiParameter("table", int, description="One table's id (default: all of your tables)"),
-    ], responses=AdvantageDaySerializer)
-    def list(self, request):
+    ], responses=AdvantageDaySerializer, operation_id="advantage_play_day")
+    def get(self, request):
         day = query_date(request.query_params)
         try:
             table = chosen_table(request.user, request.query_params.get("table"))

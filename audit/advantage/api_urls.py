@@ -1,10 +1,9 @@
-"""Under /api/v1/ beside tables/api/urls.py."""
+"""Under /api/v1/ beside tables/api/urls.py: one read (a day's figures, an object, not a list)."""
 
-from rest_framework.routers import SimpleRouter
+from django.urls import path
 
 from audit.advantage import api
 
-router = SimpleRouter()
-router.register("advantage-play", api.AdvantagePlayViewSet, basename="advantageplay")
-
-urlpatterns = router.urls
+urlpatterns = [
+    path("advantage-play/", api.AdvantagePlayView.as_view(), name="advantage-play"),
+]
