@@ -41,6 +41,20 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     return value
 
 
+def env_number(name: str, default: float, *, low: float, high: float) -> float:
+    """A decimal number between ``low`` and ``high`` (a statistic's threshold, never money)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if not low <= value <= high:
+        raise ImproperlyConfigured(f"{name}={raw!r} must be between {low} and {high}")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

@@ -13,7 +13,16 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_choice, env_int, env_list, env_rate, env_str, env_time_zone
+from .env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_number,
+    env_rate,
+    env_str,
+    env_time_zone,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
@@ -71,6 +80,7 @@ INSTALLED_APPS = [
     "audit.jackpots",
     "tables.accounting",
     "audit.fluctuations",
+    "audit.advantage",
     "tables.closing",
     "tables.players",
 ]
@@ -309,6 +319,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 REPORTS_STALE_SECONDS = env_int("REPORTS_STALE_SECONDS", CELERY_VISIBILITY_TIMEOUT + 60, minimum=1)
 #: A slice started this many times without finishing (its worker died each time) fails the run.
 REPORTS_SLICE_ATTEMPTS = env_int("REPORTS_SLICE_ATTEMPTS", 3, minimum=1)
+#: Advantage play (audit/advantage/): a player is flagged when the lower bound of the 95% interval
+#: of r (true count against bet) is above this, over at least this many rounds.
+ADVANTAGE_FLAG_LOWER_BOUND = env_number("ADVANTAGE_FLAG_LOWER_BOUND", 0.3, low=-1.0, high=1.0)
+ADVANTAGE_FLAG_MIN_ROUNDS = env_int("ADVANTAGE_FLAG_MIN_ROUNDS", 30, minimum=4)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

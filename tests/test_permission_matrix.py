@@ -78,6 +78,11 @@ MATRIX.update({
     "desk-dealer": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
     "desk-patterns": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
 })
+# Advantage play (issue #19 point 4): the desk's readers only.
+MATRIX.update({
+    "desk-advantage": [("get", (SURVEILLANCE, GAMING_MANAGER), "page")],
+    "advantage-play": [("get", (SURVEILLANCE, GAMING_MANAGER), "api")],
+})
 # Jackpots (issue #7): meters for everyone, money for finance and gaming managers.
 _JACKPOT_READERS = (FINANCE, GAMING_MANAGER)
 MATRIX.update({

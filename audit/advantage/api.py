@@ -1,0 +1,95 @@
+"""GET /api/v1/advantage-play/?gaming_day=&table=: the desk page's figures as JSON."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.query_dates import query_date
+from casino.scoping import user_casino_ids
+
+from .query import UnknownTable, chosen_table, default_day
+from .roles import ADVANTAGE_READERS
+from .selectors import SIGNAL_WORDS, advantage_day
+
+
+class PairSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="round_id")
+    table = serializers.CharField(source="table_label")
+    sequence = serializers.IntegerField()
+    shoe = serializers.IntegerField(help_text="The inferred shoe of the table that day, from 1.")
+    running_count = serializers.IntegerField(help_text="Hi-Lo running count before the round.")
+    decks_remaining = serializers.FloatField()
+    true_count = serializers.FloatField()
+    bet = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="The base wager (see the app's README).")
+
+
+class PlayerSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    n = serializers.IntegerField(help_text="Rounds (pairs of true count and bet).")
+    r = serializers.FloatField(allow_null=True, help_text="Pearson r; null when it does not exist.")
+    ci_low = serializers.FloatField(allow_null=True)
+    ci_high = serializers.FloatField(allow_null=True)
+    min_bet = serializers.DecimalField(max_digits=14, decimal_places=2)
+    max_bet = serializers.DecimalField(max_digits=14, decimal_places=2)
+    spread = serializers.DecimalField(max_digits=16, decimal_places=2, help_text="Largest bet / smallest bet.")
+    mean_bet_low = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True,
+                                            help_text="Mean bet at a true count of 0 or less.")
+    mean_bet_high = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True,
+                                             help_text="Mean bet at a true count of +2 or more.")
+    signal = serializers.ChoiceField(choices=list(SIGNAL_WORDS))
+    signal_words = serializers.CharField()
+    pairs = PairSerializer(many=True)
+
+
+class ThresholdsSerializer(serializers.Serializer):
+    lower_bound = serializers.FloatField()
+    min_rounds = serializers.IntegerField()
+
+
+class AdvantageDaySerializer(serializers.Serializer):
+    gaming_day = serializers.DateField()
+    table = serializers.IntegerField(allow_null=True)
+    rounds = serializers.IntegerField()
+    shoes = serializers.IntegerField()
+    thresholds = ThresholdsSerializer()
+    rows = PlayerSerializer(many=True)
+
+
+def _player(row) -> dict:
+    c = row.correlation
+    return {"player": row.player, "n": row.n, "r": round(c.r, 4) if c else None,
+            "ci_low": round(c.low, 4) if c else None, "ci_high": round(c.high, 4) if c else None,
+            "min_bet": row.min_bet, "max_bet": row.max_bet, "spread": row.spread, "mean_bet_low": row.mean_bet_low,
+            "mean_bet_high": row.mean_bet_high, "signal": row.signal, "signal_words": row.signal_words,
+            "pairs": [{"round_id": p.round_id, "table_label": p.table_label, "sequence": p.sequence, "shoe": p.shoe,
+                       "running_count": p.running_count, "decks_remaining": round(p.decks_remaining, 2),
+                       "true_count": round(p.true_count, 2), "bet": p.bet} for p in row.pairs]}
+
+
+class AdvantagePlayView(APIView):
+    """Bet spread against the shoe's running count, per player, for one gaming day: the Hi-Lo true
+    count before each round beside the player's base wager, Pearson r with its 95% interval
+    (Fisher z), the spread and a signal. Surveillance and gaming managers."""
+
+    read_roles = ADVANTAGE_READERS
+
+    @extend_schema(parameters=[
+        OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the current gaming day"),
+        OpenApiParameter("table", int, description="One table's id (default: all of your tables)"),
+    ], responses=AdvantageDaySerializer, operation_id="advantage_play_day")
+    def get(self, request):
+        day = query_date(request.query_params)
+        try:
+            table = chosen_table(request.user, request.query_params.get("table"))
+        except UnknownTable as exc:
+            raise serializers.ValidationError({"table": [str(exc)]}) from None
+        day = day or default_day(request.user, table)
+        result = advantage_day(day, casinos=user_casino_ids(request.user), table_id=table.pk if table else None)
+        payload = {"gaming_day": day, "table": table.pk if table else None, "rounds": result.rounds,
+                   "shoes": result.shoes, "thresholds": {"lower_bound": result.thresholds.lower_bound,
+                                                         "min_rounds": result.thresholds.min_rounds},
+                   "rows": [_player(r) for r in result.rows]}
+        return Response(AdvantageDaySerializer(payload).data)

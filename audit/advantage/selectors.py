@@ -1,0 +1,175 @@
+"""The advantage-play read: the count before every round of a gaming day, and per player the
+pairs (true count, bet) with r, its 95% interval, the bet spread and a signal.
+
+Bounded to one gaming day (one table or all the reader's tables): never all of history.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from django.conf import settings
+from django.db.models import F
+
+from audit.advantage.bets import ASSESSED_GAMES, round_bets, round_cards
+from audit.advantage.count import CountedRound, RoundCards, walk
+from audit.advantage.stats import Correlation, NoVariation, correlation_interval
+from casino.scoping import narrow
+from tables.models import Round, RoundRevision, RulesetVersion
+
+CENT = Decimal("0.01")
+#: The true counts the two mean bets are taken at (a counter bets small at <= 0, big at >= +2).
+LOW_COUNT, HIGH_COUNT = 0.0, 2.0
+
+FLAG, WATCH, CLEAR, FLAT_BET, COUNT_CONSTANT, TOO_FEW = (
+    "flag", "watch", "clear", "flat_bet", "count_constant", "too_few_rounds")
+SIGNAL_WORDS = {
+    FLAG: "Flag: the bet follows the count",
+    WATCH: "Watch: the bet follows the count, too few rounds to flag",
+    CLEAR: "No flag",
+    FLAT_BET: "No flag: flat bet",
+    COUNT_CONSTANT: "No flag: the count never changed",
+    TOO_FEW: "Too few rounds",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    lower_bound: float
+    min_rounds: int
+
+    @classmethod
+    def from_settings(cls) -> Thresholds:
+        return cls(settings.ADVANTAGE_FLAG_LOWER_BOUND, settings.ADVANTAGE_FLAG_MIN_ROUNDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    round_id: int
+    table_label: str
+    sequence: int
+    shoe: int
+    running_count: int
+    decks_remaining: float
+    true_count: float
+    bet: Decimal
+
+
+@dataclass
+class PlayerRow:
+    player: str
+    pairs: list[Pair] = field(default_factory=list)
+    correlation: Correlation | None = None
+    signal: str = TOO_FEW
+
+    @property
+    def n(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def min_bet(self) -> Decimal:
+        return min(p.bet for p in self.pairs)
+
+    @property
+    def max_bet(self) -> Decimal:
+        return max(p.bet for p in self.pairs)
+
+    @property
+    def spread(self) -> Decimal:
+        """Largest bet / smallest bet (bets are above zero: the engine refuses others)."""
+        return (self.max_bet / self.min_bet).quantize(CENT)
+
+    def _mean(self, keep) -> Decimal | None:
+        bets = [p.bet for p in self.pairs if keep(p.true_count)]
+        return (sum(bets) / len(bets)).quantize(CENT) if bets else None
+
+    @property
+    def mean_bet_low(self) -> Decimal | None:
+        return self._mean(lambda tc: tc <= LOW_COUNT)
+
+    @property
+    def mean_bet_high(self) -> Decimal | None:
+        return self._mean(lambda tc: tc >= HIGH_COUNT)
+
+    @property
+    def signal_words(self) -> str:
+        return SIGNAL_WORDS[self.signal]
+
+
+@dataclass
+class AdvantageDay:
+    gaming_day: date
+    thresholds: Thresholds
+    rows: list[PlayerRow]
+    rounds: int
+    shoes: int
+
+
+def day_rounds(gaming_day: date, *, casinos, table_id: int | None = None) -> list[RoundCards]:
+    """The day's active rounds of the assessed games, current revision only, in table and round
+    order. A voided round is left out: its cards do not count."""
+    revisions = narrow(RoundRevision.objects, casinos, "round__table__pit__casino").filter(
+        round__gaming_day=gaming_day, round__status=Round.ACTIVE, round__game__in=ASSESSED_GAMES,
+        number=F("round__revision"),
+    )
+    if table_id is not None:
+        revisions = revisions.filter(round__table_id=table_id)
+    rows = revisions.order_by("round__table_id", "round__sequence").values_list(
+        "round_id", "round__table_id", "round__table__label", "round__sequence", "round__session_id",
+        "round__dealer_id", "round__ruleset_version_id", "round__game", "data")
+    decks: dict[int, int] = {}
+    out = []
+    for round_id, table_id_, label, sequence, session_id, dealer_id, version_id, game, data in rows.iterator(
+            chunk_size=500):
+        if version_id not in decks:
+            decks[version_id] = RulesetVersion.objects.get(pk=version_id).rules().decks
+        out.append(RoundCards(
+            round_id=round_id, table_id=table_id_, table_label=label, sequence=sequence, session_id=session_id,
+            dealer_id=dealer_id, decks=decks[version_id], cards=round_cards(game, data),
+            bets=round_bets(game, data)))
+    return out
+
+
+def player_rows(counted: list[CountedRound], thresholds: Thresholds) -> list[PlayerRow]:
+    """Per player identifier: the pairs, r and its interval, and the signal. Flagged first, then
+    by the interval's lower bound, then by the player."""
+    by_player: dict[str, PlayerRow] = defaultdict(lambda: PlayerRow(player=""))
+    for c in counted:
+        for player, bet in c.round.bets:
+            row = by_player[player]
+            row.player = player
+            row.pairs.append(Pair(
+                round_id=c.round.round_id, table_label=c.round.table_label, sequence=c.round.sequence, shoe=c.shoe,
+                running_count=c.running_count, decks_remaining=c.decks_remaining, true_count=c.true_count, bet=bet))
+    rows = list(by_player.values())
+    for row in rows:
+        row.correlation, row.signal = judge(row.pairs, thresholds)
+    order = {FLAG: 0, WATCH: 1}
+    rows.sort(key=lambda r: (order.get(r.signal, 2), -(r.correlation.low if r.correlation else -2.0), r.player))
+    return rows
+
+
+def judge(pairs: list[Pair], thresholds: Thresholds) -> tuple[Correlation | None, str]:
+    """r with its interval, and the plain signal (see SIGNAL_WORDS)."""
+    try:
+        corr = correlation_interval([p.true_count for p in pairs], [float(p.bet) for p in pairs])
+    except NoVariation as exc:
+        return None, FLAT_BET if exc.which == "bet" else COUNT_CONSTANT
+    if corr is None:
+        return None, TOO_FEW
+    if corr.low > thresholds.lower_bound:
+        return corr, FLAG if len(pairs) >= thresholds.min_rounds else WATCH
+    return corr, CLEAR
+
+
+def advantage_day(gaming_day: date, *, casinos, table_id: int | None = None,
+                  thresholds: Thresholds | None = None) -> AdvantageDay:
+    """Everything the page and the API show for a gaming day (one table or all)."""
+    thresholds = thresholds or Thresholds.from_settings()
+    counted = list(walk(day_rounds(gaming_day, casinos=casinos, table_id=table_id)))
+    return AdvantageDay(
+        gaming_day=gaming_day, thresholds=thresholds, rows=player_rows(counted, thresholds), rounds=len(counted),
+        shoes=sum(1 for c in counted if c.new_shoe_reason is not None))

@@ -1,0 +1,42 @@
+"""The desk's advantage-play page: parse the query, call the selector, render."""
+
+from __future__ import annotations
+
+from django import forms
+from django.shortcuts import render
+
+from casino.permissions import role_required
+from casino.query_dates import date_or_none
+from casino.scoping import scope, user_casino_ids
+from tables.models import Table
+
+from .bets import ASSESSED_GAMES
+from .query import UnknownTable, chosen_table, default_day
+from .roles import ADVANTAGE_READERS
+from .selectors import advantage_day
+
+
+class AdvantageForm(forms.Form):
+    gaming_day = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    table = forms.ModelChoiceField(queryset=Table.objects.none(), required=False, empty_label="All tables")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = scope(
+            Table.objects.filter(game__in=ASSESSED_GAMES).select_related("pit").order_by("label"), user,
+            "pit__casino")
+
+
+@role_required(*ADVANTAGE_READERS)
+def advantage(request):
+    error = None
+    try:
+        table = chosen_table(request.user, request.GET.get("table"))
+    except UnknownTable as exc:
+        table, error = None, f"Table: {exc}; showing all tables."
+    # An impossible date shows the default day, as every page does (the API answers 400).
+    day = date_or_none(request.GET.get("gaming_day")) or default_day(request.user, table)
+    form = AdvantageForm(initial={"gaming_day": day, "table": table}, user=request.user)
+    result = advantage_day(day, casinos=user_casino_ids(request.user), table_id=table.pk if table else None)
+    return render(request, "surveillance/advantage.html",
+                  {"form": form, "result": result, "table": table, "error": error})
