@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from .cards import BJ_POINTS, RANK, TEN_VALUE, TEXT
 from .holdem_pots import hand_key, money_text_cents, settle_pots
+from .holdem_state import compiled
 from .rulesets import HoldemBlackjackRules
 
 #: injectable error -> the finding code it produces
@@ -49,15 +50,13 @@ class _Sim:
     def __init__(
         self, rng: random.Random, rules: HoldemBlackjackRules, seats: int, inject: Iterable[str]
     ):
-        from .holdem_blackjack import _stakes  # the ruleset in cents, computed once
-
         unknown = set(inject) - set(INJECTIONS)
         if unknown:
             raise ValueError(f"unknown injections: {', '.join(sorted(unknown))}")
         if not 2 <= seats <= rules.max_seats:
             raise ValueError(f"seats must be 2 to {rules.max_seats}")
         self.rng = rng
-        self.st = st = _stakes(rules)
+        self.st = st = compiled(rules)
         self.todo = set(inject)
         numbers = sorted(rng.sample(range(1, st.max_seats + 1), seats))
         self.button = rng.choice(numbers)

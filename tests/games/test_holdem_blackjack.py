@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.games import holdem_blackjack as hb
+from tables.games import holdem_state as hs
 from tables.games.base import AuditContext, InvalidInput
 from tables.games.rulesets import HoldemBlackjackRules
 from tables.games.simulate_holdem_blackjack import INJECTIONS, _Sim
@@ -119,6 +120,26 @@ SIDE_POT_STACKS = {1: "100.00", 2: "100.00", 3: "10.50"}
 
 def side_pot_hand(tail=()) -> dict:
     return hand(SIDE_POT_LOG + list(tail), stacks=SIDE_POT_STACKS)
+
+
+def every_action_was_legal(data: dict, rules: HoldemBlackjackRules) -> bool:
+    """Whether the State's ``can_*`` allowed each betting action and each hit or stand of
+    the log just before it was applied (what the tablet and the simulator ask)."""
+    rnd = hb.parse_round(data, rules)
+    state = hs.State(hs.compiled(rules), rnd.button, [(s.seat, s.stack_cents) for s in rnd.seats])
+    for a in rnd.actions:
+        if a.action in hs.BETTING:
+            target = hs.BET_PHASE[state.phase]
+            if target > state.phase:
+                state.advance(target)
+            if not state.can_bet(a.action, a.seat, a.cents):
+                return False
+        elif a.action in (hs.HIT, hs.STAND):
+            if not (state.can_hit(a.seat) if a.action == hs.HIT else state.can_stand(a.seat)):
+                return False
+        state.apply(a)
+    state.finish()
+    return not state.findings and not state.errors
 
 
 def docstring_example() -> dict:
@@ -517,7 +538,7 @@ def test_a_short_all_in_big_blind_does_not_lower_the_bet():
     assert (main["amount"], main["eligible"], main["winners"]) == ("6.00", [1, 2, 3], [2])
     assert (side["amount"], side["eligible"], side["winners"]) == ("1.00", [1, 3], [3])
     assert nets(audit) == {1: D("-2.50"), 2: D("4.00"), 3: D("-1.50"), 0: D("0.00")}
-    assert hb._parse_fast(data, hb._stakes(RULES)) is not None  # a regular hand
+    assert every_action_was_legal(data, RULES)  # a regular hand
 
 
 def test_calling_only_the_short_blind_is_a_wrong_call():
@@ -947,7 +968,7 @@ def test_wrong_types_are_field_errors_not_crashes():
     }
 
 
-# --- the fast path (parse and replay in one pass) against the detailed one -----------------
+# --- the one parser: its memos (owned by the compiled ruleset) change nothing -------------
 
 FAST_RULES = [
     RULES,
@@ -963,7 +984,9 @@ FAST_RULES = [
 
 
 def _detailed(data, rules):
-    return hb._parse_detailed(data, rules, hb._stakes(rules))
+    """The parser with the compiled ruleset's memos emptied: every value read the long way."""
+    hs.compiled(rules).memo.clear()
+    return hb.parse_round(data, rules)
 
 
 def _outcome(parse, data, rules):
@@ -1034,8 +1057,9 @@ def _mutate(data: dict, rng: random.Random) -> dict:
     st.integers(0, 3),
 )
 def test_fast_path_gives_exactly_what_the_detailed_path_gives(seed, n, rules, inject, changes):
-    """Same Round, replay, settlements, findings, summary and errors, for regular hands,
-    hands with dealer errors and broken hands alike."""
+    """Same Round, replay, settlements, findings, summary and errors with the memos warm
+    (the cheap exact checks) and cold, for regular hands, hands with dealer errors and
+    broken hands alike."""
     rng = random.Random(seed)
     data = hb.simulate_round(rng, rules, seats=min(n, rules.max_seats), inject=frozenset(inject))
     for _ in range(changes):
@@ -1045,10 +1069,10 @@ def test_fast_path_gives_exactly_what_the_detailed_path_gives(seed, n, rules, in
 
 @pytest.mark.parametrize("rules", FAST_RULES)
 def test_regular_hands_take_the_fast_path(rules):
-    stakes = hb._stakes(rules)
+    """A simulated clean hand is legal at every step by the State's can_*."""
     for seed in range(40):
         data = hb.simulate_round(random.Random(seed), rules, seats=2 + seed % (rules.max_seats - 1))
-        assert hb._parse_fast(data, stakes) is not None, seed
+        assert every_action_was_legal(data, rules), seed
 
 
 class _Text(str):
@@ -1072,5 +1096,4 @@ def test_fast_path_leaves_odd_types_to_the_detailed_path():
         assert _outcome(hb.parse_round, data, RULES) == _outcome(_detailed, data, RULES), key
     mapping = json.loads(json.dumps(base))
     mapping["actions"][3] = UserDict(mapping["actions"][3])  # a Mapping, not a dict
-    assert hb._parse_fast(mapping, hb._stakes(RULES)) is None
     assert hb.parse_round(mapping, RULES) == hb.parse_round(base, RULES)
