@@ -347,9 +347,24 @@ def _parse_seats(raw: object, stakes: Stakes, errors: Errors) -> tuple[HandSeat,
     elif len(raw) > stakes.max_seats:
         errors.add("seats", f"this table seats at most {stakes.max_seats} players, got {len(raw)}")
     memo = stakes.cache("cents")
+    made = stakes.cache("seats")  # (seat, player, stack text) -> HandSeat
     out: list[HandSeat] = []
     taken: dict[int, int] = {}
     for i, item in enumerate(raw):
+        if item.__class__ is dict:
+            try:
+                seat = item["seat"]
+                hand_seat = made[(seat, item.get("player"), item["stack"])]
+                if (
+                    seat.__class__ is int
+                    and seat not in taken
+                    and len(item) == 2 + ("player" in item)
+                ):
+                    taken[seat] = i
+                    out.append(hand_seat)
+                    continue
+            except (KeyError, TypeError):  # not seen before, or not regular: read it in full
+                pass
         path = f"seats[{i}]"
         if type(item) is not dict and not isinstance(item, Mapping):
             errors.add(path, "must be an object")
@@ -384,22 +399,41 @@ def _parse_seats(raw: object, stakes: Stakes, errors: Errors) -> tuple[HandSeat,
             else:
                 stack = _cents(value, f"{path}.stack", errors, memo)
         if ok and stack is not None:
-            out.append(HandSeat(seat, player, stack))
+            hand_seat = HandSeat(seat, player, stack)
+            out.append(hand_seat)
+            if (
+                type(item) is dict
+                and (player is None or type(player) is str)
+                and len(made) < _MEMO_MAX
+                and type(value) is str
+                and item.keys() <= _SEAT_KEYS
+            ):
+                made[(seat, player, value)] = hand_seat
     return tuple(out)
 
 
 _NEW = tuple.__new__
 _KEYSETS = {a: frozenset(("action", *keys)) for a, keys in ACTIONS.items()}
-# action -> (number of keys with "action", has seat, has amount, has card)
+# action -> (number of keys with "action", has seat, the key of its value or "", has amount,
+# has card)
 _SPECS = {
-    a: (len(keys) + 1, "seat" in keys, "amount" in keys, "card" in keys)
+    a: (
+        len(keys) + 1,
+        "seat" in keys,
+        "amount" if "amount" in keys else "card" if "card" in keys else "",
+        "amount" in keys,
+        "card" in keys,
+    )
     for a, keys in ACTIONS.items()
 }
 
 
-def _parse_actions(  # noqa: C901 - one pass over the log, the cheap test first for each field
+def _parse_actions(
     raw: object, seat_numbers: set[int], stakes: Stakes, errors: Errors
 ) -> tuple[Action, ...]:
+    """The log's fields. An item already seen under this ruleset (same action, seat and
+    amount or card text) is the memoised :class:`Action`, after exact type checks; any
+    other goes through :func:`_parse_action`, which words what is wrong."""
     if not isinstance(raw, list):
         errors.add("actions", "must be a list of actions")
         return ()
@@ -408,81 +442,104 @@ def _parse_actions(  # noqa: C901 - one pass over the log, the cheap test first 
     seen = [0] * 52
     decks = stakes.decks
     specs = _SPECS
-    memo = stakes.cache("cents")
-    made = stakes.cache("actions")  # (action, seat, amount text or card text) -> Action
-    card_by_text = _CARD_BY_TEXT
+    made = stakes.cache("actions")  # (action, seat, amount or card text) -> Action
+    _dict, _str, _int = dict, str, int
     for k, item in enumerate(raw):
-        if type(item) is not dict and not isinstance(item, Mapping):
-            errors.add(f"actions[{k}]", "must be an object")
-            continue
-        kind = item.get("action")
-        spec = specs.get(kind) if type(kind) is str else None
-        if spec is None:
-            errors.add(
-                f"actions[{k}].action",
-                f"{kind!r} is not an action; expected one of {', '.join(ACTIONS)}",
-            )
-            continue
-        size, has_seat, has_amount, has_card = spec
-        if len(item) != size or not all(map(item.__contains__, _KEYSETS[kind])):
-            _bad_keys(item, kind, _KEYSETS[kind], k, errors)
-            continue
-        seat = item["seat"] if has_seat else 0
-        value = item["amount"] if has_amount else item["card"] if has_card else None
-        if type(seat) is int and type(value) in (str, type(None)):
-            key = (kind, seat, value)
-            action = made.get(key)
-            if action is not None and (not has_seat or seat in seat_numbers):
-                if has_card:
-                    c = action.card
-                    seen[c] += 1
-                    if seen[c] > decks:
-                        errors.add(
-                            f"actions[{k}].card",
-                            f"{TEXT[c]} dealt {seen[c]} times but a {decks}-deck shoe holds {decks}",
-                        )
+        if item.__class__ is _dict:
+            try:
+                kind = item["action"]
+                spec = specs[kind]
+                if len(item) == spec[0]:
+                    seat = item["seat"] if spec[1] else 0
+                    action = made[(kind, seat, item[spec[2]] if spec[2] else None)]
+                    # exact types: True or 1.0 would find seat 1's action
+                    if (
+                        seat.__class__ is _int
+                        and kind.__class__ is _str
+                        and (seat in seat_numbers or not spec[1])
+                    ):
+                        c = action.card
+                        if c >= 0:
+                            seen[c] += 1
+                            if seen[c] > decks:
+                                errors.add(
+                                    f"actions[{k}].card",
+                                    f"{TEXT[c]} dealt {seen[c]} times but a {decks}-deck shoe holds {decks}",
+                                )
+                                continue
+                        append(action)
                         continue
-                append(action)
-                continue
-        else:
-            key = None
-        cents = 0
-        card = -1
-        ok = True
-        if has_seat and (type(seat) is not int or seat not in seat_numbers):
-            errors.add(f"actions[{k}].seat", f"{seat!r} is not a seat in this hand")
-            ok = False
-        if has_amount:
-            c = memo.get(value) if type(value) is str else None
-            if c is None or c <= 0:
-                c = _cents(value, f"actions[{k}].amount", errors, memo, allow_zero=kind == RAKE)
-            if c is None:
-                ok = False
-                key = None
-            else:
-                cents = c
-        if has_card:
-            c = card_by_text.get(value) if type(value) is str else None
-            if c is None:
-                c = _card(value, f"actions[{k}].card", errors)
-            if c is None:
-                ok = False
-                key = None
-            else:
-                card = c
-                seen[c] += 1
-                if seen[c] > decks:
-                    errors.add(
-                        f"actions[{k}].card",
-                        f"{TEXT[c]} dealt {seen[c]} times but a {decks}-deck shoe holds {decks}",
-                    )
-                    ok = False
-        if ok:
-            action = _NEW(Action, (kind, seat, cents, card))
-            if key is not None and len(made) < 65536:
-                made[key] = action
+            except (KeyError, TypeError):  # not seen before, or not regular: read it in full
+                pass
+        action = _parse_action(item, k, seat_numbers, stakes, errors, seen)
+        if action is not None:
             append(action)
     return tuple(out)
+
+
+def _parse_action(
+    item: object, k: int, seat_numbers: set[int], stakes: Stakes, errors: Errors, seen: list[int]
+) -> Action | None:
+    """One log item read field by field, every wrong field worded; memoised when regular."""
+    if type(item) is not dict and not isinstance(item, Mapping):
+        errors.add(f"actions[{k}]", "must be an object")
+        return None
+    kind = item.get("action")
+    spec = _SPECS.get(kind) if type(kind) is str else None
+    if spec is None:
+        errors.add(
+            f"actions[{k}].action",
+            f"{kind!r} is not an action; expected one of {', '.join(ACTIONS)}",
+        )
+        return None
+    size, has_seat, value_key, has_amount, has_card = spec
+    keyset = _KEYSETS[kind]
+    if item.keys() != keyset:
+        _bad_keys(item, kind, keyset, k, errors)
+        return None
+    seat = item["seat"] if has_seat else 0
+    value = item[value_key] if value_key else None
+    memo = stakes.cache("cents")
+    cents = 0
+    card = -1
+    ok = True
+    if has_seat and (type(seat) is not int or seat not in seat_numbers):
+        errors.add(f"actions[{k}].seat", f"{seat!r} is not a seat in this hand")
+        ok = False
+    if has_amount:
+        c = memo.get(value) if type(value) is str else None
+        if c is None or c <= 0:
+            c = _cents(value, f"actions[{k}].amount", errors, memo, allow_zero=kind == RAKE)
+        if c is None:
+            ok = False
+        else:
+            cents = c
+    if has_card:
+        c = _card(value, f"actions[{k}].card", errors)
+        if c is None:
+            ok = False
+        else:
+            card = c
+            seen[c] += 1
+            if seen[c] > stakes.decks:
+                decks = stakes.decks
+                errors.add(
+                    f"actions[{k}].card",
+                    f"{TEXT[c]} dealt {seen[c]} times but a {decks}-deck shoe holds {decks}",
+                )
+                ok = False
+    if not ok:
+        return None
+    action = _NEW(Action, (kind, seat, cents, card))
+    made = stakes.cache("actions")
+    if (
+        type(item) is dict
+        and type(seat) is int
+        and (value is None or type(value) is str)
+        and len(made) < 65536
+    ):
+        made[(kind, seat, value)] = action
+    return action
 
 
 def _bad_keys(item: Mapping, kind: str, keyset: frozenset, k: int, errors: Errors) -> bool:
@@ -498,7 +555,9 @@ def _bad_keys(item: Mapping, kind: str, keyset: frozenset, k: int, errors: Error
     return bad
 
 
-def replay(button: int, seats: tuple[HandSeat, ...], actions: tuple[Action, ...], st: Stakes) -> State:
+def replay(
+    button: int, seats: tuple[HandSeat, ...], actions: tuple[Action, ...], st: Stakes
+) -> State:
     """The recorded log through the :class:`~.holdem_state.State`: findings for what broke
     a rule, ``state.errors`` for what cannot have happened (by the action's path)."""
     state = State(st, button, [(s.seat, s.stack_cents) for s in seats])

@@ -494,9 +494,7 @@ class State:
             elif ph == P_R2:
                 self._close_round(2, where)
                 state = self.state
-                self.comp = {
-                    j: i for i, j in enumerate(j for j in range(n) if state[j] != FOLDED)
-                }
+                self.comp = {j: i for i, j in enumerate(j for j in range(n) if state[j] != FOLDED)}
             elif ph == P_COMPLETE:
                 self._start_round(3)
             elif ph == P_FINAL:
@@ -507,9 +505,7 @@ class State:
         """The log ends here: what a hand needs to have a result, and the last phases closed."""
         if self.live > 1:
             missing = [
-                self.clock[j]
-                for j in range(self.n)
-                if self.state[j] != FOLDED and not self.up[j]
+                self.clock[j] for j in range(self.n) if self.state[j] != FOLDED and not self.up[j]
             ]
             if missing:
                 self.errors.add(
@@ -539,20 +535,19 @@ class State:
         Raises :class:`Illegal` when it cannot have happened (the state is then as before,
         except that phases the action moved the hand into stay entered).
         """
-        kind = action.action
+        kind, seat, cents, card = action
         k = self.k
         self.k = k + 1
-        if kind in BETTING:
-            self._betting(kind, action.seat, action.cents, k)
-        else:
-            target = PHASE_OF[kind]
-            if target < self.phase:
-                raise Illegal(
-                    f"a {kind.replace('_', ' ')} cannot come after {PHASE_NAMES[self.phase]} began"
-                )
-            if target > self.phase:
+        phase = self.phase
+        target = _TARGETS[kind][phase]
+        if target != phase:
+            if target > phase:
                 self.advance(target, k)
-            _OTHER[kind](self, kind, action.seat, action.cents, action.card, k)
+            elif kind not in BETTING:  # (betting before or after its rounds: verify says)
+                raise Illegal(
+                    f"a {kind.replace('_', ' ')} cannot come after {PHASE_NAMES[phase]} began"
+                )
+        _OPS[kind](self, kind, seat, cents, card, k)
         self.log.append(action)
 
     def act(self, kind: str, seat: int = 0, cents: int = 0, card: int = -1) -> Action:
@@ -644,11 +639,10 @@ class State:
         j = self.pos[seat]
         return self.can_bet(ALL_IN, seat, self.left[j])
 
-    def _betting(self, kind: str, seat: int, cents: int, k: int) -> None:
-        target = BET_PHASE[self.phase]
-        if target > self.phase:
-            self.advance(target, k)
-        j = self.verify_betting(kind, seat, cents)
+    def _betting(self, kind: str, seat: int, cents: int, card: int, k: int) -> None:
+        j = self.pos[seat]
+        if self.state[j] or cents > self.left[j] or self.live <= 1 or BET_PHASE[self.phase] < 0:
+            self.verify_betting(kind, seat, cents)  # raises with the reason
         self._judge_bet(kind, j, cents, True, k)
         # apply
         self.cursor = j
@@ -1091,7 +1085,13 @@ def _op_showdown(state: State, kind: str, seat: int, cents: int, card: int, k: i
     pass
 
 
-_OTHER = {
+_OPS = {
+    CHECK: State._betting,
+    FOLD: State._betting,
+    CALL: State._betting,
+    BET: State._betting,
+    RAISE: State._betting,
+    ALL_IN: State._betting,
     ANTE: State._op_post,
     SMALL_BLIND: State._op_post,
     BIG_BLIND: State._op_post,
@@ -1102,6 +1102,11 @@ _OTHER = {
     SHOWDOWN: _op_showdown,
     AWARD: State._op_award,
     RAKE: State._op_award,
+}
+#: action -> the phase it belongs to, by the phase the hand is in (betting belongs to the
+#: round whose cards were dealt last; -1, -2: no betting now)
+_TARGETS = {
+    kind: BET_PHASE if kind in BETTING else (PHASE_OF[kind],) * len(BET_PHASE) for kind in ACTIONS
 }
 
 
