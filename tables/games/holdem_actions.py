@@ -7,13 +7,17 @@ and with what amounts. The tablet offers those as buttons; it still accepts any 
 action (a dealer's mistake must be recordable), and :func:`.holdem_blackjack.audit` judges
 the finished hand. This module only *suggests*: it never refuses anything.
 
-It follows the same house rulings as the audit (see that module's docstring): clockwise =
-rising seat numbers; heads-up, the button posts the small blind; the big blind is round
-1's bet; at most ``1 + max_raises`` bets and raises per round; fixed sizes in rounds 1
-and 2, a spread of ``final_min_multiple``..``final_max_multiple`` big blinds in the final
-round; hand completion from left of the button, hit or stand, up to ``max_cards`` cards.
-A log that does not fit (out of turn, wrong amounts) is replayed leniently: amounts are
-taken as recorded and the turn moves on from whoever acted.
+It decides no rule itself: the log so far is replayed through the audit's own
+:class:`~.holdem_state.State` and the options offered are the ones its ``can_*`` allow
+(the one copy of the betting rules). The replay is lenient: an item that cannot be read,
+or an action the State finds impossible, is skipped; what breaks a rule is applied as
+recorded (amounts as recorded, the turn moving on from whoever acted).
+
+What the tablet chooses to show, among the legal actions (house decisions, README):
+fold only when there are chips to call (folding for free is legal but never suggested);
+a call that would take every chip is shown as ``all_in``; a bet or raise that would take
+every chip is shown as ``all_in`` too; in the final round every whole multiple of the big
+blind within the spread is offered.
 
 Pure Python, no Django.
 """
@@ -25,9 +29,36 @@ from decimal import Decimal, InvalidOperation
 
 from .cards import BJ_POINTS, CardError, parse_card
 from .holdem_pots import money_text_cents
+from .holdem_state import (
+    ACTIONS,
+    ALL_IN,
+    ALL_IN_STATE,
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    FOLDED,
+    HIT,
+    HOLE,
+    P_COMPLETE,
+    P_FINAL,
+    P_HOLE,
+    P_POST,
+    P_R1,
+    P_R2,
+    P_SHOWDOWN,
+    P_UP,
+    RAISE,
+    STAND,
+    UP,
+    Action,
+    Illegal,
+    State,
+    compiled,
+)
 from .rulesets import HoldemBlackjackRules
 
-POSTS, HOLE, ROUND1, UP, ROUND2, COMPLETE, FINAL, SHOWDOWN, AWARDS = (
+POSTS, HOLE_PHASE, ROUND1, UP_PHASE, ROUND2, COMPLETE, FINAL, SHOWDOWN, AWARDS = (
     "posts",
     "hole",
     "round1",
@@ -38,13 +69,11 @@ POSTS, HOLE, ROUND1, UP, ROUND2, COMPLETE, FINAL, SHOWDOWN, AWARDS = (
     "showdown",
     "awards",
 )
-BETTING = {ROUND1: 1, ROUND2: 2, FINAL: 3}
-_BETTING_ACTIONS = frozenset({"check", "fold", "bet", "call", "raise", "all_in"})
 
 
 def _cents(value: object) -> int:
     try:
-        return int((Decimal(str(value)) * 100).to_integral_value())
+        return max(int((Decimal(str(value)) * 100).to_integral_value()), 0)
     except (InvalidOperation, ValueError, TypeError):
         return 0
 
@@ -57,255 +86,82 @@ def _total(cards: list[int]) -> int:
     return total
 
 
-class _Hand:
-    """The lenient replay: where the log has got to."""
-
-    def __init__(self, data: Mapping, rules: HoldemBlackjackRules):
-        self.rules = rules
-        self.bb = _cents(rules.big_blind)
-        self.sb = int(rules.small_blind * 100)
-        self.ante = int(rules.ante * 100)
-        seats = sorted(
-            {
-                int(s["seat"])
-                for s in data.get("seats", ())
-                if isinstance(s, Mapping) and "seat" in s
-            }
-        )
-        stacks = {
-            int(s["seat"]): _cents(s.get("stack"))
-            for s in data.get("seats", ())
-            if isinstance(s, Mapping) and "seat" in s
-        }
-        button = data.get("button")
-        if button in seats:
-            b = seats.index(button)
-            self.clock = (
-                seats[b + 1 :] + seats[: b + 1]
-            )  # left of the button first, the button last
-        else:
-            self.clock = seats
-        n = len(self.clock)
-        if n == 2:  # heads-up: the button posts the small blind
-            self.sb_seat, self.bb_seat = self.clock[1], self.clock[0]
-        elif n > 2:
-            self.sb_seat, self.bb_seat = self.clock[0], self.clock[1]
-        else:
-            self.sb_seat = self.bb_seat = None
-        self.left = dict(stacks)
-        self.folded: set[int] = set()
-        self.all_in: set[int] = set()
-        self.stood: set[int] = set()
-        self.cards: dict[int, list[int]] = {s: [] for s in seats}
-        self.hole: set[int] = set()
-        self.up: set[int] = set()
-        self.posted: dict[str, set[int]] = {"ante": set(), "small_blind": set(), "big_blind": set()}
-        self.phase = POSTS
-        self.inr = dict.fromkeys(seats, 0)
-        self.bet = 0
-        self.bets = 0
-        self.need: set[int] = set()
-        self.last: int | None = None  # who acted last in this betting round
-        self.awarded = False
-        self.showdown = False
-        self.sb_amount: dict[int, int] = {}
-        self.bb_amount: dict[int, int] = {}
-        for action in data.get("actions", ()):
-            if isinstance(action, Mapping):
-                self._apply(action)
-
-    # -- helpers --------------------------------------------------------------------------
-
-    def live(self) -> list[int]:
-        return [s for s in self.clock if s not in self.folded]
-
-    def can_act(self) -> list[int]:
-        return [s for s in self.clock if s not in self.folded and s not in self.all_in]
-
-    def _start_betting(self, phase: str) -> None:
-        self.phase = phase
-        self.inr = dict.fromkeys(self.clock, 0)
-        self.bet = self.bets = 0
-        self.last = None
-        if phase == ROUND1:
-            for s in self.posted["small_blind"]:
-                self.inr[s] = self.sb_amount.get(s, 0)
-            for s in self.posted["big_blind"]:
-                self.inr[s] = self.bb_amount.get(s, 0)
-            self.bet = max(self.inr.values(), default=0)
-            if self.bet < self.bb and self.posted["big_blind"] & self.all_in:
-                # a big blind all in for less does not lower the bet (RULINGS.md)
-                self.bet = self.bb
-            self.bets = 1 if self.posted["big_blind"] else 0
-            self.last = self.bb_seat
-        self.need = set(self.can_act())
-
-    def _betting_done(self) -> bool:
-        if len(self.live()) <= 1:
-            return True
-        acting = self.can_act()
-        matched = all(self.inr.get(s, 0) >= self.bet for s in acting)
-        if len(acting) <= 1 and matched:
-            return True  # nobody left to bet against
-        return not self.need and matched
-
-    def _advance(self) -> None:
-        """Move past finished phases."""
-        while True:
-            if self.awarded:
-                self.phase = AWARDS
-                return
-            if self.phase != POSTS and len(self.live()) <= 1:
-                self.phase = AWARDS
-                return
-            if self.phase == HOLE and all(s in self.hole for s in self.live()):
-                self._start_betting(ROUND1)
-            elif self.phase in BETTING and self._betting_done():
-                nxt = {ROUND1: UP, ROUND2: COMPLETE, FINAL: SHOWDOWN}[self.phase]
-                self.phase = nxt
-                if nxt == SHOWDOWN and self.showdown:
-                    self.phase = AWARDS
-            elif self.phase == UP and all(s in self.up for s in self.live()):
-                self._start_betting(ROUND2)
-            elif self.phase == COMPLETE and all(s in self.stood for s in self.live()):
-                self._start_betting(FINAL)
-            elif self.phase == SHOWDOWN and self.showdown:
-                self.phase = AWARDS
-            else:
-                return
-
-    # -- replay ---------------------------------------------------------------------------
-
-    def _apply(self, a: Mapping) -> None:  # noqa: C901 - one branch per action kind
-        kind = a.get("action")
-        seat = a.get("seat")
-        cents = _cents(a.get("amount")) if "amount" in a else 0
-        if kind in ("ante", "small_blind", "big_blind"):
-            self.posted[kind].add(seat)
-            self._put(seat, cents)
-            if kind == "small_blind":
-                self.sb_amount[seat] = cents
-            elif kind == "big_blind":
-                self.bb_amount[seat] = cents
-            return
-        if kind in ("hole", "up", "hit"):
-            if self.phase == POSTS:
-                self.phase = HOLE
-            try:
-                card = parse_card(a.get("card"))
-            except CardError:
-                card = None
-            if seat in self.cards and card is not None:
-                self.cards[seat].append(card)
-            if kind == "hole":
-                self.hole.add(seat)
-            elif kind == "up":
-                if self.phase == ROUND1 or self.phase == HOLE:
-                    self.phase = UP
-                self.up.add(seat)
-            self._advance()
-            return
-        if kind == "stand":
-            if self.phase in (ROUND2, UP):
-                self.phase = COMPLETE
-            self.stood.add(seat)
-            self._advance()
-            return
-        if kind in _BETTING_ACTIONS:
-            if self.phase in (POSTS, HOLE):
-                self._start_betting(ROUND1)
-            elif self.phase == UP:
-                self._start_betting(ROUND2)
-            elif self.phase == COMPLETE:
-                self._start_betting(FINAL)
-            self._bet(kind, seat, cents)
-            self._advance()
-            return
-        if kind == "showdown":
-            self.showdown = True
-            self.phase = AWARDS
-        elif kind in ("award", "rake"):
-            self.awarded = True
-            self.phase = AWARDS
-
-    def _put(self, seat, cents: int) -> None:
-        if seat in self.left:
-            self.left[seat] = max(0, self.left[seat] - cents)
-            if self.left[seat] == 0:
-                self.all_in.add(seat)
-
-    def _bet(self, kind: str, seat, cents: int) -> None:
-        if seat not in self.inr:
-            return
-        self.need.discard(seat)
-        self.last = seat
-        if kind == "fold":
-            self.folded.add(seat)
-            return
-        if kind == "check":
-            return
-        self._put(seat, cents)
-        self.inr[seat] += cents
-        if self.inr[seat] > self.bet:
-            size = self.inr[seat] - self.bet
-            full = size >= self._size() or kind in ("bet", "raise")
-            self.bet = self.inr[seat]
-            if full:
-                self.bets += 1
-                self.need = {s for s in self.can_act() if s != seat}
-            else:
-                self.need |= {s for s in self.can_act() if s != seat and self.inr[s] < self.bet}
-
-    # -- what next ------------------------------------------------------------------------
-
-    def _size(self) -> int:
-        if self.phase == ROUND1:
-            return self.bb
-        if self.phase == ROUND2:
-            return self.bb * self.rules.round2_multiple
-        return self.bb * self.rules.final_min_multiple
-
-    def to_act(self) -> int | None:
-        acting = self.can_act()
-        if not acting:
-            return None
-        ring = self.clock
-        start = (ring.index(self.last) + 1) % len(ring) if self.last in ring else 0
-        for k in range(len(ring)):
-            s = ring[(start + k) % len(ring)]
-            if s in acting and (s in self.need or self.inr.get(s, 0) < self.bet):
-                return s
+def _state(data: Mapping, rules: HoldemBlackjackRules) -> State | None:
+    """The log so far through the State, leniently; None without two seats."""
+    seats: dict[int, int] = {}
+    for s in data.get("seats", ()) if isinstance(data.get("seats"), list) else ():
+        if isinstance(s, Mapping) and type(s.get("seat")) is int and s["seat"] not in seats:
+            seats[s["seat"]] = _cents(s.get("stack"))
+    if len(seats) < 2:
         return None
-
-    def options(self, seat: int) -> list[dict]:
-        owed = max(0, self.bet - self.inr.get(seat, 0))
-        left = self.left.get(seat, 0)
-        out: list[dict] = []
-        raises_left = self.bets < 1 + self.rules.max_raises
-        if owed == 0:
-            out.append({"action": "check"})
-        else:
-            out.append({"action": "fold"})
-            if left > owed:
-                out.append({"action": "call", "amount": money_text_cents(owed)})
-        if raises_left:
-            kind = "bet" if self.bet == 0 else "raise"
-            if self.phase == FINAL:
-                sizes = [
-                    self.bb * m
-                    for m in range(self.rules.final_min_multiple, self.rules.final_max_multiple + 1)
-                ]
-            else:
-                sizes = [self._size()]
-            for size in sizes:
-                if owed + size < left:
-                    out.append({"action": kind, "amount": money_text_cents(owed + size)})
-        if left > 0:
-            out.append({"action": "all_in", "amount": money_text_cents(left)})
-        return out
+    button = data.get("button")
+    if type(button) is not int or button not in seats:
+        button = max(seats)  # clockwise from the lowest seat
+    state = State(compiled(rules), button, list(seats.items()))
+    raw = data.get("actions")
+    for item in raw if isinstance(raw, list) else ():
+        action = _action(item, seats)
+        if action is None:
+            continue
+        try:
+            state.apply(action)
+        except Illegal:
+            continue
+    return state
 
 
-def next_step(data: Mapping, rules: HoldemBlackjackRules | None = None) -> dict:
+def _action(item: object, seats: Mapping[int, int]) -> Action | None:
+    if not isinstance(item, Mapping):
+        return None
+    kind = item.get("action")
+    keys = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if keys is None:
+        return None
+    seat = item.get("seat") if "seat" in keys else 0
+    if "seat" in keys and (type(seat) is not int or seat not in seats):
+        return None
+    card = -1
+    if "card" in keys:
+        try:
+            card = parse_card(item.get("card"))
+        except CardError:
+            return None
+    return Action(kind, seat, _cents(item.get("amount")) if "amount" in keys else 0, card)
+
+
+def _betting_options(state: State, seat: int) -> list[dict]:
+    owed = state.owed(seat)
+    left = state.chips_left(seat)
+    out: list[dict] = []
+    if owed == 0:
+        if state.can_bet(CHECK, seat):
+            out.append({"action": CHECK})
+    else:
+        if state.can_bet(FOLD, seat):
+            out.append({"action": FOLD})
+        if left > owed and state.can_bet(CALL, seat, owed):
+            out.append({"action": CALL, "amount": money_text_cents(owed)})
+    kind = RAISE if state.bet else BET
+    low, high = state.raise_sizes()
+    bb = state.st.bb
+    for inc in range(low, high + 1, bb) if bb > 0 else (low,):
+        amount = owed + inc
+        if amount < left and state.can_bet(kind, seat, amount):
+            out.append({"action": kind, "amount": money_text_cents(amount)})
+    if left > 0 and state.can_bet(ALL_IN, seat, left):
+        out.append({"action": ALL_IN, "amount": money_text_cents(left)})
+    return out
+
+
+def _deal_due(state: State, kind: str) -> int | None:
+    dealt = state.hole if kind == HOLE else state.up
+    for j in range(state.n):
+        if state.state[j] != FOLDED and not dealt[j]:
+            return state.clock[j]
+    return None
+
+
+def next_step(data: Mapping, rules: HoldemBlackjackRules | None = None) -> dict:  # noqa: C901, PLR0911 - one answer per phase
     """What the table expects next in the partly recorded hand ``data``.
 
     Returns ``{"phase", "posts", "deal", "to_act", "options", "totals", "pot"}``:
@@ -318,77 +174,71 @@ def next_step(data: Mapping, rules: HoldemBlackjackRules | None = None) -> dict:
     * ``totals``: each seat's blackjack total so far; ``pot``: chips in so far.
     """
     rules = rules or HoldemBlackjackRules()
-    hand = _Hand(data, rules)
+    state = _state(data if isinstance(data, Mapping) else {}, rules)
     result: dict = {
-        "phase": hand.phase,
+        "phase": POSTS,
         "posts": [],
         "deal": None,
         "to_act": None,
         "options": [],
-        "totals": {str(s): _total(c) for s, c in hand.cards.items() if c},
-        "folded": sorted(hand.folded),
-        "all_in": sorted(hand.all_in),
-        "pot": money_text_cents(
-            sum(_cents(s.get("stack")) for s in data.get("seats", ()) if isinstance(s, Mapping))
-            - sum(hand.left.values())
-        ),
+        "totals": {},
+        "folded": [],
+        "all_in": [],
+        "pot": money_text_cents(0),
     }
-    if hand.phase == POSTS:
-        due = []
-        if hand.ante:
-            due += [
-                {
-                    "action": "ante",
-                    "seat": s,
-                    "amount": money_text_cents(min(hand.ante, hand.left.get(s, 0))),
-                }
-                for s in hand.clock
-                if s not in hand.posted["ante"]
-            ]
-        if hand.sb_seat is not None and not hand.posted["small_blind"]:
-            due.append(
-                {
-                    "action": "small_blind",
-                    "seat": hand.sb_seat,
-                    "amount": money_text_cents(min(hand.sb, hand.left.get(hand.sb_seat, 0))),
-                }
-            )
-        if hand.bb_seat is not None and not hand.posted["big_blind"]:
-            due.append(
-                {
-                    "action": "big_blind",
-                    "seat": hand.bb_seat,
-                    "amount": money_text_cents(min(hand.bb, hand.left.get(hand.bb_seat, 0))),
-                }
-            )
-        result["posts"] = due
-        if not due and hand.clock:
-            result["phase"] = HOLE
-            result["deal"] = {"action": "hole", "seat": hand.live()[0]}
+    if state is None:
         return result
-    if hand.phase in (HOLE, UP):
-        dealt = hand.hole if hand.phase == HOLE else hand.up
-        waiting = [s for s in hand.live() if s not in dealt]
-        if waiting:
-            result["deal"] = {"action": "hole" if hand.phase == HOLE else "up", "seat": waiting[0]}
+    clock = state.clock
+    result["totals"] = {
+        str(s): _total(state.cards[j]) for j, s in enumerate(clock) if state.cards[j]
+    }
+    result["folded"] = sorted(s for j, s in enumerate(clock) if state.state[j] == FOLDED)
+    result["all_in"] = sorted(s for j, s in enumerate(clock) if state.state[j] == ALL_IN_STATE)
+    result["pot"] = money_text_cents(sum(state.contrib))
+
+    def phase(name: str) -> dict:
+        result["phase"] = name
         return result
-    if hand.phase in BETTING:
-        seat = hand.to_act()
-        result["to_act"] = seat
+
+    # Walk the phases as the dealer would, stopping at the first thing still due.
+    if state.phase == P_POST:
+        due = state.posts_due()
+        if due:
+            result["posts"] = [a.to_dict() for a in due]
+            return phase(POSTS)
+        state.advance(P_HOLE)
+    if state.phase == P_HOLE:
+        seat = _deal_due(state, HOLE)
         if seat is not None:
-            result["options"] = hand.options(seat)
-        return result
-    if hand.phase == COMPLETE:
-        for s in hand.live():
-            if s not in hand.stood:
-                cards = hand.cards.get(s, [])
-                result["to_act"] = s
-                busted_or_full = _total(cards) > 21 or len(cards) >= rules.max_cards
-                result["options"] = (
-                    [{"action": "stand"}]
-                    if busted_or_full
-                    else [{"action": "hit"}, {"action": "stand"}]
-                )
-                break
-        return result
-    return result
+            result["deal"] = {"action": HOLE, "seat": seat}
+            return phase(HOLE_PHASE)
+        state.advance(P_R1)
+    for betting, name, then in (
+        (P_R1, ROUND1, P_UP),
+        (P_R2, ROUND2, P_COMPLETE),
+        (P_FINAL, FINAL, P_SHOWDOWN),
+    ):
+        if state.live <= 1 or state.phase >= P_SHOWDOWN:
+            return phase(AWARDS)
+        if state.phase == P_UP:
+            seat = _deal_due(state, UP)
+            if seat is not None:
+                result["deal"] = {"action": UP, "seat": seat}
+                return phase(UP_PHASE)
+            state.advance(P_R2)
+        if state.phase == P_COMPLETE:
+            seat = state.completing()
+            if seat is not None:
+                result["to_act"] = seat
+                options = [{"action": HIT}] if state.can_hit(seat) else []
+                result["options"] = [*options, {"action": STAND}]
+                return phase(COMPLETE)
+            state.advance(P_FINAL)
+        if state.phase == betting:
+            seat = state.to_act()
+            if seat is not None:
+                result["to_act"] = seat
+                result["options"] = _betting_options(state, seat)
+                return phase(name)
+            state.advance(then)
+    return phase(AWARDS if state.live <= 1 or state.phase > P_SHOWDOWN else SHOWDOWN)
