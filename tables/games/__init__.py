@@ -37,7 +37,11 @@ class Game:
 
     @property
     def module(self) -> ModuleType:
-        return importlib.import_module(f"{__name__}.{self.module_name}")
+        module = importlib.import_module(f"{__name__}.{self.module_name}")
+        # The simulator too: a game may reach its simulator through a registry the
+        # simulator fills on import (Hold'em), so that neither imports the other.
+        importlib.import_module(f"{__name__}.{self.simulator_name}")
+        return module
 
     @property
     def inject_kinds(self) -> tuple[str, ...]:

@@ -215,6 +215,7 @@ from .holdem_state import (
     RULE_ORDER_LATER,
     RULE_ORDER_R1,
     RULE_SMALL_BLIND,
+    SIMULATOR,
     Action,
     Illegal,
     Stakes,
@@ -962,9 +963,14 @@ def simulate_round(
     seats: int = 6,
     inject: frozenset[str] = frozenset(),
 ) -> dict:
-    """A realistic hand in JSON form (see :mod:`tables.games.simulate_holdem_blackjack`)."""
-    from .simulate_holdem_blackjack import simulate_hand
-
-    return simulate_hand(
+    """A realistic hand in JSON form (:mod:`tables.games.simulate_holdem_blackjack`, which
+    registers itself in :data:`~.holdem_state.SIMULATOR` when imported)."""
+    simulate = SIMULATOR.get("holdem_blackjack")
+    if simulate is None:
+        raise RuntimeError(
+            "no Hold'em simulator registered: import tables.games.simulate_holdem_blackjack "
+            "(tables.games.GAMES does so with the game)"
+        )
+    return simulate(
         rng, rules if rules is not None else HoldemBlackjackRules(), seats=seats, inject=inject
     )

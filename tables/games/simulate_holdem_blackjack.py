@@ -20,7 +20,35 @@ from collections.abc import Iterable
 
 from .cards import BJ_POINTS, RANK, TEN_VALUE, TEXT
 from .holdem_pots import hand_key, money_text_cents, settle_pots
-from .holdem_state import compiled
+from .holdem_state import (
+    ACTIONS,
+    ALL_IN,
+    ANTE,
+    AWARD,
+    BET,
+    BIG_BLIND,
+    CALL,
+    CAN_ACT,
+    CHECK,
+    FOLD,
+    FOLDED,
+    HIT,
+    HOLE,
+    P_COMPLETE,
+    P_FINAL,
+    P_R1,
+    P_R2,
+    RAISE,
+    RAKE,
+    SHOWDOWN,
+    SIMULATOR,
+    SMALL_BLIND,
+    STAND,
+    UP,
+    Action,
+    State,
+    compiled,
+)
 from .rulesets import HoldemBlackjackRules
 
 #: injectable error -> the finding code it produces
@@ -45,7 +73,13 @@ INJECTIONS: dict[str, str] = {
 
 
 class _Sim:
-    """One hand being dealt. Amounts in cents; seats as table numbers."""
+    """One hand being dealt. Amounts in cents; seats as table numbers.
+
+    Every action is recorded in the JSON log and applied to a
+    :class:`~tables.games.holdem_state.State`, the audit's own: whose turn it is, what is
+    owed and whether a bet or raise is still legal are the State's answers (its
+    ``can_*``), never a second copy of the rules. The policy only chooses among them.
+    """
 
     def __init__(
         self, rng: random.Random, rules: HoldemBlackjackRules, seats: int, inject: Iterable[str]
@@ -60,8 +94,6 @@ class _Sim:
         self.todo = set(inject)
         numbers = sorted(rng.sample(range(1, st.max_seats + 1), seats))
         self.button = rng.choice(numbers)
-        b = numbers.index(self.button)
-        self.clock = numbers[b + 1 :] + numbers[: b + 1]
         bb = st.bb
         self.stack = {}
         for s in numbers:
@@ -69,12 +101,8 @@ class _Sim:
             self.stack[s] = bb * (
                 rng.randint(30, 150) if deep else rng.randint(2, 20)
             ) + rng.choice((0, 0, st.ante))
-        self.left = dict(self.stack)
-        self.contrib = dict.fromkeys(numbers, 0)
-        self.antes = dict.fromkeys(numbers, 0)
-        self.in_round = dict.fromkeys(numbers, 0)
-        self.folded: set[int] = set()
-        self.cards: dict[int, list[int]] = {s: [] for s in numbers}
+        self.state = State(st, self.button, list(self.stack.items()))
+        self.clock = self.state.clock
         self.log: list[dict] = []
         shoe = [c for c in range(52) for _ in range(st.decks)]
         rng.shuffle(shoe)
@@ -89,30 +117,35 @@ class _Sim:
             return True
         return False
 
-    def deal(self, seat: int) -> int:
+    def record(self, kind: str, seat: int = 0, cents: int = 0, card: int = -1) -> None:
+        """Log the action and apply it to the State (injected errors are findings there)."""
+        self.state.apply(Action(kind, seat, cents, card))
+        item: dict = {"action": kind}
+        if seat:
+            item["seat"] = seat
+        if kind in _WITH_AMOUNT:
+            item["amount"] = money_text_cents(cents)
+        if card >= 0:
+            item["card"] = TEXT[card]
+        self.log.append(item)
+
+    def deal(self, kind: str, seat: int) -> None:
         if seat == self.lucky:
             card = min(self.shoe, key=lambda c: BJ_POINTS[c])  # a low card: builds a 7-card hand
             self.shoe.remove(card)
-            return card
-        return self.shoe.pop()
-
-    def put(self, seat: int, action: str, cents: int) -> None:
-        self.left[seat] -= cents
-        self.contrib[seat] += cents
-        if action == "ante":
-            self.antes[seat] += cents
         else:
-            self.in_round[seat] += cents
-        self.log.append({"action": action, "seat": seat, "amount": money_text_cents(cents)})
+            card = self.shoe.pop()
+        self.record(kind, seat, card=card)
+
+    def left(self, seat: int) -> int:
+        return self.state.chips_left(seat)
 
     def live(self) -> list[int]:
-        return [s for s in self.clock if s not in self.folded]
-
-    def can_act(self, s: int) -> bool:
-        return s not in self.folded and self.left[s] > 0
+        state = self.state
+        return [s for j, s in enumerate(self.clock) if state.state[j] != FOLDED]
 
     def strength(self, s: int, r: int) -> float:
-        cards = self.cards[s]
+        cards = self.state.cards[self.state.pos[s]]
         if r == 1:
             c = cards[0]
             return 0.9 if RANK[c] == 1 else 0.7 if TEN_VALUE[c] else 0.25 + 0.03 * BJ_POINTS[c]
@@ -133,35 +166,31 @@ class _Sim:
         wrong_ante = self.rng.choice(clock) if self.take("ante_amount") else None
         if st.ante or wrong_ante:
             for s in clock:
-                due = min(st.ante, self.left[s])
+                due = min(st.ante, self.left(s))
                 if s == skip_ante:
                     continue
-                if s == wrong_ante and self.left[s] > due + 1:
+                if s == wrong_ante and self.left(s) > due + 1:
                     due += 1  # a cent too much
                 if due:
-                    self.put(s, "ante", due)
-        sb_seat, bb_seat = (clock[1], clock[0]) if len(clock) == 2 else (clock[0], clock[1])
+                    self.record(ANTE, s, due)
+        sb_seat, bb_seat = self.state.sb_seat, self.state.bb_seat
         if self.take("blind_seat"):
             sb_seat, bb_seat = bb_seat, sb_seat
         sb_amt = st.sb * 2 if self.take("blind_amount") else st.sb
-        self.put(sb_seat, "small_blind", min(sb_amt, self.left[sb_seat]))
-        self.put(bb_seat, "big_blind", min(st.bb, self.left[bb_seat]))
+        self.record(SMALL_BLIND, sb_seat, min(sb_amt, self.left(sb_seat)))
+        self.record(BIG_BLIND, bb_seat, min(st.bb, self.left(bb_seat)))
         for s in clock:
-            card = self.deal(s)
-            self.cards[s].append(card)
-            self.log.append({"action": "hole", "seat": s, "card": TEXT[card]})
-        self.betting(1, bb_seat)
+            self.deal(HOLE, s)
+        self.betting(1)
         if len(self.live()) > 1:
             for s in self.live():
-                card = self.deal(s)
-                self.cards[s].append(card)
-                self.log.append({"action": "up", "seat": s, "card": TEXT[card]})
-            self.betting(2, self.button)
+                self.deal(UP, s)
+            self.betting(2)
         if len(self.live()) > 1:
             self.complete()
-            self.betting(3, self.button)
+            self.betting(3)
         if len(self.live()) > 1:
-            self.log.append({"action": "showdown"})
+            self.record(SHOWDOWN)
         self.award()
         return {
             "button": self.button,
@@ -172,156 +201,124 @@ class _Sim:
             "actions": self.log,
         }
 
-    def betting(self, r: int, start: int) -> None:
+    def betting(self, r: int) -> None:  # noqa: C901 - the policy, one choice after another
         st = self.st
         rng = self.rng
-        clock = self.clock
-        n = len(clock)
-        if r > 1:
-            self.in_round = dict.fromkeys(clock, 0)
-        bet = max(self.in_round.values())
-        if r == 1 and bet < st.bb:
-            bet = st.bb  # a big blind all in for less does not lower the bet (RULINGS.md)
-        bets = 1 if r == 1 else 0
-        size = st.bb if r == 1 else st.r2
-        need = {s: self.can_act(s) for s in clock}
-        pos = clock.index(start)
+        state = self.state
+        state.advance((P_R1, P_R2, P_FINAL)[r - 1])
         extra_raise = False
         while True:
-            live = self.live()
-            actors = [s for s in live if self.left[s] > 0]
-            if len(live) <= 1 or not actors:
-                return
-            if len(actors) == 1 and self.in_round[actors[0]] >= bet:
-                return
-            seat = None
-            for j in range(1, n + 1):
-                s = clock[(pos + j) % n]
-                if self.can_act(s) and (need[s] or self.in_round[s] < bet):
-                    seat = s
-                    break
+            seat = state.to_act()
             if seat is None:
                 return
-            owe = bet - self.in_round[seat]
-            others = [s for s in actors if s != seat and (need[s] or self.in_round[s] < bet)]
+            j = state.pos[seat]
+            owe = state.owed(seat)
+            left = self.left(seat)
+            live = self.live()
+            others = [
+                state.clock[q]
+                for q in range(state.n)
+                if q != j
+                and state.state[q] == CAN_ACT
+                and (state.need[q] or state.inr[q] < state.bet)
+            ]
             if others and len(live) >= 3 and self.take("out_of_turn"):
-                jumper = others[0]
-                self.folded.add(jumper)
-                need[jumper] = False
-                self.log.append({"action": "fold", "seat": jumper})
+                self.record(FOLD, others[0])
                 continue  # the skipped player acts next (out of turn too, after the fold)
             if owe > 0 and len(live) >= 2 and r >= 2 and self.take("betting_not_complete"):
                 return  # the dealer moves on with a player still to act
-            pos = clock.index(seat)
-            need[seat] = False
             strength = self.strength(seat, r)
             roll = rng.random()
             if seat == self.lucky or "raise_cap" in self.todo:
                 strength = 1.0  # the rigged player stays in; a capped pot needs raisers
             # injected raises only where the player can afford them in full (not an all in)
-            deep = bet + st.fmax + st.bb - self.in_round[seat] < self.left[seat]
-            cap_left = bets < st.max_bets or (deep and not extra_raise and self.take("raise_cap"))
-            if bets >= st.max_bets and cap_left:
+            bet = state.bet
+            deep = bet + st.fmax + st.bb - state.inr[j] < left
+            low, high = state.raise_sizes()
+            kind = RAISE if bet else BET
+            cap_left = state.can_bet(kind, seat, min(owe + low, left)) or (
+                deep and not extra_raise and self.take("raise_cap")
+            )
+            if cap_left and not state.can_bet(kind, seat, min(owe + low, left)):
                 extra_raise = True
             if owe > 0 and self.take("check_facing_bet"):
-                self.log.append({"action": "check", "seat": seat})
+                self.record(CHECK, seat)
                 continue
             if owe > 0 and roll < (1 - strength) * 0.5:
-                self.folded.add(seat)
-                self.log.append({"action": "fold", "seat": seat})
+                self.record(FOLD, seat)
                 continue
             if cap_left and (roll > 1 - strength * 0.45 or extra_raise):
                 if r < 3:
-                    inc = size + (st.bb if deep and self.take("bet_size") else 0)
+                    inc = low + (st.bb if deep and self.take("bet_size") else 0)
                 else:
-                    inc = st.bb * rng.randint(st.fmin // st.bb, st.fmax // st.bb)
+                    inc = st.bb * rng.randint(low // st.bb, high // st.bb)
                     if deep and self.take("final_spread"):
-                        inc = st.fmax + st.bb
-                to = bet + inc
-                amt = to - self.in_round[seat]
-                if amt >= self.left[seat]:
-                    amt = self.left[seat]
-                    self.put(seat, "all_in", amt)
-                    if self.in_round[seat] - bet >= (size if r < 3 else st.fmin):
-                        bets += 1
-                        for s in clock:
-                            need[s] = s != seat and self.can_act(s)
+                        inc = high + st.bb
+                amount = owe + inc
+                if amount >= left:
+                    self.record(ALL_IN, seat, left)
                 else:
-                    self.put(seat, "raise" if bet else "bet", amt)
-                    bets += 1
-                    for s in clock:
-                        need[s] = s != seat and self.can_act(s)
-                bet = max(bet, self.in_round[seat])
+                    self.record(kind, seat, amount)
                 continue
             if owe <= 0:
-                self.log.append({"action": "check", "seat": seat})
-                continue
-            if owe >= self.left[seat]:
-                self.put(seat, "all_in", self.left[seat])
+                self.record(CHECK, seat)
+            elif owe >= left:
+                self.record(ALL_IN, seat, left)
             else:
-                wrong = st.bb if self.take("call_amount") and owe + st.bb < self.left[seat] else 0
-                self.put(seat, "call", owe + wrong)
+                wrong = st.bb if self.take("call_amount") and owe + st.bb < left else 0
+                self.record(CALL, seat, owe + wrong)
 
     def complete(self) -> None:
         st = self.st
+        state = self.state
+        state.advance(P_COMPLETE)
         for s in self.live():
             while True:
-                key = hand_key(self.cards[s], st.max_cards)
-                n = len(self.cards[s])
-                if key < 0:
-                    if self.take("hit_on_bust"):
-                        self.hit(s)
-                    break
-                if n >= st.max_cards:
-                    if self.take("hit_past_max"):
-                        self.hit(s)
+                cards = state.cards[state.pos[s]]
+                if not state.can_hit(s):  # busted, or a full hand: the State says only stand
+                    if self.take(
+                        "hit_on_bust" if hand_key(cards, st.max_cards) < 0 else "hit_past_max"
+                    ):
+                        self.deal(HIT, s)
                     break
                 stand_on = 17 if self.rng.random() < 0.7 else self.rng.randint(12, 18)
-                if s == self.lucky or key < stand_on:
-                    self.hit(s)
+                if s == self.lucky or hand_key(cards, st.max_cards) < stand_on:
+                    self.deal(HIT, s)
                     continue
                 break
-            self.log.append({"action": "stand", "seat": s})
-
-    def hit(self, s: int) -> None:
-        card = self.deal(s)
-        self.cards[s].append(card)
-        self.log.append({"action": "hit", "seat": s, "card": TEXT[card]})
+            self.record(STAND, s)
 
     def award(self) -> None:
         st = self.st
+        state = self.state
+        clock = self.clock
         live = self.live()
-        legal = {}
-        for s in live:
-            cards: list[int] = []
-            for c in self.cards[s]:
-                if len(cards) < st.max_cards and hand_key(cards, st.max_cards) >= 0:
-                    cards.append(c)
-            legal[s] = hand_key(cards, st.max_cards)
-        rakeable = any(e["action"] == "up" for e in self.log)
+        # the State's cards: illegal hits are not in them
+        legal = {s: hand_key(state.cards[state.pos[s]], st.max_cards) for s in live}
         result = settle_pots(
-            self.clock,
-            self.contrib,
+            clock,
+            dict(zip(clock, state.contrib, strict=True)),
             legal,
             percent=st.percent,
             cap=st.cap,
-            rakeable=rakeable,
-            antes=self.antes,
+            rakeable=state.up_dealt,
+            antes=dict(zip(clock, state.ante, strict=True)),
         )
         received = dict(result.received)
-        winners = [s for s in self.clock if received.get(s)]
+        winners = [s for s in clock if received.get(s)]
         if self.take("overpay"):
             received[winners[0]] += st.bb
         if self.take("underpay") and received[winners[0]] > 1:
             received[winners[0]] -= min(st.bb, received[winners[0]] - 1)
-        for s in self.clock:
+        for s in clock:
             if received.get(s):
-                self.log.append(
-                    {"action": "award", "seat": s, "amount": money_text_cents(received[s])}
-                )
+                self.record(AWARD, s, received[s])
         rake = result.rake + (st.bb if self.take("rake") else 0)
         if rake or st.percent:
-            self.log.append({"action": "rake", "amount": money_text_cents(rake)})
+            self.record(RAKE, 0, rake)
+
+
+_WITH_AMOUNT = frozenset(k for k, keys in ACTIONS.items() if "amount" in keys)
 
 
 def simulate_hand(
@@ -335,3 +332,6 @@ def simulate_hand(
     are made at the first chance the hand offers; a hand may offer none (nobody reaches
     the final round, nobody busts), so callers check which findings they got."""
     return _Sim(rng, rules, seats, inject).run()
+
+
+SIMULATOR["holdem_blackjack"] = simulate_hand

@@ -134,9 +134,10 @@ def every_action_was_legal(data: dict, rules: HoldemBlackjackRules) -> bool:
                 state.advance(target)
             if not state.can_bet(a.action, a.seat, a.cents):
                 return False
-        elif a.action in (hs.HIT, hs.STAND):
-            if not (state.can_hit(a.seat) if a.action == hs.HIT else state.can_stand(a.seat)):
-                return False
+        elif a.action in (hs.HIT, hs.STAND) and not (
+            state.can_hit(a.seat) if a.action == hs.HIT else state.can_stand(a.seat)
+        ):
+            return False
         state.apply(a)
     state.finish()
     return not state.findings and not state.errors
