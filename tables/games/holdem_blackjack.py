@@ -1,5 +1,9 @@
 """Hold'em Blackjack: a hand as an ordered log of what happened at the table, replayed and judged.
 
+(Why this module is over 800 lines: its first 165 are this docstring, the JSON form and
+the findings the API documents; the code is the one parser and the one settlement. The
+betting rules are in :mod:`.holdem_state`, which this module's parser feeds the log to.)
+
 Player against player; the showdown is a blackjack total; the house only rakes
 (rules/holdem-blackjack.txt, RULINGS.md). In the spirit of PokerKit's ``State`` a hand
 is a list of operations — blinds and antes posted, cards dealt, each betting action,

@@ -26,8 +26,10 @@ Amounts are int cents; seats are table numbers in the API and ring positions ins
 (0 = left of the button, n-1 = the button). The ruleset is compiled once into
 :class:`Stakes` (:func:`compiled`), which also owns the memos the parser uses.
 
-This module is over 800 lines: not by design of a reason, kept in one piece because the
-operations share the state's fields and the finding texts.
+Why this module is over 800 lines: it is the one copy of the betting rules, and every
+operation's verify, judge and apply read and write the same fields of one State; split
+across modules they would have to reach into each other's state. About a third of it is
+the findings' wording (each Finding has ten fields, one a line).
 """
 
 from __future__ import annotations
