@@ -945,11 +945,18 @@ class State:
         return True
 
     def _op_card(self, kind: str, seat: int, cents: int, card: int, k: int) -> None:
-        j = self.verify_card(kind, seat)
+        j = self.pos[seat]
         if kind == HOLE:
+            if self.hole[j]:
+                self.verify_card(kind, seat)  # raises with the reason
             self.hole[j] = True
             self.cards[j].append(card)
-        elif kind == UP:
+            return
+        if self.live <= 1 or self.state[j] == FOLDED or (self.up[j] != (kind != UP)):
+            self.verify_card(kind, seat)  # raises with the reason
+        if kind == UP:
+            if not self.hole[j]:
+                self.verify_card(kind, seat)
             self.up[j] = self.up_dealt = True
             self.cards[j].append(card)
         elif self._judge_completion(kind, j, seat, card, True, k, self.comp, self.comp_ptr):
