@@ -624,17 +624,55 @@ def round_to_dict(rnd: Round) -> dict:
 
 # --- audit ------------------------------------------------------------------------------------
 
-_DECIMALS: dict[int, Decimal] = {}
+_MEMO_SIZE = 16384
 
 
-def _dec(cents: int) -> Decimal:
-    """int cents -> Decimal, cached: the same few amounts come back in every hand."""
-    d = _DECIMALS.get(cents)
-    if d is None:
-        d = to_decimal(cents)
-        if len(_DECIMALS) < 16384:
-            _DECIMALS[cents] = d
-    return d
+class _Memo:
+    """Decimals, texts and settlements already made under one ruleset: the same few come
+    back hand after hand. Owned by the compiled ruleset (``Stakes.memo["audit"]``), bounded."""
+
+    __slots__ = ("decimals", "money", "chips", "folds", "rakes")
+
+    def __init__(self) -> None:
+        self.decimals: dict[int, Decimal] = {}
+        self.money: dict[int, str] = {}
+        self.chips: dict[int, str] = {}
+        self.folds: dict[tuple[int, int, int, int | None], Settlement] = {}
+        self.rakes: dict[tuple[int, int, str], Settlement] = {}
+
+    def dec(self, cents: int) -> Decimal:
+        """int cents -> Decimal."""
+        d = self.decimals.get(cents)
+        if d is None:
+            d = to_decimal(cents)
+            if len(self.decimals) < _MEMO_SIZE:
+                self.decimals[cents] = d
+        return d
+
+    def money_text(self, cents: int) -> str:
+        """``money_text_cents``."""
+        text = self.money.get(cents)
+        if text is None:
+            text = money_text_cents(cents)
+            if len(self.money) < _MEMO_SIZE:
+                self.money[cents] = text
+        return text
+
+    def chips_text(self, cents: int) -> str:
+        """``chips_text``."""
+        text = self.chips.get(cents)
+        if text is None:
+            text = chips_text(cents)
+            if len(self.chips) < _MEMO_SIZE:
+                self.chips[cents] = text
+        return text
+
+
+def _memo(st: Stakes) -> _Memo:
+    memo = st.memo.get("audit")
+    if memo is None:
+        memo = st.memo["audit"] = _Memo()
+    return memo
 
 
 def _replay_for(rnd: Round, rules: HoldemBlackjackRules) -> State:
@@ -646,7 +684,7 @@ def _replay_for(rnd: Round, rules: HoldemBlackjackRules) -> State:
     return state
 
 
-def _button_finding(rnd: Round, previous: Mapping) -> Finding | None:
+def _button_finding(rnd: Round, previous: Mapping, m: _Memo) -> Finding | None:
     """The button must sit at the next occupied seat clockwise from last hand's button."""
     prev = previous.get("button") if isinstance(previous, Mapping) else None
     if type(prev) is not int:
@@ -665,36 +703,13 @@ def _button_finding(rnd: Round, previous: Mapping) -> Finding | None:
         RULE_BUTTON,
         f"seat {due}",
         f"seat {rnd.button}",
-        _dec(0),
+        m.dec(0),
         rnd.button,
     )
 
 
-_MONEY_TEXTS: dict[int, str] = {}
-_CHIPS_TEXTS: dict[int, str] = {}
-
-
-def _money(cents: int) -> str:
-    """``money_text_cents``, cached like :func:`_dec`."""
-    text = _MONEY_TEXTS.get(cents)
-    if text is None:
-        text = money_text_cents(cents)
-        if len(_MONEY_TEXTS) < 16384:
-            _MONEY_TEXTS[cents] = text
-    return text
-
-
-def _chips(cents: int) -> str:
-    """``chips_text``, cached like :func:`_dec`."""
-    text = _CHIPS_TEXTS.get(cents)
-    if text is None:
-        text = chips_text(cents)
-        if len(_CHIPS_TEXTS) < 16384:
-            _CHIPS_TEXTS[cents] = text
-    return text
-
-
 def _explain(
+    m: _Memo,
     seat: int,
     folded: bool,
     fold_round: int,
@@ -712,18 +727,20 @@ def _explain(
     """
     parts: list[str] = []
     if folded:
-        parts.append(f"folded in {_ROUND_NAMES[fold_round]}, {_chips(put_in)} in the pot lost")
+        parts.append(
+            f"folded in {_ROUND_NAMES[fold_round]}, {m.chips_text(put_in)} in the pot lost"
+        )
     for index, amount, eligible, pot_rake, winners, shares in pots:
         if seat not in eligible:
             continue
         name = "main pot" if index == 0 else f"side pot {index}"
-        rake = f" after {_chips(pot_rake)} rake" if pot_rake else ""
+        rake = f" after {m.chips_text(pot_rake)} rake" if pot_rake else ""
         if walk:
             parts.append(
-                f"everyone else folded: wins the {name} of {_chips(amount)}{rake} without a showdown"
+                f"everyone else folded: wins the {name} of {m.chips_text(amount)}{rake} without a showdown"
             )
         elif len(eligible) == 1:
-            parts.append(f"alone in the {name}: wins {_chips(amount)}{rake}")
+            parts.append(f"alone in the {name}: wins {m.chips_text(amount)}{rake}")
         elif seat in winners:
             i = winners.index(seat)
             if len(winners) == 1:
@@ -731,7 +748,7 @@ def _explain(
                     [f"{s} ({key_text(keys[s])})" for s in sorted(eligible) if s != seat]
                 )
                 parts.append(
-                    f"{hands[seat]} wins the {name} of {_chips(amount)}{rake} "
+                    f"{hands[seat]} wins the {name} of {m.chips_text(amount)}{rake} "
                     f"over seat{'s' if len(eligible) > 2 else ''} {beaten}"
                 )
             else:
@@ -743,14 +760,14 @@ def _explain(
                 )
                 parts.append(
                     f"{hands[seat]} ties seat{'s' if len(winners) > 2 else ''} {others} "
-                    f"for the {name} of {_chips(amount)}{rake}: gets {_chips(shares[i])}{odd}"
+                    f"for the {name} of {m.chips_text(amount)}{rake}: gets {m.chips_text(shares[i])}{odd}"
                 )
         else:
             w = winners[0]
             parts.append(f"{hands[seat]} loses the {name} to seat {w}'s {hands[w]}")
     back = returned.get(seat)
     if back:
-        parts.append(f"uncalled {_chips(back)} returned")
+        parts.append(f"uncalled {m.chips_text(back)} returned")
     return "; ".join(parts) if parts else "put nothing in the pot"
 
 
@@ -766,41 +783,40 @@ def _rake_reason(st: Stakes, rake: int, contested: int, up_dealt: bool) -> str:
 
 
 # Settlements are immutable and the same few come back hand after hand (a fold in round 1
-# with the ante in; the table's rake on a pot of a common size): they are kept, bounded,
-# keyed by everything they are made of.
-_FOLD_SETTLEMENTS: dict[tuple[int, int, int, int | None], Settlement] = {}
-_RAKE_SETTLEMENTS: dict[tuple[int, int, str], Settlement] = {}
-_SETTLEMENT_CACHE_SIZE = 16384
+# with the ante in; the table's rake on a pot of a common size): they are kept in the
+# ruleset's memo, bounded, keyed by everything they are made of.
 
 
-def _folded_settlement(seat: int, fold_round: int, put_in: int, back: int | None) -> Settlement:
+def _folded_settlement(
+    m: _Memo, seat: int, fold_round: int, put_in: int, back: int | None
+) -> Settlement:
     """A folded seat's settlement: a folded seat is in no pot, so these four make it."""
     key = (seat, fold_round, put_in, back)
-    s = _FOLD_SETTLEMENTS.get(key)
+    s = m.folds.get(key)
     if s is None:
         net = (back or 0) - put_in
         s = Settlement(
             seat,
             "pot",
-            _dec(put_in),
-            _dec(net),
+            m.dec(put_in),
+            m.dec(net),
             WIN if net > 0 else LOSE if net < 0 else PUSH,
             _explain(
-                seat, True, fold_round, put_in, [], {seat: back} if back else {}, {}, {}, False
+                m, seat, True, fold_round, put_in, [], {seat: back} if back else {}, {}, {}, False
             ),
         )
-        if len(_FOLD_SETTLEMENTS) < _SETTLEMENT_CACHE_SIZE:
-            _FOLD_SETTLEMENTS[key] = s
+        if len(m.folds) < _MEMO_SIZE:
+            m.folds[key] = s
     return s
 
 
-def _rake_settlement(contested: int, rake: int, why: str) -> Settlement:
+def _rake_settlement(m: _Memo, contested: int, rake: int, why: str) -> Settlement:
     key = (contested, rake, why)
-    s = _RAKE_SETTLEMENTS.get(key)
+    s = m.rakes.get(key)
     if s is None:
-        s = Settlement(0, "rake", _dec(contested), _dec(rake), WIN if rake else PUSH, why)
-        if len(_RAKE_SETTLEMENTS) < _SETTLEMENT_CACHE_SIZE:
-            _RAKE_SETTLEMENTS[key] = s
+        s = Settlement(0, "rake", m.dec(contested), m.dec(rake), WIN if rake else PUSH, why)
+        if len(m.rakes) < _MEMO_SIZE:
+            m.rakes[key] = s
     return s
 
 
@@ -811,9 +827,10 @@ def audit(
     rules = rules if rules is not None else HoldemBlackjackRules()
     rp = _replay_for(rnd, rules)
     st = rp.st
+    m = _memo(st)
     findings: list[Finding] = []
     if context is not None and context.previous_hand is not None:
-        f = _button_finding(rnd, context.previous_hand)
+        f = _button_finding(rnd, context.previous_hand, m)
         if f is not None:
             findings.append(f)
     if rp.findings:
@@ -854,12 +871,12 @@ def audit(
     settlements: list[Settlement] = []
     append = settlements.append
     fold_round = rp.fold_round
-    decimals = _DECIMALS
+    decimals = m.decimals
     for j in by_seat:
         seat = clock[j]
         put_in = contrib[j]
         if folded[j]:
-            append(_folded_settlement(seat, fold_round[j], put_in, returned.get(seat)))
+            append(_folded_settlement(m, seat, fold_round[j], put_in, returned.get(seat)))
             continue
         net = received.get(seat, 0) - put_in
         stake = decimals.get(put_in)
@@ -868,16 +885,16 @@ def audit(
             Settlement(
                 seat,
                 "pot",
-                stake if stake is not None else _dec(put_in),
-                net_dec if net_dec is not None else _dec(net),
+                stake if stake is not None else m.dec(put_in),
+                net_dec if net_dec is not None else m.dec(net),
                 WIN if net > 0 else LOSE if net < 0 else PUSH,
                 hands[seat] + beaten_by
                 if seat in losers and seat != winner
-                else _explain(seat, False, 0, put_in, pots, returned, hands, keys, walk),
+                else _explain(m, seat, False, 0, put_in, pots, returned, hands, keys, walk),
             )
         )
     rake_why = _rake_reason(st, rake, contested, rp.up_dealt)
-    append(_rake_settlement(contested, rake, rake_why))
+    append(_rake_settlement(m, contested, rake, rake_why))
 
     if rp.awards or rp.rake is not None:
         awards = rp.awards
@@ -887,7 +904,7 @@ def audit(
                 RecordedPay(
                     clock[j],
                     "pot",
-                    _dec(awards.get(clock[j], 0) - contrib[j]),
+                    m.dec(awards.get(clock[j], 0) - contrib[j]),
                     None,
                     rp.award_paths.get(clock[j], f"seats[{rp.index[j]}]"),
                 )
@@ -906,7 +923,7 @@ def audit(
                     RULE_RAKE,
                     money_text_cents(rake),
                     money_text_cents(taken),
-                    _dec(abs(taken - rake)),
+                    m.dec(abs(taken - rake)),
                     None,
                 )
             )
@@ -928,7 +945,7 @@ def audit(
                     RULE_AWARDS,
                     money_text_cents(total_in),
                     money_text_cents(pushed + taken),
-                    _dec(abs(diff)),
+                    m.dec(abs(diff)),
                     None,
                 )
             )
@@ -946,16 +963,18 @@ def audit(
         "pots": [
             {
                 "name": "main pot" if index == 0 else f"side pot {index}",
-                "amount": _money(amount),
+                "amount": m.money_text(amount),
                 "eligible": sorted(eligible),
                 "winners": list(winners),
-                "shares": list(map(_money, shares)),
-                "rake": _money(pot_rake),
+                "shares": list(map(m.money_text, shares)),
+                "rake": m.money_text(pot_rake),
             }
             for index, amount, eligible, pot_rake, winners, shares in pots
         ],
-        "returned": {str(s): _money(c) for s, c in sorted(returned.items())} if returned else {},
-        "rake": _money(rake),
+        "returned": {str(s): m.money_text(c) for s, c in sorted(returned.items())}
+        if returned
+        else {},
+        "rake": m.money_text(rake),
     }
     return Audit(tuple(settlements), tuple(findings), summary)
 
