@@ -221,7 +221,6 @@ from .holdem_state import (
     RULE_SMALL_BLIND,
     SIMULATOR,
     Action,
-    Illegal,
     Stakes,
     State,
     compiled,
@@ -566,13 +565,7 @@ def replay(
     """The recorded log through the :class:`~.holdem_state.State`: findings for what broke
     a rule, ``state.errors`` for what cannot have happened (by the action's path)."""
     state = State(st, button, [(s.seat, s.stack_cents) for s in seats])
-    errors = state.errors
-    apply = state.apply
-    for k, action in enumerate(actions):
-        try:
-            apply(action)
-        except Illegal as exc:
-            errors.add(f"actions[{k}]{exc.field}", exc.message)
+    state.apply_all(actions, state.errors)
     state.finish()
     return state
 

@@ -538,25 +538,39 @@ class State:
     # -- operations ---------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Verify, judge and apply one recorded operation; append it to the log.
+        """Verify, judge and apply one operation; append it to the log.
 
         Raises :class:`Illegal` when it cannot have happened (the state is then as before,
         except that phases the action moved the hand into stay entered).
         """
-        kind, seat, cents, card = action
-        k = self.k
-        self.k = k + 1
-        phase = self.phase
-        target = _TARGETS[kind][phase]
-        if target != phase:
-            if target > phase:
-                self.advance(target, k)
-            elif kind not in BETTING:  # (betting before or after its rounds: verify says)
-                raise Illegal(
-                    f"a {kind.replace('_', ' ')} cannot come after {PHASE_NAMES[phase]} began"
-                )
-        _OPS[kind](self, kind, seat, cents, card, k)
-        self.log.append(action)
+        self.apply_all((action,), None)
+
+    def apply_all(self, actions: tuple[Action, ...] | list[Action], errors: Errors | None) -> None:
+        """:meth:`apply` for each action of a recorded log in turn. With ``errors``, an
+        action that cannot have happened is recorded there by its path (``actions[k]``)
+        and the replay goes on, so that every such action of the log is reported."""
+        ops, targets, log = _OPS, _TARGETS, self.log
+        for action in actions:
+            kind, seat, cents, card = action
+            k = self.k
+            self.k = k + 1
+            try:
+                phase = self.phase
+                target = targets[kind][phase]
+                if target != phase:
+                    if target > phase:
+                        self.advance(target, k)
+                    elif kind not in BETTING:  # (betting before or after its rounds: verify says)
+                        raise Illegal(
+                            f"a {kind.replace('_', ' ')} cannot come after {PHASE_NAMES[phase]} began"
+                        )
+                ops[kind](self, kind, seat, cents, card, k)
+            except Illegal as exc:
+                if errors is None:
+                    raise
+                errors.add(f"actions[{k}]{exc.field}", exc.message)
+                continue
+            log.append(action)
 
     def act(self, kind: str, seat: int = 0, cents: int = 0, card: int = -1) -> Action:
         """The named operation ``kind`` (the log's word) by ``seat``; returns the action logged."""
