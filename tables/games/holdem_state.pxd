@@ -48,3 +48,4 @@ cdef class State:
     cdef public list findings
     cdef public list log
     cdef public Py_ssize_t k
+

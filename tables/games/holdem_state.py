@@ -255,6 +255,10 @@ def add_finding(
 
 CAN_ACT, ALL_IN_STATE, FOLDED = 0, 1, 2
 
+# Compiled, the State's fields and its hot methods are typed in ``holdem_state.pxd`` beside
+# this file. The build's manifest hashes this .py only: after a change to the .pxd, run
+# ``build_ext --force`` (or change this file) so that the build is redone.
+
 
 class State:
     """A hand in progress. Lists are by ring position (0 = left of the button)."""
