@@ -245,27 +245,17 @@ def settle_pots(
     With one live seat that seat takes every pot (a walk or everyone folded). ``antes``:
     each seat's ante chips (part of ``contrib``), see :func:`layer_pots`.
     """
-    layers, returned = layer_pots(clock, contrib, keys, antes)
-    contested = sum(a for a, _ in layers)
-    rake = rake_due(contested, percent, cap) if rakeable else 0
-    received: dict[int, int] = dict(returned)
-    pots: list[Pot] = []
-    rake_left = rake
-    for index, (amount, eligible) in enumerate(layers):
-        taken = amount if rake_left > amount else rake_left
-        rake_left -= taken
-        net = amount - taken
-        if len(eligible) == 1:
-            winners = eligible
-        else:
-            best = max(keys[s] for s in eligible)
-            winners = tuple(s for s in eligible if keys[s] == best)
-        share, odd = divmod(net, len(winners))
-        shares = (share + odd,) + (share,) * (len(winners) - 1)
-        for s, got in zip(winners, shares, strict=True):
-            received[s] = received.get(s, 0) + got
-        pots.append(Pot(index, amount, eligible, taken, winners, shares))
-    return PotSettlement(tuple(pots), returned, received, rake)
+    pots, returned, received, rake, _ = settle_ring(
+        clock,
+        [contrib.get(s, 0) for s in clock],
+        [j for j, s in enumerate(clock) if s in keys],
+        keys,
+        percent,
+        cap,
+        rakeable,
+        [antes.get(s, 0) for s in clock] if antes else None,
+    )
+    return PotSettlement(tuple(Pot(*pot) for pot in pots), returned, received, rake)
 
 
 #: A pot as :func:`settle_ring` gives it: the fields of :class:`Pot`, in that order.
@@ -288,11 +278,10 @@ def settle_ring(
     (indexes into ``clock``, rising) of the players still in, ``keys`` their showdown keys
     by seat, ``antes`` each seat's ante chips (part of ``contrib``) in ``clock`` order.
     Returns ``(pots, returned, received, rake, contested)`` with each pot a plain tuple of
-    :class:`Pot`'s fields. The division is :func:`settle_pots`'s, step for step
-    (tests/games/test_holdem_pots.py checks that they agree).
+    :class:`Pot`'s fields. The one division of the chips: :func:`settle_pots` wraps it.
     """
     returned: dict[int, int] = {}
-    top = contrib[live[0]]
+    top = contrib[live[0]] if live else 0
     if (
         len(live) > 1
         and top
