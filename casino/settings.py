@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "audit.fluctuations",
     "tables.closing",
     "tables.players",
+    "audit.compliance",
 ]
 
 MIDDLEWARE = [
