@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.api_fields import MoneyField
+from casino.gaming_day import current_gaming_day
 from casino.local_time import local_time_text
 from casino.query_dates import query_date
 from casino.roles import CAGE, COMPLIANCE, FINANCE, GAMING_MANAGER, has_role
@@ -25,14 +26,12 @@ from .selectors import compliance_day
 DAY_READERS = (COMPLIANCE, GAMING_MANAGER)
 CASH_OUT_READERS = (CAGE, COMPLIANCE, GAMING_MANAGER, FINANCE)
 _CASINO = OpenApiParameter("casino", int, description="The casino's id (default: your first casino)")
-_DAY = OpenApiParameter("gaming_day", str, required=True, description="YYYY-MM-DD")
+_DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the casino's current gaming day")
 
 
 def _casino_and_day(request):
     errors = {}
     day = query_date(request.query_params)
-    if day is None:
-        errors["gaming_day"] = ["give the gaming day (YYYY-MM-DD)"]
     casinos = scope(Casino.objects.order_by("pk"), request.user, "pk")
     raw = request.query_params.get("casino", "")
     if raw and not raw.isdigit():
@@ -42,7 +41,7 @@ def _casino_and_day(request):
     casino = casinos.filter(pk=int(raw)).first() if raw else casinos.first()
     if casino is None:
         raise Http404("No such casino.")
-    return casino, day
+    return casino, day or current_gaming_day(casino)
 
 
 # --- settings ----------------------------------------------------------------------------------

@@ -11,7 +11,12 @@ from django.db import DatabaseError, connection, transaction
 from django.urls import reverse
 
 from audit.compliance.models import CashOut, CashOutVoid, ComplianceSettings, PatronIdentification
-from audit.compliance.services import cash_out_record, cash_out_void, identification_record, settings_save
+from audit.compliance.services import (
+    cash_out_record,
+    cash_out_void,
+    identification_record,
+    settings_save,
+)
 from tables.accounting.models import AccountingSettings, BuyIn
 from tests.compliance.helpers import DAY, FULL_ID, t31_floor
 from tests.conftest import api_as
