@@ -111,7 +111,8 @@ def mtl(casino: Casino, gaming_day: date, *, txns=None, rules=None) -> list[MtlP
     players = players_by_identifier(casino.pk, over)
     patrons = []
     for identifier in over:
-        cash_in, cash_out = totals.get((identifier, CASH_IN), Decimal(0)), totals.get((identifier, CASH_OUT), Decimal(0))
+        cash_in = totals.get((identifier, CASH_IN), Decimal("0.00"))
+        cash_out = totals.get((identifier, CASH_OUT), Decimal("0.00"))
         patrons.append(MtlPatron(identifier, players[identifier].name if identifier in players else "",
                                  cash_in, cash_out, cash_in > rules.mtl_threshold, cash_out > rules.mtl_threshold,
                                  [t for t in txns if t.identifier == identifier]))
