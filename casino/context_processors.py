@@ -31,6 +31,8 @@ NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Hold", "fluctuations-holds", (FINANCE, GAMING_MANAGER, SURVEILLANCE)),
     ("Investigations", "investigations", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("Cage", "cage", (CAGE,)),
+    ("Cash-outs", "cage-cash-outs", (CAGE,)),
+    ("Title 31", "compliance-day", (COMPLIANCE, GAMING_MANAGER)),
     ("Slips", "accounting-day", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE)),
     ("Day close", "closing-days", (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("API docs", "api-docs", ALL_ROLES),

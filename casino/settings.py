@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "audit.advantage",
     "tables.closing",
     "tables.players",
+    "audit.compliance",
 ]
 
 MIDDLEWARE = [

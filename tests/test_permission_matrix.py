@@ -223,14 +223,37 @@ MATRIX.update({
     "dayclose-status": [("get", _CLOSE_READERS, "api")],
     "dayclose-reopen": [("post", (GAMING_MANAGER,), "api")],
 })
+# Title 31 (issue #19 point 3): compliance and gaming managers read the day's MTL, CTRs and flags;
+# compliance alone reads and records identification, signs the MTL and records CTR exceptions; the
+# cage records cash-outs (finance reads them too); settings: gaming managers and compliance.
+_T31_READERS, _CASH_OUT_READERS = (COMPLIANCE, GAMING_MANAGER), (CAGE, COMPLIANCE, GAMING_MANAGER, FINANCE)
+MATRIX.update({
+    "compliance-day": [("get", _T31_READERS, "page")],
+    "compliance-mtl-file": [("get", _T31_READERS, "page")],
+    "compliance-sign-off": [("post", (COMPLIANCE,), "page")],
+    "compliance-ctr-exception": [("post", (COMPLIANCE,), "page")],
+    "compliance-identification": [("get", (COMPLIANCE,), "page"), ("post", (COMPLIANCE,), "page")],
+    "cage-cash-outs": [("get", (CAGE, COMPLIANCE, GAMING_MANAGER), "page"), ("post", (CAGE,), "page")],
+    "compliancesettings-list": [("get", _T31_READERS, "api"), ("post", _T31_READERS, "api")],
+    "compliancesettings-detail": [("get", _T31_READERS, "api")],
+    "cashout-list": [("get", _CASH_OUT_READERS, "api"), ("post", (CAGE,), "api")],
+    "cashout-detail": [("get", _CASH_OUT_READERS, "api")],
+    "cashout-void": [("post", (CAGE, GAMING_MANAGER), "api")],
+    "identification-list": [("get", (COMPLIANCE,), "api"), ("post", (COMPLIANCE,), "api")],
+    "identification-detail": [("get", (COMPLIANCE,), "api")],
+    "complianceday-mtl": [("get", _T31_READERS, "api")],
+    "complianceday-sign-off": [("post", (COMPLIANCE,), "api")],
+    "complianceday-ctr-exception": [("post", (COMPLIANCE,), "api")],
+})
 #: URL name -> its URL's arguments, when they are not an object's pk (a list-level action takes none).
 PAGE_KWARGS = {"accounting-day-file": {"fmt": "xlsx"}, "accounting-exceptions-file": {"fmt": "csv"},
                **dict.fromkeys(("buyin-estimated-drop", "buyin-export", "dropbox-drop", "softcount-export",
                                 "dayclose-status"), {}),
                "fluctuations-holds-file": {"fmt": "csv"}, "investigations-file": {"fmt": "pdf"},
-               "investigation-file": {"fmt": "pdf"}, "investigation-api-check": {}}
+               "investigation-file": {"fmt": "pdf"}, "investigation-api-check": {},
+               "compliance-mtl-file": {"fmt": "csv"}, "compliance-identification": {"identifier": "MATRIX-1"}}
 _ACCOUNTING_OBJECTS = ("chipset", "inventoryslip", "chipslip", "accountingfinding", "buyin", "dropbox", "softcount",
-                       "fluctuationsettings", "investigation-api")
+                       "fluctuationsettings", "investigation-api", "cashout", "identification", "compliancesettings")
 #: Page URL name -> the `floor` object its pk names.
 PAGE_OBJECTS = {
     **dict.fromkeys(("tablet-chips", "tablet-chips-opener", "tablet-chips-closer", "tablet-chips-fill",
@@ -271,6 +294,7 @@ def floor(db):
     from tables.services.sessions import table_session_open
     from tests.accounting.matrix_objects import accounting_matrix_objects
     from tests.closing.matrix_objects import closing_matrix_objects
+    from tests.compliance.matrix_objects import compliance_matrix_objects
     from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.matrix_objects import report_matrix_objects
@@ -293,7 +317,8 @@ def floor(db):
             "api_token": api_token_issue(user=tablet, author=None, name="matrix")[0],
             "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
             **report_matrix_objects(table.pit.casino), **accounting_matrix_objects(table, recorder),
-            **fluctuation_matrix_objects(table), **closing_matrix_objects(table.pit.casino)}
+            **fluctuation_matrix_objects(table), **closing_matrix_objects(table.pit.casino),
+            **compliance_matrix_objects(table, recorder)}
 
 
 def _kwargs(name: str, floor) -> dict:

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from casino.roles import (
     CAGE,
+    COMPLIANCE,
     COUNT,
     FINANCE,
     GAMING_MANAGER,
@@ -44,6 +45,7 @@ DEMO_USERS = (
     ("cage", "Casey Cashier", CAGE),
     ("count", "Cory Counter", COUNT),
     ("count2", "Cleo Counter", COUNT),  # a count is signed by two counters
+    ("compliance", "Cody Compliance", COMPLIANCE),  # Title 31: the MTL, CTRs and identification
 )
 DEMO_DEALERS = (("D1001", "Alex Rivera"), ("D1002", "Bea Chen"), ("D1003", "Carl Okafor"),
                 ("D1004", "Dana Kowalski"), ("D1005", "Eli Navarro"))

@@ -28,7 +28,9 @@ SIZES = {"landscape": LANDSCAPE, "portrait": PORTRAIT}
 #: GET pages that answer a file or a fragment, not a page to look at.
 NOT_PAGES = {"reports-file", "reports-period", "reports-progress", "jackpots-report-csv", "logout",
              "accounting-day-file", "accounting-exceptions-file", "fluctuations-holds-file", "investigations-file",
-             "investigation-file"}
+             "investigation-file", "compliance-mtl-file"}
+#: Page URL name -> its arguments, when they are not an object's pk.
+PAGE_TEXT_KWARGS = {"compliance-identification": {"identifier": "CARD-1"}}
 ADMIN_PAGES = ("admin:index", "admin:tables_ruleset_changelist", "admin:tables_ruleset_change",
                "admin:tables_ruleset_history", "admin:tables_rulesetversion_changelist",
                "admin:tables_table_changelist")
@@ -129,7 +131,7 @@ def _pages_for(role: str, objects: dict, ruleset) -> list[tuple[str, str]]:
         for method, allowed, kind in rows:
             if method != "get" or kind != "page" or not isinstance(allowed, tuple) or role not in allowed:
                 continue
-            kwargs = {"pk": objects[PAGE_OBJECTS[name]].pk} if name in PAGE_OBJECTS else {}
+            kwargs = {"pk": objects[PAGE_OBJECTS[name]].pk} if name in PAGE_OBJECTS else PAGE_TEXT_KWARGS.get(name, {})
             pages.append((name, reverse(name, kwargs=kwargs)))
     if role == GAMING_MANAGER:
         for name in ADMIN_PAGES:
