@@ -280,6 +280,7 @@ SPECTACULAR_SETTINGS = {
         "AccountingFindingCodeEnum": "tables.accounting.models.AccountingFinding.CODES",
         "BuyInKindEnum": "tables.accounting.models.BuyIn.KINDS",
         "CountLineKindEnum": "tables.accounting.models.SoftCountLine.KINDS",
+        "CashOutKindEnum": "audit.compliance.models.CashOut.KINDS",
     },
 }
 
