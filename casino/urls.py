@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("api/v1/", include("tables.api.urls")),
     path("api/v1/", include("audit.fluctuations.api_urls")),
+    path("api/v1/", include("audit.ratings.api_urls")),
     path("", include("tables.urls")),
     path("", include("audit.reports.urls")),
     path("", include("audit.jackpots.urls")),
@@ -32,6 +33,7 @@ urlpatterns = [
     path("", include("tables.closing.urls")),
     path("", include("audit.pages.urls")),
     path("", include("audit.fluctuations.urls")),
+    path("", include("audit.ratings.urls")),
 ]
 
 handler400 = "casino.api_errors.bad_request"
