@@ -7,7 +7,12 @@ from datetime import date
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,20 +36,20 @@ _WAGER = inline_serializer("RatingWager", {
     "game": serializers.CharField(), "wager": serializers.CharField(help_text="wager type, as the daily report's"),
     "count": serializers.IntegerField(help_text="wagers placed"), "stake": serializers.CharField(),
     "average": serializers.CharField(help_text="per wager placed"), "theo": serializers.CharField(),
-    "actual": serializers.CharField(help_text="the house's win")})
+    "actual": serializers.CharField(help_text="the house's win")}, many=True)
 _FIGURES = {
     "rounds": serializers.IntegerField(), "minutes": serializers.IntegerField(help_text="time on game"),
     "stake": serializers.CharField(), "average_bet": serializers.CharField(help_text="stake per round played"),
     "theo": serializers.CharField(), "actual": serializers.CharField(), "wagers": _WAGER}
 _SESSION = inline_serializer("RatingSession", {
     "table": serializers.IntegerField(), "table_label": serializers.CharField(), "game": serializers.CharField(),
-    "start": serializers.DateTimeField(), "end": serializers.DateTimeField(), **_FIGURES})
+    "start": serializers.DateTimeField(), "end": serializers.DateTimeField(), **_FIGURES}, many=True)
 _DAY_RATING = inline_serializer("DayRating", {
     "gaming_day": serializers.DateField(), "casino": serializers.IntegerField(),
     "identifier": serializers.CharField(), "player": serializers.IntegerField(allow_null=True),
     "registered": serializers.BooleanField(),
     "name": serializers.CharField(required=False, help_text="pit bosses, gaming managers, compliance"),
-    "loyalty_number": serializers.CharField(required=False), **_FIGURES, "sessions": _SESSION})
+    "loyalty_number": serializers.CharField(required=False), **_FIGURES, "sessions": _SESSION}, many=True)
 _RATINGS = inline_serializer("Ratings", {"gaming_day": serializers.DateField(required=False),
                                          "from": serializers.DateField(required=False),
                                          "to": serializers.DateField(required=False),
