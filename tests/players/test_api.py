@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from casino.roles import ALL_ROLES, CAGE, COMPLIANCE, COUNT, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
+from casino.roles import (
+    ALL_ROLES,
+    CAGE,
+    COMPLIANCE,
+    COUNT,
+    FINANCE,
+    GAMING_MANAGER,
+    PIT_BOSS,
+    SURVEILLANCE,
+)
 from tables.players.models import Player
 from tests.conftest import api_as
 from tests.factories import CasinoFactory, player_for, user_with_role
