@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 from audit.reports.models import TheoreticalAssumption
-from tables.services.rounds import round_record
+from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_open
-from tests.factories import DealerFactory, TableFactory, user_with_role
+from tests.factories import DealerFactory, TableFactory, player_for, user_with_role
 from tests.tables.rounds_data import ROUNDS
 
 #: The edges the hand-worked figures use (set as the casino's assumptions, which the report reads).
@@ -58,3 +58,23 @@ def pob_tables(*labels: str):
 
 def record(table, boss, when: str, data: dict):
     return round_record(table=table, data=data, author=boss, at=at(when))
+
+
+def worked_day() -> dict:
+    """The day of tests/ratings/test_hand_worked.py (its docstring works the figures)."""
+    set_edges()
+    boss, (table_a, table_b) = pob_tables("T-A", "T-B")
+    for when in ("15:00", "15:05", "15:12"):
+        record(table_a, boss, when, pob_round("P-7"))
+    voided = record(table_a, boss, "15:26", pob_round("P-7"))
+    round_void(round=voided.round, reason="misdeal", author=boss)
+    record(table_a, boss, "15:40", pob_round("P-7"))
+    record(table_a, boss, "15:50", pob_round("P-7", kind="underpay"))
+    first = record(table_b, boss, "15:45", pob_round("P-7"))
+    round_correct(round=first.round, revision=1, data=pob_round("P-7", "20.00"), reason="stakes were 20",
+                  author=boss)
+    record(table_b, boss, "15:55", pob_round("P-7"))
+    # Another player at table B: rated apart, never mixed into P-7's figures.
+    record(table_b, boss, "16:30", pob_round("P-9", "50.00"))
+    player = player_for(table_a.pit.casino, "P-7", name="Ada Lovelace")
+    return {"player": player, "a": table_a, "b": table_b}

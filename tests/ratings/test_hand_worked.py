@@ -33,31 +33,14 @@ import pytest
 from django.test import override_settings
 
 from audit.ratings.selectors import day_ratings, player_ratings
-from tables.services.rounds import round_correct, round_void
-from tests.factories import player_for
-from tests.ratings.helpers import DAY, at, pob_round, pob_tables, record, set_edges
+from tests.ratings.helpers import DAY, at, worked_day
 
 D = Decimal
 
 
 @pytest.fixture
 def worked(db):
-    set_edges()
-    boss, (table_a, table_b) = pob_tables("T-A", "T-B")
-    for when in ("15:00", "15:05", "15:12"):
-        record(table_a, boss, when, pob_round("P-7"))
-    voided = record(table_a, boss, "15:26", pob_round("P-7"))
-    round_void(round=voided.round, reason="misdeal", author=boss)
-    record(table_a, boss, "15:40", pob_round("P-7"))
-    record(table_a, boss, "15:50", pob_round("P-7", kind="underpay"))
-    first = record(table_b, boss, "15:45", pob_round("P-7"))
-    round_correct(round=first.round, revision=1, data=pob_round("P-7", "20.00"), reason="stakes were 20",
-                  author=boss)
-    record(table_b, boss, "15:55", pob_round("P-7"))
-    # Another player at table B: rated apart, never mixed into P-7's figures.
-    record(table_b, boss, "16:30", pob_round("P-9", "50.00"))
-    player = player_for(table_a.pit.casino, "P-7", name="Ada Lovelace")
-    return {"player": player, "a": table_a, "b": table_b}
+    return worked_day()
 
 
 def _summary(session):
@@ -118,6 +101,8 @@ def test_the_number_of_queries_does_not_grow_with_rounds(worked, django_assert_m
     with CaptureQueriesContext(connection) as before:
         player_ratings(player=worked["player"], first=DAY)
     assert len(before) <= 8
+    from tests.ratings.helpers import pob_round, record
+
     boss = Round.objects.filter(table=worked["a"]).first().recorded_by
     for minute in range(0, 30, 2):
         record(worked["a"], boss, f"17:{minute:02d}", pob_round("P-7"))
