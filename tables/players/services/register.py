@@ -8,7 +8,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.audit_guard import allow_audit_write
-
 from tables.models import Casino
 from tables.players.models import Player
 
