@@ -25,6 +25,7 @@ NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("Jackpot liability", "jackpots-report", (FINANCE, GAMING_MANAGER)),
     ("Adjustments", "jackpots-adjustments", (FINANCE, GAMING_MANAGER)),
     ("Tablet", "tablet-floor", (PIT_BOSS,)),
+    ("Players", "players", (PIT_BOSS, GAMING_MANAGER)),
     ("Surveillance desk", "desk-queue", (SURVEILLANCE, GAMING_MANAGER)),
     ("Count", "count-day", (COUNT, FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)),
     ("Reports", "reports", (FINANCE, GAMING_MANAGER, SURVEILLANCE)),

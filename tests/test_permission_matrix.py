@@ -245,6 +245,22 @@ MATRIX.update({
     "complianceday-sign-off": [("post", (COMPLIANCE,), "api")],
     "complianceday-ctr-exception": [("post", (COMPLIANCE,), "api")],
 })
+# Players and ratings (issue #19): every role reads players (names only for some: tests/players);
+# pit bosses, gaming managers and compliance register and change them; ratings for the roles that
+# comp, check or watch play; the pit boss's pages for pit bosses and gaming managers.
+_PLAYER_WRITERS, _RATING_READERS = (PIT_BOSS, GAMING_MANAGER, COMPLIANCE), (PIT_BOSS, GAMING_MANAGER, FINANCE,
+                                                                           SURVEILLANCE, COMPLIANCE)
+MATRIX.update({
+    "player-list": [("get", EVERY_ROLE, "api"), ("post", _PLAYER_WRITERS, "api")],
+    "player-detail": [("get", EVERY_ROLE, "api")],
+    "player-change": [("post", _PLAYER_WRITERS, "api")],
+    "player-ratings": [("get", _RATING_READERS, "api")],
+    "rating-list": [("get", _RATING_READERS, "api")],
+    "rating-csv": [("get", _RATING_READERS, "api")],
+    "players": [("get", (PIT_BOSS, GAMING_MANAGER), "page"), ("post", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "players-top": [("get", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "player": [("get", (PIT_BOSS, GAMING_MANAGER), "page"), ("post", (PIT_BOSS, GAMING_MANAGER), "page")],
+})
 #: URL name -> its URL's arguments, when they are not an object's pk (a list-level action takes none).
 PAGE_KWARGS = {"accounting-day-file": {"fmt": "xlsx"}, "accounting-exceptions-file": {"fmt": "csv"},
                **dict.fromkeys(("buyin-estimated-drop", "buyin-export", "dropbox-drop", "softcount-export",
@@ -265,7 +281,7 @@ PAGE_OBJECTS = {
     "tablet-table-dealer": "table", "tablet-round-new": "table", "tablet-round-preview": "table",
     "tablet-round-save": "table", "tablet-holdem-next": "table", "tablet-round": "round",
     "tablet-round-correct": "own_round", "desk-round": "round", "desk-finding-review": "finding",
-    "desk-dealer": "dealer", "api-token-revoke": "api_token",
+    "desk-dealer": "dealer", "api-token-revoke": "api_token", "player": "player",
     "tablet-buy-ins": "table", "count-enter": "dropbox", "count-sign": "softcount", "closing-reopen": "dayclose",
     **dict.fromkeys(("investigation", "investigation-file", "investigation-act", "investigation-api-sign-off",
                      "investigation-api-send-back"), "investigation"),
@@ -295,6 +311,7 @@ def floor(db):
     from tests.accounting.matrix_objects import accounting_matrix_objects
     from tests.closing.matrix_objects import closing_matrix_objects
     from tests.compliance.matrix_objects import compliance_matrix_objects
+    from tests.factories import player_for
     from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.matrix_objects import report_matrix_objects
@@ -315,7 +332,8 @@ def floor(db):
 
     return {"table": table, "dealer": dealer, "tablesession": session, "round": audited.round,
             "api_token": api_token_issue(user=tablet, author=None, name="matrix")[0],
-            "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
+            "finding": audited.round.findings.first(), "own_round": own.round,
+            "player": player_for(table.pit.casino, "P-MATRIX", name="Matrix Player"), **jackpot_matrix_objects(),
             **report_matrix_objects(table.pit.casino), **accounting_matrix_objects(table, recorder),
             **fluctuation_matrix_objects(table), **closing_matrix_objects(table.pit.casino),
             **compliance_matrix_objects(table, recorder)}
@@ -333,7 +351,7 @@ def _kwargs(name: str, floor) -> dict:
     objects = {"casino": table.pit.casino, "pit": table.pit, "table": table, "dealer": floor["dealer"],
                "ruleset": table.ruleset, "tablesession": floor["tablesession"], "round": floor["round"],
                "finding": floor["finding"], **{k: v for k, v in floor.items() if k.startswith("jackpot-")},
-               **{k: floor[k] for k in (*_ACCOUNTING_OBJECTS, "dayclose")}}
+               **{k: floor[k] for k in (*_ACCOUNTING_OBJECTS, "dayclose", "player")}}
     return {"pk": objects[basename].pk} if basename in objects else {}
 
 

@@ -26,6 +26,7 @@ from casino.roles import (
 )
 from tables.games import GAMES
 from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, Table
+from tables.players.demo import demo_players_load
 from tables.services.demo_story import (
     demo_adjustment_request_load,
     demo_jackpot_win_load,
@@ -127,6 +128,7 @@ def demo_floor_load() -> list[DemoLogin]:
             )
     demo_jackpot_bank_load(casino=casino, author=author)
     demo_adjustment_request_load(casino=casino, author=author)
+    demo_players_load(casino=casino, author=author)
     return logins
 
 

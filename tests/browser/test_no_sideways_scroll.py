@@ -74,7 +74,7 @@ def busy_floor(settings, tmp_path):
     from tables.models import Dealer, Table
     from tables.services.rounds import round_record
     from tests.closing.matrix_objects import reopened_and_closed_again
-    from tests.factories import user_with_role
+    from tests.factories import player_for, user_with_role
     from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.helpers import simulated_day
@@ -101,7 +101,8 @@ def busy_floor(settings, tmp_path):
     objects = {"table": table, "round": finding.round, "own_round": own, "finding": finding,
                "dealer": Dealer.objects.filter(casino=sim["casino"], name="Careless Dealer").get(),
                "dailyreport": report, **jackpot_matrix_objects(), **fluctuation_matrix_objects(table),
-               **reopened_and_closed_again(report, users[GAMING_MANAGER])}
+               **reopened_and_closed_again(report, users[GAMING_MANAGER]),
+               "player": player_for(sim["casino"], "P-001", name="Busy Player", loyalty_number="L-1")}
     return {"objects": objects, "ruleset": table.ruleset}
 
 
