@@ -33,6 +33,9 @@ from django.db import connection
 # "free" (counters derived from other rows), "once" (set once from NULL), "up" (only grows),
 # "needs" (moves and editable columns that need a column set in the old row; see findings).
 RULES: dict[str, dict] = {
+    # A player's name and loyalty number change (with the history's reason and author); the
+    # identifier the rounds carry, the casino and who registered them never do.
+    "players_player": {"free": ["name", "loyalty_number"]},
     "tables_round": {
         "status": "status", "moves": ["active>voided"],
         "with": ["void_reason", "voided_by_id", "voided_at"],

@@ -20,8 +20,8 @@ from psycopg import sql
 WRITES = "SELECT, INSERT, UPDATE, DELETE"
 # Append-only tables whose rows the services lock (SELECT ... FOR UPDATE needs the UPDATE
 # privilege): they keep it, and their trigger still refuses every UPDATE. The meters serialise
-# a bank's posts; a drop box serialises its drop and its counts; a buy-in, its one void.
-LOCK_ROWS = frozenset({"jackpots_jackpotmeter", "accounting_dropbox", "accounting_buyin"})
+# a bank's posts; a drop box serialises its drop and its counts; a buy-in or a cash-out, its one void.
+LOCK_ROWS = frozenset({"jackpots_jackpotmeter", "accounting_dropbox", "accounting_buyin", "compliance_cashout"})
 
 
 def _role_problems(cursor, role: str, *, of_owner: bool = True) -> list[str]:

@@ -71,6 +71,8 @@ ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "accounting.chipset": ("view", "add", "change"), "accounting.denomination": ("view",),
         "accounting.accountingsettings": ("view", "add", "change"),
         "accounting.account": ("view",), "accounting.transaction": ("view",), "accounting.leg": ("view",),
+        # Players: registered and changed on the pages and the API (with a reason); the admin shows them.
+        "players.player": ("view",),
     },
     CAGE: {**_FLOOR_VIEW, **_ACCOUNTING_VIEW},
     COUNT: {**_FLOOR_VIEW, **_ACCOUNTING_VIEW},

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "audit.advantage",
     "tables.closing",
     "tables.players",
+    "audit.compliance",
 ]
 
 MIDDLEWARE = [
@@ -217,6 +218,9 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", 
 #: Lifetime of a new API token unless the gaming manager who issues it chooses another.
 API_TOKEN_LIFETIME_DAYS = env_int("API_TOKEN_LIFETIME_DAYS", 90, minimum=1)
 API_TOKEN_MAX_LIFETIME_DAYS = env_int("API_TOKEN_MAX_LIFETIME_DAYS", 365, minimum=1)
+# Player ratings (audit/ratings): rounds at one table further apart than this start a new rating
+# session, and the gap is not time on game.
+RATING_GAP_MINUTES = env_int("RATING_GAP_MINUTES", 15, minimum=1)
 
 # --- API ---------------------------------------------------------------------------------
 #: A history row keeps the whole reason (a 500-character reason, a 2,000-character review
@@ -279,6 +283,7 @@ SPECTACULAR_SETTINGS = {
         "AccountingFindingCodeEnum": "tables.accounting.models.AccountingFinding.CODES",
         "BuyInKindEnum": "tables.accounting.models.BuyIn.KINDS",
         "CountLineKindEnum": "tables.accounting.models.SoftCountLine.KINDS",
+        "CashOutKindEnum": "audit.compliance.models.CashOut.KINDS",
     },
 }
 

@@ -25,6 +25,8 @@ urlpatterns = [
     path("api/v1/", include("tables.api.urls")),
     path("api/v1/", include("audit.fluctuations.api_urls")),
     path("api/v1/", include("audit.advantage.api_urls")),
+    path("api/v1/", include("audit.compliance.api_urls")),
+    path("api/v1/", include("audit.ratings.api_urls")),
     path("", include("tables.urls")),
     path("", include("audit.reports.urls")),
     path("", include("audit.jackpots.urls")),
@@ -34,6 +36,8 @@ urlpatterns = [
     path("", include("audit.pages.urls")),
     path("", include("audit.fluctuations.urls")),
     path("", include("audit.advantage.urls")),
+    path("", include("audit.compliance.urls")),
+    path("", include("audit.ratings.urls")),
 ]
 
 handler400 = "casino.api_errors.bad_request"

@@ -96,6 +96,9 @@ def api_floor(db, _keep_test_connection):
     fluctuations = fluctuation_matrix_objects(table)
     ids.update({"fluctuation-settings": fluctuations["fluctuationsettings"].pk,
                 "investigations": fluctuations["investigation"].pk})
+    from tests.factories import player_for
+
+    ids["players"] = player_for(table.pit.casino, "P-7", name="Schema Player").pk  # the round's player: rated
     tokens = {role: api_token_issue(user=user, author=None, name="schemathesis")[1] for role, user in users.items()}
     return tokens, ids, itertools.count()
 

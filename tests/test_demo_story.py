@@ -153,7 +153,8 @@ def test_loading_the_demo_again_the_same_day_adds_nothing():
     first = counts()
     logins = _load_demo()
     assert counts() == first
-    assert set(logins) == {"pitboss", "surveillance", "finance", "manager", "manager2", "cage", "count", "count2"}
+    assert set(logins) == {"pitboss", "surveillance", "finance", "manager", "manager2", "cage", "count", "count2",
+                           "compliance"}
 
 
 def test_the_jackpot_demos_casino_stays_out_of_the_demo_casinos_pages(demo):
@@ -201,3 +202,21 @@ def test_a_demo_dealers_page_compares_with_the_demo_casinos_floor_only(demo):
     floor = client.get(reverse("desk-dealer", args=[dealer.pk])).context["floor"]
     assert floor == floor_average(casinos={demo["casino"].pk})
     assert floor["rounds"] == Round.objects.filter(table__pit__casino=demo["casino"]).count()
+
+
+def test_compliance_finds_a_patron_on_the_mtl_and_one_whose_ctr_keeps_today_open(demo):
+    """Title 31 (issue #19): on the open day, one patron over the MTL threshold at two tables and
+    one whose cash in needs a CTR without identification yet; the finished day is untouched."""
+    from datetime import timedelta
+
+    from audit.compliance.demo import CTR_PATRON, MTL_PATRON
+    from tables.closing.services.close import close_waiting
+
+    casino = demo["casino"]
+    today = current_gaming_day(casino)
+    page = _text(_as("compliance").get(reverse("compliance-day")))
+    assert f"{MTL_PATRON} · Morgan Tally — cash in 3500.00 (over)" in page, page
+    assert "the day waits on this" in page and CTR_PATRON in page.split("CTRs required", 1)[1]
+    assert any(CTR_PATRON in line for line in close_waiting(casino.pk, today))
+    assert not any("CTR" in line for line in close_waiting(casino.pk, today - timedelta(days=1)))
+

@@ -223,14 +223,53 @@ MATRIX.update({
     "dayclose-status": [("get", _CLOSE_READERS, "api")],
     "dayclose-reopen": [("post", (GAMING_MANAGER,), "api")],
 })
+# Title 31 (issue #19 point 3): compliance and gaming managers read the day's MTL, CTRs and flags;
+# compliance alone reads and records identification, signs the MTL and records CTR exceptions; the
+# cage records cash-outs (finance reads them too); settings: gaming managers and compliance.
+_T31_READERS, _CASH_OUT_READERS = (COMPLIANCE, GAMING_MANAGER), (CAGE, COMPLIANCE, GAMING_MANAGER, FINANCE)
+MATRIX.update({
+    "compliance-day": [("get", _T31_READERS, "page")],
+    "compliance-mtl-file": [("get", _T31_READERS, "page")],
+    "compliance-sign-off": [("post", (COMPLIANCE,), "page")],
+    "compliance-ctr-exception": [("post", (COMPLIANCE,), "page")],
+    "compliance-identification": [("get", (COMPLIANCE,), "page"), ("post", (COMPLIANCE,), "page")],
+    "cage-cash-outs": [("get", (CAGE, COMPLIANCE, GAMING_MANAGER), "page"), ("post", (CAGE,), "page")],
+    "compliancesettings-list": [("get", _T31_READERS, "api"), ("post", _T31_READERS, "api")],
+    "compliancesettings-detail": [("get", _T31_READERS, "api")],
+    "cashout-list": [("get", _CASH_OUT_READERS, "api"), ("post", (CAGE,), "api")],
+    "cashout-detail": [("get", _CASH_OUT_READERS, "api")],
+    "cashout-void": [("post", (CAGE, GAMING_MANAGER), "api")],
+    "identification-list": [("get", (COMPLIANCE,), "api"), ("post", (COMPLIANCE,), "api")],
+    "identification-detail": [("get", (COMPLIANCE,), "api")],
+    "complianceday-mtl": [("get", _T31_READERS, "api")],
+    "complianceday-sign-off": [("post", (COMPLIANCE,), "api")],
+    "complianceday-ctr-exception": [("post", (COMPLIANCE,), "api")],
+})
+# Players and ratings (issue #19): every role reads players (names only for some: tests/players);
+# pit bosses, gaming managers and compliance register and change them; ratings for the roles that
+# comp, check or watch play; the pit boss's pages for pit bosses and gaming managers.
+_PLAYER_WRITERS, _RATING_READERS = (PIT_BOSS, GAMING_MANAGER, COMPLIANCE), (PIT_BOSS, GAMING_MANAGER, FINANCE,
+                                                                           SURVEILLANCE, COMPLIANCE)
+MATRIX.update({
+    "player-list": [("get", EVERY_ROLE, "api"), ("post", _PLAYER_WRITERS, "api")],
+    "player-detail": [("get", EVERY_ROLE, "api")],
+    "player-change": [("post", _PLAYER_WRITERS, "api")],
+    "player-ratings": [("get", _RATING_READERS, "api")],
+    "rating-list": [("get", _RATING_READERS, "api")],
+    "rating-csv": [("get", _RATING_READERS, "api")],
+    "players": [("get", (PIT_BOSS, GAMING_MANAGER), "page"), ("post", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "players-top": [("get", (PIT_BOSS, GAMING_MANAGER), "page")],
+    "player": [("get", (PIT_BOSS, GAMING_MANAGER), "page"), ("post", (PIT_BOSS, GAMING_MANAGER), "page")],
+})
 #: URL name -> its URL's arguments, when they are not an object's pk (a list-level action takes none).
 PAGE_KWARGS = {"accounting-day-file": {"fmt": "xlsx"}, "accounting-exceptions-file": {"fmt": "csv"},
                **dict.fromkeys(("buyin-estimated-drop", "buyin-export", "dropbox-drop", "softcount-export",
                                 "dayclose-status"), {}),
                "fluctuations-holds-file": {"fmt": "csv"}, "investigations-file": {"fmt": "pdf"},
-               "investigation-file": {"fmt": "pdf"}, "investigation-api-check": {}}
+               "investigation-file": {"fmt": "pdf"}, "investigation-api-check": {},
+               "compliance-mtl-file": {"fmt": "csv"}, "compliance-identification": {"identifier": "MATRIX-1"}}
 _ACCOUNTING_OBJECTS = ("chipset", "inventoryslip", "chipslip", "accountingfinding", "buyin", "dropbox", "softcount",
-                       "fluctuationsettings", "investigation-api")
+                       "fluctuationsettings", "investigation-api", "cashout", "identification", "compliancesettings")
 #: Page URL name -> the `floor` object its pk names.
 PAGE_OBJECTS = {
     **dict.fromkeys(("tablet-chips", "tablet-chips-opener", "tablet-chips-closer", "tablet-chips-fill",
@@ -242,7 +281,7 @@ PAGE_OBJECTS = {
     "tablet-table-dealer": "table", "tablet-round-new": "table", "tablet-round-preview": "table",
     "tablet-round-save": "table", "tablet-holdem-next": "table", "tablet-round": "round",
     "tablet-round-correct": "own_round", "desk-round": "round", "desk-finding-review": "finding",
-    "desk-dealer": "dealer", "api-token-revoke": "api_token",
+    "desk-dealer": "dealer", "api-token-revoke": "api_token", "player": "player",
     "tablet-buy-ins": "table", "count-enter": "dropbox", "count-sign": "softcount", "closing-reopen": "dayclose",
     **dict.fromkeys(("investigation", "investigation-file", "investigation-act", "investigation-api-sign-off",
                      "investigation-api-send-back"), "investigation"),
@@ -271,6 +310,8 @@ def floor(db):
     from tables.services.sessions import table_session_open
     from tests.accounting.matrix_objects import accounting_matrix_objects
     from tests.closing.matrix_objects import closing_matrix_objects
+    from tests.compliance.matrix_objects import compliance_matrix_objects
+    from tests.factories import player_for
     from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.matrix_objects import report_matrix_objects
@@ -291,9 +332,11 @@ def floor(db):
 
     return {"table": table, "dealer": dealer, "tablesession": session, "round": audited.round,
             "api_token": api_token_issue(user=tablet, author=None, name="matrix")[0],
-            "finding": audited.round.findings.first(), "own_round": own.round, **jackpot_matrix_objects(),
+            "finding": audited.round.findings.first(), "own_round": own.round,
+            "player": player_for(table.pit.casino, "P-MATRIX", name="Matrix Player"), **jackpot_matrix_objects(),
             **report_matrix_objects(table.pit.casino), **accounting_matrix_objects(table, recorder),
-            **fluctuation_matrix_objects(table), **closing_matrix_objects(table.pit.casino)}
+            **fluctuation_matrix_objects(table), **closing_matrix_objects(table.pit.casino),
+            **compliance_matrix_objects(table, recorder)}
 
 
 def _kwargs(name: str, floor) -> dict:
@@ -308,7 +351,7 @@ def _kwargs(name: str, floor) -> dict:
     objects = {"casino": table.pit.casino, "pit": table.pit, "table": table, "dealer": floor["dealer"],
                "ruleset": table.ruleset, "tablesession": floor["tablesession"], "round": floor["round"],
                "finding": floor["finding"], **{k: v for k, v in floor.items() if k.startswith("jackpot-")},
-               **{k: floor[k] for k in (*_ACCOUNTING_OBJECTS, "dayclose")}}
+               **{k: floor[k] for k in (*_ACCOUNTING_OBJECTS, "dayclose", "player")}}
     return {"pk": objects[basename].pk} if basename in objects else {}
 
 

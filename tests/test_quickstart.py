@@ -23,7 +23,8 @@ def test_load_demo_prints_a_login_per_role_and_a_pit_boss_can_log_in(client):
     call_command("load_demo", stdout=out)
     text = out.getvalue()
     logins = dict(re.findall(r"user: (\S+)\s+password: (\S+)", text))
-    assert set(logins) == {"pitboss", "surveillance", "finance", "manager", "manager2", "cage", "count", "count2"}
+    assert set(logins) == {"pitboss", "surveillance", "finance", "manager", "manager2", "cage", "count", "count2",
+                           "compliance"}
     assert Pit.objects.count() == 1 and Dealer.objects.count() >= 3
     assert sorted(Table.objects.values_list("game", flat=True)) == sorted(
         ["ante_up_21", "upcard_luck_21", "poker_or_bust", "holdem_blackjack", "blackjack_tie"])

@@ -26,7 +26,7 @@ class PairSerializer(serializers.Serializer):
     bet = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="The base wager (see the app's README).")
 
 
-class PlayerSerializer(serializers.Serializer):
+class AdvantagePlayerSerializer(serializers.Serializer):
     player = serializers.CharField()
     n = serializers.IntegerField(help_text="Rounds (pairs of true count and bet).")
     r = serializers.FloatField(allow_null=True, help_text="Pearson r; null when it does not exist.")
@@ -55,7 +55,7 @@ class AdvantageDaySerializer(serializers.Serializer):
     rounds = serializers.IntegerField()
     shoes = serializers.IntegerField()
     thresholds = ThresholdsSerializer()
-    rows = PlayerSerializer(many=True)
+    rows = AdvantagePlayerSerializer(many=True)
 
 
 def _player(row) -> dict:

@@ -7,6 +7,7 @@ from tables.accounting import api as accounting
 from tables.accounting import api_drop
 from tables.api import live, views
 from tables.closing import api as closing
+from tables.players.api import PlayerViewSet
 
 router = DefaultRouter()
 router.register("casinos", views.CasinoViewSet)
@@ -31,5 +32,6 @@ router.register("buy-ins", api_drop.BuyInViewSet, basename="buyin")
 router.register("drop-boxes", api_drop.DropBoxViewSet, basename="dropbox")
 router.register("soft-counts", api_drop.SoftCountViewSet, basename="softcount")
 router.register("gaming-day-closes", closing.DayCloseViewSet, basename="dayclose")
+router.register("players", PlayerViewSet, basename="player")
 
 urlpatterns = router.urls

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from casino.roles import (
     CAGE,
+    COMPLIANCE,
     COUNT,
     FINANCE,
     GAMING_MANAGER,
@@ -25,6 +26,7 @@ from casino.roles import (
 )
 from tables.games import GAMES
 from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, Table
+from tables.players.demo import demo_players_load
 from tables.services.demo_story import (
     demo_adjustment_request_load,
     demo_jackpot_win_load,
@@ -44,6 +46,7 @@ DEMO_USERS = (
     ("cage", "Casey Cashier", CAGE),
     ("count", "Cory Counter", COUNT),
     ("count2", "Cleo Counter", COUNT),  # a count is signed by two counters
+    ("compliance", "Cody Compliance", COMPLIANCE),  # Title 31: the MTL, CTRs and identification
 )
 DEMO_DEALERS = (("D1001", "Alex Rivera"), ("D1002", "Bea Chen"), ("D1003", "Carl Okafor"),
                 ("D1004", "Dana Kowalski"), ("D1005", "Eli Navarro"))
@@ -125,6 +128,7 @@ def demo_floor_load() -> list[DemoLogin]:
             )
     demo_jackpot_bank_load(casino=casino, author=author)
     demo_adjustment_request_load(casino=casino, author=author)
+    demo_players_load(casino=casino, author=author)
     return logins
 
 

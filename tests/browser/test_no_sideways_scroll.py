@@ -28,7 +28,9 @@ SIZES = {"landscape": LANDSCAPE, "portrait": PORTRAIT}
 #: GET pages that answer a file or a fragment, not a page to look at.
 NOT_PAGES = {"reports-file", "reports-period", "reports-progress", "jackpots-report-csv", "logout",
              "accounting-day-file", "accounting-exceptions-file", "fluctuations-holds-file", "investigations-file",
-             "investigation-file"}
+             "investigation-file", "compliance-mtl-file"}
+#: Page URL name -> its arguments, when they are not an object's pk.
+PAGE_TEXT_KWARGS = {"compliance-identification": {"identifier": "CARD-1"}}
 ADMIN_PAGES = ("admin:index", "admin:tables_ruleset_changelist", "admin:tables_ruleset_change",
                "admin:tables_ruleset_history", "admin:tables_rulesetversion_changelist",
                "admin:tables_table_changelist")
@@ -72,7 +74,7 @@ def busy_floor(settings, tmp_path):
     from tables.models import Dealer, Table
     from tables.services.rounds import round_record
     from tests.closing.matrix_objects import reopened_and_closed_again
-    from tests.factories import user_with_role
+    from tests.factories import player_for, user_with_role
     from tests.fluctuations.matrix_objects import fluctuation_matrix_objects
     from tests.jackpots.matrix_objects import jackpot_matrix_objects
     from tests.reports.helpers import simulated_day
@@ -99,7 +101,8 @@ def busy_floor(settings, tmp_path):
     objects = {"table": table, "round": finding.round, "own_round": own, "finding": finding,
                "dealer": Dealer.objects.filter(casino=sim["casino"], name="Careless Dealer").get(),
                "dailyreport": report, **jackpot_matrix_objects(), **fluctuation_matrix_objects(table),
-               **reopened_and_closed_again(report, users[GAMING_MANAGER])}
+               **reopened_and_closed_again(report, users[GAMING_MANAGER]),
+               "player": player_for(sim["casino"], "P-001", name="Busy Player", loyalty_number="L-1")}
     return {"objects": objects, "ruleset": table.ruleset}
 
 
@@ -129,7 +132,7 @@ def _pages_for(role: str, objects: dict, ruleset) -> list[tuple[str, str]]:
         for method, allowed, kind in rows:
             if method != "get" or kind != "page" or not isinstance(allowed, tuple) or role not in allowed:
                 continue
-            kwargs = {"pk": objects[PAGE_OBJECTS[name]].pk} if name in PAGE_OBJECTS else {}
+            kwargs = {"pk": objects[PAGE_OBJECTS[name]].pk} if name in PAGE_OBJECTS else PAGE_TEXT_KWARGS.get(name, {})
             pages.append((name, reverse(name, kwargs=kwargs)))
     if role == GAMING_MANAGER:
         for name in ADMIN_PAGES:

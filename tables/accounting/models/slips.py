@@ -42,6 +42,11 @@ class AccountingSettings(models.Model):
         **MONEY, default=Decimal("100.00"), validators=[MinValueValidator(Decimal("0"))],
         help_text="A table day whose statistical win differs from its recorded play by more than this, once "
                   "dealer errors and jackpots are accounted for, is a finding for surveillance.")
+    # An amount no table takes in one buy-in is a typing mistake (a 5,000 typed 500,000), refused
+    # with the field named, not stored and explained later.
+    buy_in_max = models.DecimalField(
+        **MONEY, default=Decimal("100000.00"), validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="The largest single buy-in a table records; more is refused as a typing mistake.")
     history = HistoricalRecords()
 
     class Meta:

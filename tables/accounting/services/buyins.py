@@ -14,6 +14,7 @@ from casino.roles import GAMING_MANAGER, has_role
 from casino.scoping import may_see_casino
 from tables.accounting.models import BuyIn, BuyInVoid
 from tables.accounting.services.drop_boxes import drop_box_for
+from tables.accounting.services.findings import accounting_settings
 from tables.closing.services.check import refuse_closed_day
 from tables.models import Table, TableSession
 
@@ -42,6 +43,11 @@ def _checked(table: Table, seat, kind, amount) -> None:
         errors["amount"] = ["must be more than 0"]
     elif amount != amount.quantize(Decimal("0.01")):
         errors["amount"] = ["must be whole cents"]
+    else:
+        most = accounting_settings(table.pit.casino).buy_in_max
+        if amount > most:
+            errors["amount"] = [f"{amount:,.2f} is more than the largest buy-in a table records ({most:,.2f}); "
+                                "the casino's accounting settings set it"]
     if errors:
         raise ValidationError(errors)
 

@@ -22,6 +22,19 @@ from tables.closing.models import DayClose, DayReopen, FinalRun, ReopenRerun
 from tables.closing.services.changes import report_changes
 from tables.closing.services.check import day_close_current, day_lock
 
+#: Further reasons a day may not close yet, registered by the apps above tables (tables imports
+#: none of them): each is ``check(casino_id, gaming_day) -> list[str]``, one line per reason, and
+#: its lines are added to :func:`close_waiting`'s. audit/compliance registers the Title 31 check
+#: (a CTR required whose patron is not identified) in its AppConfig.ready. Whoever settles what a
+#: check waits for calls :func:`day_close_if_due`.
+CLOSE_CHECKS: list = []
+
+
+def close_check_register(check) -> None:
+    """Add ``check`` to :data:`CLOSE_CHECKS` once (AppConfig.ready may run more than once)."""
+    if check not in CLOSE_CHECKS:
+        CLOSE_CHECKS.append(check)
+
 
 def latest_final_run(casino_id: int, gaming_day: date) -> FinalRun | None:
     return FinalRun.objects.filter(casino_id=casino_id, gaming_day=gaming_day).order_by("-recorded_at", "-id").first()
@@ -66,7 +79,10 @@ def close_waiting(casino_id: int, gaming_day: date) -> list[str]:
         if behind:
             waiting.append(f"a run of the final report that holds the signed count of {', '.join(behind)} "
                            "(a signature re-runs a finished report)")
-    return waiting + counts_waiting(casino_id, gaming_day)
+    waiting += counts_waiting(casino_id, gaming_day)
+    for check in CLOSE_CHECKS:
+        waiting += check(casino_id, gaming_day)
+    return waiting
 
 
 def _signed_counts(casino_id: int, gaming_day: date) -> list[dict]:

@@ -1,6 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from audit.compliance.demo import demo_title31
 from audit.fluctuations.demo import demo_investigation
 from tables.accounting.demo import (
     demo_accounting_day,
@@ -45,6 +46,7 @@ class Command(BaseCommand):
                 investigation = demo_investigation(casino, report.gaming_day, User.objects.get(username="manager"))
                 if investigation is not None:
                     self.stdout.write(f"Hold investigation opened: {investigation}")
+            demo_title31(casino)  # today: a patron on the MTL and one who needs a CTR (audit/compliance)
         self.stdout.write("Demo logins (new passwords every time the demo is loaded):")
         for login in logins:
             self.stdout.write(f"  {login.role:<15} user: {login.username:<13} password: {login.password}")

@@ -1,0 +1,126 @@
+"""Ratings for the loyalty system: one player's days and sessions, every player's day, and the
+day as CSV. Read-only; an unknown player is a 404, a date that is not one a 400 naming the field."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.gaming_day import current_gaming_day
+from casino.query_dates import query_date
+from casino.scoping import scope, user_casino_ids
+from tables.accounting.exports import download
+from tables.models import Casino
+from tables.players.models import Player
+from tables.players.roles import RATING_READERS
+
+from .rows import CSV_COLUMNS, csv_rows, day_dict
+from .selectors import check_range, day_ratings, player_ratings
+
+_DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the current gaming day")
+_FROM = OpenApiParameter("from", str, description="YYYY-MM-DD, with to: a range of at most 31 gaming days")
+_TO = OpenApiParameter("to", str, description="YYYY-MM-DD, the range's last gaming day")
+_CASINO = OpenApiParameter("casino", int, description="Only this casino (default: all of the caller's)")
+_WAGER = inline_serializer("RatingWager", {
+    "game": serializers.CharField(), "wager": serializers.CharField(help_text="wager type, as the daily report's"),
+    "count": serializers.IntegerField(help_text="wagers placed"), "stake": serializers.CharField(),
+    "average": serializers.CharField(help_text="per wager placed"), "theo": serializers.CharField(),
+    "actual": serializers.CharField(help_text="the house's win")}, many=True)
+_FIGURES = {
+    "rounds": serializers.IntegerField(), "minutes": serializers.IntegerField(help_text="time on game"),
+    "stake": serializers.CharField(), "average_bet": serializers.CharField(help_text="stake per round played"),
+    "theo": serializers.CharField(), "actual": serializers.CharField(), "wagers": _WAGER}
+_SESSION = inline_serializer("RatingSession", {
+    "table": serializers.IntegerField(), "table_label": serializers.CharField(), "game": serializers.CharField(),
+    "start": serializers.DateTimeField(), "end": serializers.DateTimeField(), **_FIGURES}, many=True)
+_DAY_RATING = inline_serializer("DayRating", {
+    "gaming_day": serializers.DateField(), "casino": serializers.IntegerField(),
+    "identifier": serializers.CharField(), "player": serializers.IntegerField(allow_null=True),
+    "registered": serializers.BooleanField(),
+    "name": serializers.CharField(required=False, help_text="pit bosses, gaming managers, compliance"),
+    "loyalty_number": serializers.CharField(required=False), **_FIGURES, "sessions": _SESSION}, many=True)
+_RATINGS = inline_serializer("Ratings", {"gaming_day": serializers.DateField(required=False),
+                                         "from": serializers.DateField(required=False),
+                                         "to": serializers.DateField(required=False),
+                                         "results": _DAY_RATING})
+
+
+def _range(request, default_casino) -> tuple[date, date]:
+    """``?gaming_day=`` or ``?from=&to=``; default: the casino's current gaming day."""
+    params = request.query_params
+    first, last = query_date(params, "from"), query_date(params, "to")
+    day = query_date(params)
+    if first or last:
+        if not (first and last):
+            missing = "to" if first else "from"
+            raise serializers.ValidationError({missing: ["Give both from and to (or gaming_day)."]})
+        check_range(first, last)  # a Django ValidationError: the API's handler names the field
+        return first, last
+    if day is None:
+        day = current_gaming_day(default_casino) if default_casino else timezone.now().date()
+    return day, day
+
+
+def _body(first, last, results) -> dict:
+    when = {"gaming_day": first.isoformat()} if first == last else {"from": first.isoformat(), "to": last.isoformat()}
+    return {**when, "results": results}
+
+
+class PlayerRatingsView(APIView):
+    read_roles = RATING_READERS
+
+    @extend_schema(parameters=[_DAY, _FROM, _TO], responses={200: _RATINGS, 404: OpenApiResponse(
+        description="No such player at your casinos")})
+    def get(self, request, pk: int):
+        """One player's gaming days, each with its sessions, per wager type totals, theo and actual."""
+        player = get_object_or_404(scope(Player.objects.select_related("casino"), request.user), pk=pk)
+        first, last = _range(request, player.casino)
+        ratings = player_ratings(player=player, first=first, last=last)
+        return Response(_body(first, last, [day_dict(r, request.user) for r in ratings]))
+
+
+def _all(request):
+    ids = user_casino_ids(request.user)
+    wanted = request.query_params.get("casino", "")
+    if wanted:
+        if not wanted.isdigit():
+            raise serializers.ValidationError({"casino": [f'"{wanted}" is not a casino id']})
+        if ids is not None and int(wanted) not in ids:
+            raise serializers.ValidationError({"casino": [f"No casino {wanted} of yours."]})
+        ids = [int(wanted)]
+    casinos = Casino.objects.order_by("pk")
+    default = (casinos.filter(pk__in=ids) if ids is not None else casinos).first()
+    first, last = _range(request, default)
+    return first, last, day_ratings(casino_ids=ids, first=first, last=last)
+
+
+class RatingListView(APIView):
+    read_roles = RATING_READERS
+
+    @extend_schema(parameters=[_DAY, _FROM, _TO, _CASINO], responses=_RATINGS)
+    def get(self, request):
+        """Every player's rating for the gaming day (or each day of a range), highest theo first."""
+        first, last, ratings = _all(request)
+        return Response(_body(first, last, [day_dict(r, request.user) for r in ratings]))
+
+
+class RatingCsvView(APIView):
+    read_roles = RATING_READERS
+
+    @extend_schema(parameters=[_DAY, _FROM, _TO, _CASINO], responses={(200, "text/csv"): bytes})
+    def get(self, request):
+        """The same ratings as a CSV file, one row per player and gaming day."""
+        first, last, ratings = _all(request)
+        name = f"ratings-{first}" if first == last else f"ratings-{first}-to-{last}"
+        return download("csv", name, name, CSV_COLUMNS, csv_rows(ratings, request.user))
