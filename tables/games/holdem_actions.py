@@ -200,6 +200,14 @@ def next_step(data: Mapping, rules: HoldemBlackjackRules | None = None) -> dict:
         result["phase"] = name
         return result
 
+    def deal(kind: str, name: str) -> dict | None:
+        """The next card of ``kind`` still to deal, shown as phase ``name``; None when all are."""
+        seat = _deal_due(state, kind)
+        if seat is None:
+            return None
+        result["deal"] = {"action": kind, "seat": seat}
+        return phase(name)
+
     # Walk the phases as the dealer would, stopping at the first thing still due.
     if state.phase == P_POST:
         due = state.posts_due()
@@ -208,10 +216,9 @@ def next_step(data: Mapping, rules: HoldemBlackjackRules | None = None) -> dict:
             return phase(POSTS)
         state.advance(P_HOLE)
     if state.phase == P_HOLE:
-        seat = _deal_due(state, HOLE)
-        if seat is not None:
-            result["deal"] = {"action": HOLE, "seat": seat}
-            return phase(HOLE_PHASE)
+        shown = deal(HOLE, HOLE_PHASE)
+        if shown is not None:
+            return shown
         state.advance(P_R1)
     for betting, name, then in (
         (P_R1, ROUND1, P_UP),
@@ -221,10 +228,9 @@ def next_step(data: Mapping, rules: HoldemBlackjackRules | None = None) -> dict:
         if state.live <= 1 or state.phase >= P_SHOWDOWN:
             return phase(AWARDS)
         if state.phase == P_UP:
-            seat = _deal_due(state, UP)
-            if seat is not None:
-                result["deal"] = {"action": UP, "seat": seat}
-                return phase(UP_PHASE)
+            shown = deal(UP, UP_PHASE)
+            if shown is not None:
+                return shown
             state.advance(P_R2)
         if state.phase == P_COMPLETE:
             seat = state.completing()
