@@ -168,7 +168,7 @@ House rulings (decided here where the card is silent):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import compress
@@ -633,32 +633,27 @@ class _Memo:
         self.folds: dict[tuple[int, int, int, int | None], Settlement] = {}
         self.rakes: dict[tuple[int, int, str], Settlement] = {}
 
+    @staticmethod
+    def _made(table: dict, cents: int, make: Callable[[int], Any]) -> Any:
+        """``make(cents)``, remembered in ``table`` while it has room (the one memo rule)."""
+        value = table.get(cents)
+        if value is None:
+            value = make(cents)
+            if len(table) < _MEMO_SIZE:
+                table[cents] = value
+        return value
+
     def dec(self, cents: int) -> Decimal:
         """int cents -> Decimal."""
-        d = self.decimals.get(cents)
-        if d is None:
-            d = to_decimal(cents)
-            if len(self.decimals) < _MEMO_SIZE:
-                self.decimals[cents] = d
-        return d
+        return self._made(self.decimals, cents, to_decimal)
 
     def money_text(self, cents: int) -> str:
         """``money_text_cents``."""
-        text = self.money.get(cents)
-        if text is None:
-            text = money_text_cents(cents)
-            if len(self.money) < _MEMO_SIZE:
-                self.money[cents] = text
-        return text
+        return self._made(self.money, cents, money_text_cents)
 
     def chips_text(self, cents: int) -> str:
         """``chips_text``."""
-        text = self.chips.get(cents)
-        if text is None:
-            text = chips_text(cents)
-            if len(self.chips) < _MEMO_SIZE:
-                self.chips[cents] = text
-        return text
+        return self._made(self.chips, cents, chips_text)
 
 
 def _memo(st: Stakes) -> _Memo:
