@@ -123,3 +123,14 @@ def sync_role_groups(**kwargs) -> None:
                 if perm is not None:
                     wanted.append(perm)
         group.permissions.add(*wanted)
+
+
+def app_role_permissions_grant(sender, **kwargs) -> None:
+    """``post_migrate`` receiver of an app that keeps its roles' model permissions beside it
+    (``role_permissions`` on its AppConfig: ``{role: {model: actions}}``): give them to the role
+    groups. Idempotent; connected with ``sender=`` the app's config."""
+    for role, models in sender.role_permissions.items():
+        group, _ = Group.objects.get_or_create(name=ROLE_GROUPS[role])
+        for model, actions in models.items():
+            group.permissions.add(*Permission.objects.filter(
+                content_type__app_label=sender.label, codename__in=[f"{a}_{model}" for a in actions]))

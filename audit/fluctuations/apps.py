@@ -8,31 +8,19 @@ ROLE_PERMISSIONS = {
 }
 
 
-def grant_fluctuation_permissions(sender=None, **kwargs) -> None:
-    """post_migrate: give the role groups this app's model permissions (idempotent)."""
-    from django.contrib.auth.models import Group, Permission
-
-    from casino.roles import ROLE_GROUPS
-
-    for role, models in ROLE_PERMISSIONS.items():
-        group, _ = Group.objects.get_or_create(name=ROLE_GROUPS[role])
-        for model, actions in models.items():
-            group.permissions.add(*Permission.objects.filter(
-                content_type__app_label="fluctuations", codename__in=[f"{a}_{model}" for a in actions]))
-
-
 class FluctuationsConfig(AppConfig):
     name = "audit.fluctuations"
     label = "fluctuations"
     verbose_name = "Hold fluctuations: bounds and investigations"
     default_auto_field = "django.db.models.BigAutoField"
+    role_permissions = ROLE_PERMISSIONS
 
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
         from audit.fluctuations.tasks import check_after_final_report
         from audit.reports.signals import report_finished
+        from casino.roles import app_role_permissions_grant
 
-        post_migrate.connect(grant_fluctuation_permissions, sender=self,
-                             dispatch_uid="fluctuations.grant_permissions")
+        post_migrate.connect(app_role_permissions_grant, sender=self, dispatch_uid="fluctuations.grant_permissions")
         report_finished.connect(check_after_final_report, dispatch_uid="fluctuations.check_after_final_report")

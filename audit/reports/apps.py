@@ -10,33 +10,19 @@ ROLE_PERMISSIONS = {
 }
 
 
-def grant_report_permissions(sender=None, **kwargs) -> None:
-    """post_migrate: give the role groups this app's model permissions (idempotent)."""
-    from django.contrib.auth.models import Group, Permission
-
-    from casino.roles import ROLE_GROUPS
-
-    for role, models in ROLE_PERMISSIONS.items():
-        group, _ = Group.objects.get_or_create(name=ROLE_GROUPS[role])
-        for model, actions in models.items():
-            perms = Permission.objects.filter(
-                content_type__app_label="reports", codename__in=[f"{a}_{model}" for a in actions]
-            )
-            group.permissions.add(*perms)
-
-
 class ReportsConfig(AppConfig):
     name = "audit.reports"
     label = "reports"
     verbose_name = "Reports: daily reconciliation for finance"
     default_auto_field = "django.db.models.BigAutoField"
+    role_permissions = ROLE_PERMISSIONS
 
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        post_migrate.connect(
-            grant_report_permissions, sender=self, dispatch_uid="reports.grant_permissions"
-        )
+        from casino.roles import app_role_permissions_grant
+
+        post_migrate.connect(app_role_permissions_grant, sender=self, dispatch_uid="reports.grant_permissions")
 
         from audit.reports.services.runs import count_signed_rerun
         from tables.accounting.signals import count_signed
