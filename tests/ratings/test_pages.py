@@ -34,6 +34,18 @@ def test_top_players_marks_the_unregistered_with_a_register_button(worked, boss)
     assert 'name="identifier" value="P-9"' in form
 
 
+def test_top_players_downloads_the_days_ratings_as_csv_with_the_pit_bosss_login(worked, boss):  # noqa: F811
+    import html
+    import re
+
+    page = boss.get(reverse("players-top"), {"gaming_day": "2026-03-02"}).content.decode()
+    [link] = re.findall(r'href="([^"]*ratings\.csv[^"]*)"', page)
+    answer = boss.get(html.unescape(link))
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+    rows = answer.content.decode().splitlines()
+    assert "2026-03-02" in rows[1] and any("Ada Lovelace" in row for row in rows[1:])
+
+
 def test_bad_dates_are_named_not_a_crash(worked, boss):  # noqa: F811
     for url in (reverse("players-top"), reverse("player", args=[worked["player"].pk])):
         answer = boss.get(url, {"gaming_day": "2026-02-30"})
