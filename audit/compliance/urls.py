@@ -9,4 +9,5 @@ urlpatterns = [
     path("compliance/ctr-exception/", views.ctr_exception, name="compliance-ctr-exception"),
     path("compliance/patrons/<str:identifier>/", views.identification, name="compliance-identification"),
     path("cage/cash-outs/", views.cash_outs, name="cage-cash-outs"),
+    path("cage/cash-outs/<int:pk>/void/", views.cash_out_void, name="cage-cash-out-void"),
 ]

@@ -166,5 +166,22 @@ def cash_outs(request):
             .order_by("-recorded_at", "-id"))
     return render(request, "compliance/cash_outs.html", {
         "casinos": casinos, "casino": casino, "gaming_day": gaming_day, "rows": rows, "errors": errors,
-        "kinds": CashOut.KINDS, "may_record": has_role(request.user, CAGE), "posted": request.POST},
+        "kinds": CashOut.KINDS, "may_record": has_role(request.user, CAGE), "posted": request.POST,
+        "may_void": has_role(request.user, CAGE) or has_role(request.user, GAMING_MANAGER)},
         status=400 if errors else 200)
+
+
+@role_required(CAGE, GAMING_MANAGER)
+@require_POST
+def cash_out_void(request, pk: int):
+    """Void a cash-out from the cage's page (the cashier who recorded it, or a gaming manager),
+    with a reason; a refusal is shown on the page and nothing is stored."""
+    cash_out = scope(CashOut.objects.all(), request.user).filter(pk=pk).first()
+    if cash_out is None:
+        raise Http404("No such cash-out.")
+    try:
+        services.cash_out_void(cash_out=cash_out, reason=request.POST.get("reason", ""), author=request.user)
+        messages.success(request, f"Cash-out {cash_out.amount} voided.")
+    except ValidationError as exc:
+        _refusal(request, exc)
+    return redirect(f"{reverse('cage-cash-outs')}?casino={cash_out.casino_id}&gaming_day={cash_out.gaming_day}")

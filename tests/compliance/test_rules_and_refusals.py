@@ -138,3 +138,22 @@ def test_postgres_refuses_changing_or_deleting_title_31_records():
         for statement in (f"UPDATE {table} SET id = id", f"DELETE FROM {table}"):
             with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(statement)
+
+
+def test_the_cage_voids_a_cash_out_from_its_page_with_a_reason(client):
+    f = t31_floor()
+    out = f.cash_out("400.00", "P-1")
+    url = reverse("cage-cash-out-void", args=[out.pk])
+    client.force_login(f.cashier)
+    page = client.get(reverse("cage-cash-outs"), {"casino": f.casino.pk, "gaming_day": DAY.isoformat()})
+    assert url in page.content.decode()
+    refused = client.post(url, {"reason": "  "}, follow=True)
+    assert "reason" in refused.content.decode() and not CashOutVoid.objects.exists()
+    client.post(url, {"reason": "keyed for the wrong patron"})
+    assert CashOutVoid.objects.get(cash_out=out).voided_by == f.cashier
+    again = client.get(reverse("cage-cash-outs"), {"casino": f.casino.pk, "gaming_day": DAY.isoformat()})
+    assert "voided: keyed for the wrong patron" in again.content.decode() and url not in again.content.decode()
+    client.force_login(f.pit_boss)
+    assert client.post(url, {"reason": "x"}).status_code == 403
+    client.force_login(user_with_role("cage", username="elsewhere", casinos=[]))
+    assert client.post(url, {"reason": "x"}).status_code == 404
