@@ -107,3 +107,15 @@ class ScopedAdminMixin:
         # simple-history would fall back to the object's last historical record.
         self._require_visible(request, object_id)
         return super().history_view(request, object_id, extra_context)
+
+
+def user_casino(user, raw: str | None = None, *, order: str = "pk"):
+    """The casino a page or list shows: the user's casino whose id ``raw`` gives (a query
+    parameter), or their first (by ``order``) when none is named. ``None`` when ``raw`` names no
+    casino of theirs or they work at none: the caller answers as its interface does (a 404, so
+    another casino's id reads as one that does not exist, or a field error)."""
+    casinos = scope(apps.get_model("tables", "Casino").objects.order_by(order), user, "pk")
+    raw = (raw or "").strip()
+    if not raw:
+        return casinos.first()
+    return casinos.filter(pk=int(raw)).first() if raw.isdigit() else None

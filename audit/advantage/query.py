@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 
 from casino.gaming_day import current_gaming_day
-from casino.scoping import scope
-from tables.models import Casino, Table
+from casino.scoping import scope, user_casino
+from tables.models import Table
 
 
 class UnknownTable(ValueError):
@@ -31,5 +31,5 @@ def default_day(user, table: Table | None) -> date:
     surveillance watches the play of today."""
     from django.utils import timezone
 
-    casino = table.pit.casino if table is not None else scope(Casino.objects.order_by("pk"), user, "pk").first()
+    casino = table.pit.casino if table is not None else user_casino(user)
     return current_gaming_day(casino) if casino is not None else timezone.now().date()

@@ -15,7 +15,7 @@ from casino.gaming_day import current_gaming_day
 from casino.local_time import local_time_text
 from casino.query_dates import query_date
 from casino.roles import CAGE, COMPLIANCE, FINANCE, GAMING_MANAGER, has_role
-from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
+from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope, user_casino
 from tables.models import Casino
 
 from . import services
@@ -32,13 +32,12 @@ _DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the
 def _casino_and_day(request):
     errors = {}
     day = query_date(request.query_params)
-    casinos = scope(Casino.objects.order_by("pk"), request.user, "pk")
     raw = request.query_params.get("casino", "")
     if raw and not raw.isdigit():
         errors["casino"] = [f'"{raw}" is not a casino id']
     if errors:
         raise serializers.ValidationError(errors)
-    casino = casinos.filter(pk=int(raw)).first() if raw else casinos.first()
+    casino = user_casino(request.user, raw)
     if casino is None:
         raise Http404("No such casino.")
     return casino, day or current_gaming_day(casino)

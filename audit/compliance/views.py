@@ -17,7 +17,7 @@ from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import CAGE, COMPLIANCE, GAMING_MANAGER, has_role
-from casino.scoping import scope
+from casino.scoping import scope, user_casino
 from tables.accounting.exports import download
 from tables.models import Casino
 from tables.players.models import Player
@@ -33,8 +33,7 @@ DAY_READERS = (COMPLIANCE, GAMING_MANAGER)
 
 def _casino_day(request, errors: dict):
     casinos = scope(Casino.objects.order_by("name"), request.user, "pk")
-    wanted = request.GET.get("casino") or request.POST.get("casino", "")
-    casino = casinos.filter(pk=int(wanted)).first() if wanted.isdigit() else casinos.first()
+    casino = user_casino(request.user, request.GET.get("casino") or request.POST.get("casino"), order="name")
     if casino is None:
         raise Http404("No casino of yours.")
     raw = request.GET.get("gaming_day") or request.POST.get("gaming_day", "")

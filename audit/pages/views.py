@@ -30,8 +30,8 @@ from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
-from casino.scoping import scope, user_casino_ids
-from tables.models import Casino, Dealer, Round
+from casino.scoping import scope, user_casino, user_casino_ids
+from tables.models import Dealer, Round
 from tables.pages.present import KIND_WORDS, data_diff, net_words, round_view, wager_label
 
 READERS = (SURVEILLANCE, GAMING_MANAGER)
@@ -184,9 +184,8 @@ DEFAULT_DAYS = 30
 
 
 def _today(user):
-    casinos = scope(Casino.objects.order_by("pk"), user, "pk")
-    days = [current_gaming_day(casino) for casino in casinos[:20]]
-    return max(days) if days else timezone.localdate()
+    casino = user_casino(user)
+    return current_gaming_day(casino) if casino is not None else timezone.localdate()
 
 
 def _period(request):

@@ -14,7 +14,7 @@ from django.urls import reverse
 from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
-from casino.scoping import scope
+from casino.scoping import scope, user_casino
 from tables.models import Casino
 from tables.players.models import Player
 from tables.players.roles import PAGE_ROLES
@@ -32,15 +32,9 @@ def _casinos(request):
 
 def _casino(request, casinos):
     """The casino a page shows: ``?casino=`` (one of the user's), else the user's first."""
-    wanted = request.GET.get("casino") or request.POST.get("casino") or ""
-    if wanted:
-        casino = casinos.filter(pk=int(wanted)).first() if wanted.isdigit() else None
-        if casino is None:
-            raise Http404("No such casino.")
-        return casino
-    casino = casinos.first()
+    casino = user_casino(request.user, request.GET.get("casino") or request.POST.get("casino"), order="name")
     if casino is None:
-        raise Http404("You work at no casino.")
+        raise Http404("No such casino of yours.")
     return casino
 
 
