@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from audit.models import Finding
 from audit.services import DECISIONS, finding_review
+from casino.db_routing import ReplicaReadsMixin
+from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE
 from casino.scoping import CasinoScopedMixin
 from tables.api.live import FindingSerializer
@@ -20,7 +22,7 @@ class FindingFilter(filters.FilterSet):
     table = filters.NumberFilter(field_name="round__table")
     pit = filters.NumberFilter(field_name="round__table__pit")
     dealer = filters.NumberFilter(field_name="round__dealer")
-    gaming_day = filters.DateFilter(field_name="round__gaming_day")
+    gaming_day = filters.DateFilter(field_name="gaming_day")
     min_amount = filters.NumberFilter(field_name="amount", lookup_expr="gte")
     reopened = filters.BooleanFilter(
         field_name="reopened_at", lookup_expr="isnull", exclude=True,
@@ -38,9 +40,14 @@ class ReviewSerializer(serializers.Serializer):
     note = serializers.CharField(max_length=2000)
 
 
-class FindingViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
-    queryset = Finding.objects.select_related("revision", "round")
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class FindingViewSet(ReplicaReadsMixin, CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
+    """Findings of one period of their rounds' gaming days (casino/periods.py), newest first by id
+    (the primary key's index: a page never sorts the period) unless ``?ordering=`` asks otherwise."""
+
+    queryset = Finding.objects.select_related("revision", "round").order_by("-id")
     casino_path = "round__table__pit__casino"
+    period_path = "gaming_day"  # the finding's own day: PostgreSQL prunes to the period's months
     serializer_class = FindingSerializer
     filterset_class = FindingFilter
     read_roles = (SURVEILLANCE, GAMING_MANAGER, FINANCE)

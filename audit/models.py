@@ -22,8 +22,13 @@ class Finding(models.Model):
     #: Decisions surveillance made that a correction or void never takes away.
     REVIEWED = (CONFIRMED, ESCALATED)
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="findings")
-    revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="findings")
+    # Composite keys (round, gaming_day) and (revision, gaming_day) in PostgreSQL, where these
+    # tables are partitioned by gaming day (tables/history/partitions.py).
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="findings", db_constraint=False)
+    revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="findings",
+                                 db_constraint=False)
+    #: The round's gaming day, repeated: the partition key (no index of its own).
+    gaming_day = models.DateField()
     kind = models.CharField(max_length=20, choices=[(k, k.replace("_", " ")) for k in FINDING_KINDS])
     code = models.CharField(max_length=60, db_index=True)  # matched exactly: its LIKE index is dropped
     message = models.TextField()

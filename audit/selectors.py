@@ -77,6 +77,8 @@ class QueueFilters:
     pit: int | None = None
     table: int | None = None
     dealer: int | None = None
+    since: date | None = None  # the period of the rounds' gaming days (the pages give one always)
+    until: date | None = None
     gaming_day: date | None = None
     kind: str | None = None
     min_amount: Decimal | None = None
@@ -108,7 +110,11 @@ def finding_queue(filters: QueueFilters, *, casinos=None) -> QuerySet[Finding]:
     if filters.dealer:
         qs = qs.filter(round__dealer_id=filters.dealer)
     if filters.gaming_day:
-        qs = qs.filter(round__gaming_day=filters.gaming_day)
+        qs = qs.filter(gaming_day=filters.gaming_day)
+    if filters.since:
+        qs = qs.filter(gaming_day__gte=filters.since)
+    if filters.until:
+        qs = qs.filter(gaming_day__lte=filters.until)
     if filters.kind:
         qs = qs.filter(kind=filters.kind)
     if filters.min_amount is not None:
@@ -166,10 +172,16 @@ def _rates(row: dict) -> dict:
     return row
 
 
-def dealer_error_rounds(dealer: Dealer) -> QuerySet[Round]:
-    """The dealer's rounds holding a dealer error, newest first (voided ones by a reviewed finding)."""
+def dealer_error_rounds(dealer: Dealer, *, since: date | None = None, until: date | None = None) -> QuerySet[Round]:
+    """The dealer's rounds of the period holding a dealer error, newest first (voided ones by a
+    reviewed finding)."""
+    rounds = Round.objects.filter(dealer=dealer)
+    if since:
+        rounds = rounds.filter(gaming_day__gte=since)
+    if until:
+        rounds = rounds.filter(gaming_day__lte=until)
     return (
-        _round_stats(Round.objects.filter(dealer=dealer))
+        _round_stats(rounds)
         .filter(has_error=True)
         .select_related("table")
         .order_by("-recorded_at")
@@ -186,12 +198,12 @@ def dealer_table(*, since: date | None = None, until: date | None = None, casino
     if since:
         rounds, findings = (
             rounds.filter(gaming_day__gte=since),
-            findings.filter(round__gaming_day__gte=since),
+            findings.filter(gaming_day__gte=since),
         )
     if until:
         rounds, findings = (
             rounds.filter(gaming_day__lte=until),
-            findings.filter(round__gaming_day__lte=until),
+            findings.filter(gaming_day__lte=until),
         )
     per_round = (
         _round_stats(rounds)
@@ -237,12 +249,12 @@ def floor_average(*, since: date | None = None, until: date | None = None, casin
     if since:
         rounds, findings = (
             rounds.filter(gaming_day__gte=since),
-            findings.filter(round__gaming_day__gte=since),
+            findings.filter(gaming_day__gte=since),
         )
     if until:
         rounds, findings = (
             rounds.filter(gaming_day__lte=until),
-            findings.filter(round__gaming_day__lte=until),
+            findings.filter(gaming_day__lte=until),
         )
     row = _round_stats(rounds).aggregate(
         rounds=Count("id"),
@@ -266,12 +278,12 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
     if since:
         rounds, findings = (
             rounds.filter(gaming_day__gte=since),
-            findings.filter(round__gaming_day__gte=since),
+            findings.filter(gaming_day__gte=since),
         )
     if until:
         rounds, findings = (
             rounds.filter(gaming_day__lte=until),
-            findings.filter(round__gaming_day__lte=until),
+            findings.filter(gaming_day__lte=until),
         )
     row = _round_stats(rounds).aggregate(
         rounds=Count("id"), error_rounds=Count("id", filter=Q(has_error=True))
@@ -301,9 +313,9 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
 def _overpays(since: date | None, until: date | None, dealer: int | None, casinos) -> QuerySet[Finding]:
     qs = _finding_money(narrow(Finding.objects.filter(kind="overpay"), casinos, FINDING_CASINO))
     if since:
-        qs = qs.filter(round__gaming_day__gte=since)
+        qs = qs.filter(gaming_day__gte=since)
     if until:
-        qs = qs.filter(round__gaming_day__lte=until)
+        qs = qs.filter(gaming_day__lte=until)
     if dealer:
         qs = qs.filter(round__dealer_id=dealer)
     return qs
@@ -372,3 +384,12 @@ def corrections_requested(*, recorded_by=None, table=None) -> QuerySet[Finding]:
     if table is not None:
         qs = qs.filter(round__table=table)
     return qs.order_by("-reviewed_at")
+
+
+def older_waiting_count(since: date | None, *, casinos=None) -> int:
+    """Findings still waiting for a decision from before ``since``: the queue's period hides
+    them, so the page says how many there are (surveillance's backlog stays in sight)."""
+    if since is None:
+        return 0
+    return narrow(Finding.objects.filter(status=Finding.OPEN, round__status=Round.ACTIVE,
+                                         gaming_day__lt=since), casinos, FINDING_CASINO).count()

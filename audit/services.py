@@ -10,6 +10,7 @@ from simple_history.utils import bulk_update_with_history
 
 from audit import chain
 from audit.models import Finding
+from audit.rollups.writer import rounds_changing
 from casino.audit_guard import allow_audit_write
 from tables.models import Round
 
@@ -45,7 +46,8 @@ def finding_review(*, finding: Finding, decision: str, note: str, author, at=Non
     finding.reopened_at = None
     finding._history_user = author
     finding._change_reason = f"{decision}: {note}"
-    finding.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at", "reopened_at"])
+    with rounds_changing([finding.round_id]):
+        finding.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at", "reopened_at"])
     if finding.status != Finding.ESCALATED:
         _refresh_open_count(finding)
     # Last: the table's lock comes after the round's, as in a correction.

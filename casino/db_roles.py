@@ -87,17 +87,24 @@ def grant_app_role(role: str, *, using: str = "default") -> list[str]:
 
 @checks.register(checks.Tags.database, deploy=True)
 def app_role_owns_nothing(app_configs=None, databases=None, **kwargs):
-    """``check --deploy``: in production the app must not connect as the tables' owner."""
+    """``check --deploy``: in production the app must not connect as the tables' owner, on the
+    primary nor on the read replica (DATABASE_REPLICA_URL) if there is one."""
     from django.conf import settings
 
-    connection = connections["default"]
-    if connection.vendor != "postgresql" or not settings.PRODUCTION:
+    if not settings.PRODUCTION:
         return []
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT current_user")
-            problems = _role_problems(cursor, cursor.fetchone()[0], of_owner=False)
-    except Exception as exc:  # noqa: BLE001 - an unreachable database is reported by its own checks
-        return [checks.Warning(f"could not check the database role: {exc}", id="casino.W101")]
-    return [checks.Error(f"{p}: the app must connect as a role that owns nothing and is no superuser "
-                         "(deploy/README.md)", id="casino.E101") for p in problems]
+    found = []
+    for alias in ("default", "replica"):
+        if alias not in settings.DATABASES or connections[alias].vendor != "postgresql":
+            continue
+        name = "DATABASE_URL" if alias == "default" else "DATABASE_REPLICA_URL"
+        try:
+            with connections[alias].cursor() as cursor:
+                cursor.execute("SELECT current_user")
+                problems = _role_problems(cursor, cursor.fetchone()[0], of_owner=False)
+        except Exception as exc:  # noqa: BLE001 - an unreachable database is reported by its own checks
+            found.append(checks.Warning(f"{name}: could not check the database role: {exc}", id="casino.W101"))
+            continue
+        found += [checks.Error(f"{name}: {p}: the app must connect as a role that owns nothing and is no "
+                               "superuser (deploy/README.md)", id="casino.E101") for p in problems]
+    return found

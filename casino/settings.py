@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "tables",
     "audit",
     "audit.reports",
+    "audit.rollups",
     "audit.jackpots",
     "tables.accounting",
     "audit.fluctuations",
@@ -149,6 +150,38 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Read replica (casino/db_routing.py; deploy/README.md, "Read replica") ------------------
+#: A browser or user that wrote reads the primary for this long after, so it sees its own
+#: write whatever the replica's lag; keep it above REPLICA_MAX_LAG_SECONDS + REPLICA_LAG_CHECK_SECONDS.
+REPLICA_PIN_SECONDS = env_int("REPLICA_PIN_SECONDS", 10, minimum=0)
+#: A replica further behind than this is skipped (0: never checked).
+REPLICA_MAX_LAG_SECONDS = env_int("REPLICA_MAX_LAG_SECONDS", 5, minimum=0)
+REPLICA_LAG_CHECK_SECONDS = env_int("REPLICA_LAG_CHECK_SECONDS", 2, minimum=1)
+#: After a refused connection the replica is left alone this long (reads go to the primary).
+REPLICA_RETRY_SECONDS = env_int("REPLICA_RETRY_SECONDS", 10, minimum=1)
+_DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL")
+if _DATABASE_REPLICA_URL:
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL: a read replica needs DATABASE_URL to name its PostgreSQL primary")
+    try:
+        _replica = dj_database_url.parse(_DATABASE_REPLICA_URL, conn_max_age=60, conn_health_checks=True)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"DATABASE_REPLICA_URL: {exc}") from None
+    if _replica["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL: the replica must be PostgreSQL (postgres://...)")
+    # The primary's options (prepared statements, cursor) so a query runs alike on both; a
+    # replica that does not answer is given up on quickly and the primary read instead.
+    _replica["OPTIONS"] = {**DATABASES["default"].get("OPTIONS", {}), **_replica.get("OPTIONS", {})}
+    _replica["OPTIONS"].setdefault("connect_timeout", env_int("REPLICA_CONNECT_TIMEOUT", 2, minimum=1))
+    # Tests: no test database is created on the read-only replica; tests/conftest.py points the
+    # alias at the replica's streamed copy of the primary's test database.
+    _replica["TEST"] = {"MIRROR": "default"}
+    DATABASES["replica"] = _replica
+    DATABASE_ROUTERS = ["casino.db_routing.PrimaryReplicaRouter"]
+    # Outside the session middleware, so a session saved on the way out counts as a write.
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware"),
+                      "casino.db_routing.ReplicaPinMiddleware")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -331,11 +364,18 @@ ADVANTAGE_FLAG_MIN_ROUNDS = env_int("ADVANTAGE_FLAG_MIN_ROUNDS", 30, minimum=4)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+#: Years the partitioned history (rounds, revisions, wagers, findings) is kept before an
+#: archived month may be dropped (tables/history/archive.py; deploy/README.md).
+HISTORY_RETENTION_YEARS = env_int("HISTORY_RETENTION_YEARS", 7, minimum=1)
+#: Months of partitions kept made ahead of today (beat's daily entry; the owner's cron).
+HISTORY_PARTITIONS_AHEAD = env_int("HISTORY_PARTITIONS_AHEAD", 12, minimum=1)
 #: How often beat refreshes each casino's provisional "today so far" report (minutes).
 REPORTS_PROVISIONAL_MINUTES = env_int("REPORTS_PROVISIONAL_MINUTES", 15, minimum=1)
 CELERY_BEAT_SCHEDULE: dict = {
     # UTC interval; each casino's gaming day is computed from its own zone and start hour.
     "reports-close-gaming-days": {"task": "reports.close_gaming_days", "schedule": 15 * 60.0},
+    # Next months' partitions; DDL, so only an owner's connection creates them (else a warning).
+    "history-partitions-ahead": {"task": "history.partitions_ahead", "schedule": 24 * 3600.0},
     "reports-provisional-refresh": {
         "task": "reports.provisional_refresh",
         "schedule": REPORTS_PROVISIONAL_MINUTES * 60.0,

@@ -328,8 +328,13 @@ class RoundRevision(models.Model):
     """What was recorded, as the engine's canonical JSON, and the engine's audit of it.
     Append-only (a correction is a new revision with a reason and an author)."""
 
-    # Indexed by roundrevision_unique_number (round, number).
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="revisions", db_index=False)
+    # Indexed by roundrevision_unique_number (round, number). Rounds are partitioned by gaming
+    # day: PostgreSQL's composite key (round, gaming_day) stands for Django's one-column
+    # constraint (tables/history/partitions.py).
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="revisions", db_index=False,
+                              db_constraint=False)
+    #: The round's gaming day, repeated: the partition key (no index of its own).
+    gaming_day = models.DateField()
     number = models.PositiveIntegerField()
     data = models.JSONField(help_text="The round in the engine's canonical JSON form.")
     audit = models.JSONField(help_text="The engine's settlements, findings and summary.")
@@ -340,7 +345,10 @@ class RoundRevision(models.Model):
 
     class Meta:
         ordering = ["round", "number"]
-        constraints = [models.UniqueConstraint(fields=["round", "number"], name="roundrevision_unique_number")]
+        # The day is the round's: unique per (round, number) as before, and a key PostgreSQL's
+        # partitioned table can hold (it must include the partition key).
+        constraints = [models.UniqueConstraint(fields=["round", "number", "gaming_day"],
+                                               name="roundrevision_unique_number")]
 
     def __str__(self) -> str:
         return f"{self.round} r{self.number}"
@@ -350,9 +358,14 @@ class Wager(models.Model):
     """One wager of one revision: the stake, what the engine says it pays, what the dealer did.
     Relational so that finance aggregates in SQL."""
 
-    revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="wagers")
+    # Composite keys (revision, gaming_day) and (round, gaming_day) in PostgreSQL (RoundRevision.round).
+    revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="wagers",
+                                 db_constraint=False)
     # Indexed by (round, revision) below.
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers", db_index=False)
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers", db_index=False,
+                              db_constraint=False)
+    #: The round's gaming day, repeated: the partition key (no index of its own).
+    gaming_day = models.DateField()
     seat = models.PositiveSmallIntegerField()
     # Found by the exact identifier: its LIKE index is dropped (migration 0003).
     player = models.CharField(max_length=40, blank=True, db_index=True)
@@ -382,7 +395,9 @@ class IdempotencyKey(models.Model):
     request_hash = models.CharField(max_length=64)
     response_status = models.PositiveSmallIntegerField()
     response_body = models.JSONField()
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, related_name="+", db_index=False)
+    # Rounds are partitioned: a constraint trigger checks the round exists (tables/history/partitions.py).
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, related_name="+", db_index=False,
+                              db_constraint=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -390,3 +405,28 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class HistoryArchiveEvent(models.Model):
+    """A month of the partitioned history detached to the archive schema, attached back for an
+    investigation, or dropped past the retention period (tables/history/archive.py): who,
+    when, why and what. Append-only; it stays when the month goes."""
+
+    DETACH, ATTACH, DROP = "detach", "attach", "drop"
+    ACTIONS = [(DETACH, "detached to the archive schema"), (ATTACH, "attached back"),
+               (DROP, "dropped past retention")]
+
+    action = models.CharField(max_length=10, choices=ACTIONS)
+    month = models.DateField(help_text="The month's first day.")
+    reason = models.TextField()
+    performed_by = models.CharField(max_length=200, help_text="The operating-system login and the database role.")
+    performed_at = models.DateTimeField()
+    tablespace = models.CharField(max_length=63, blank=True)
+    partitions = models.JSONField(help_text="{partition: rows} of what moved.")
+
+    class Meta:
+        ordering = ["performed_at", "id"]
+        constraints = [models.CheckConstraint(condition=~models.Q(reason=""), name="historyarchiveevent_has_reason")]
+
+    def __str__(self) -> str:
+        return f"{self.month:%Y-%m} {self.action} at {self.performed_at:%Y-%m-%d %H:%M} UTC"

@@ -7,10 +7,76 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.db import connections
 from rest_framework.test import APIClient
 
 from casino.roles import ALL_ROLES
 from tests.factories import TableFactory, user_with_role
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """With a read replica (DATABASE_REPLICA_URL), its alias reads the replica's streamed copy
+    of the test database. Its TEST MIRROR kept Django from creating a test database on the
+    read-only replica, and pointed the alias at the primary: point it back at the replica."""
+    from casino.db_routing import PRIMARY, REPLICA
+    from tests.replica import wait_for_replay
+
+    if REPLICA not in settings.DATABASES:
+        return
+    replica = settings.DATABASES[REPLICA]  # the same dict new threads' connections are made from
+    replica["NAME"] = connections[PRIMARY].settings_dict["NAME"]
+    connections[REPLICA].close()
+    connections[REPLICA].settings_dict = replica
+    with django_db_blocker.unblock():
+        wait_for_replay(database_appears=True)
+
+
+def _transactional(marker) -> bool:
+    return bool(marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])))
+
+
+def pytest_collection_modifyitems(config, items):
+    """With a read replica: a transactional test may read on it (a marked page or API list it
+    requests), so its alias is allowed there as in the tests written for it."""
+    from casino.db_routing import REPLICA
+
+    if REPLICA not in settings.DATABASES:
+        return
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        if not _transactional(marker) or "databases" in marker.kwargs or len(marker.args) > 2:
+            continue
+        item.add_marker(pytest.mark.django_db(*marker.args, **{**marker.kwargs, "databases": "__all__"}),
+                        append=False)
+
+
+@pytest.fixture(autouse=True)
+def _replica_caught_up(request, monkeypatch):
+    """With a read replica, a transactional test's marked reads first wait for the replica to
+    replay what the test committed: the test's own writes (factories) pin no browser, and the
+    replica's lag, milliseconds here, would make its pages race them. The replica tests
+    (marker ``replica_routing``) wait themselves, and pause the replay on purpose."""
+    from casino import db_routing
+
+    if (db_routing.REPLICA not in settings.DATABASES or request.node.get_closest_marker("replica_routing")
+            or not _transactional(request.node.get_closest_marker("django_db"))):
+        yield
+        return
+    from tests.replica import Replay, replica_missing
+
+    if replica_missing():
+        yield  # the router falls back to the primary
+        return
+    replay, usable = Replay(), db_routing.replica_usable
+
+    def caught_up_then_usable() -> bool:
+        return replay.wait() and usable()
+
+    monkeypatch.setattr(db_routing, "replica_usable", caught_up_then_usable)
+    yield
+    replay.close()
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from audit.fluctuations.demo import DEMO_BAND
 from audit.fluctuations.models import Investigation
@@ -23,7 +24,12 @@ from tables.accounting.demo import UNRECORDED_ROUND_TABLE, UNRECORDED_ROUND_WIN
 from tables.accounting.models import ChipSlip, InventorySlip, SoftCount
 from tables.accounting.selectors_win import table_days
 from tables.models import Casino, Dealer, Round, Table
-from tables.services.demo_story import JACKPOT_PLAYER, PATTERN_PLAYER, PATTERN_TABLE
+from tables.services.demo_story import (
+    JACKPOT_PLAYER,
+    PATTERN_PLAYER,
+    PATTERN_TABLE,
+    demo_finished_day,
+)
 from tests.conftest import api_as
 
 # Committed as `load_demo` commits: the reports' tasks are queued on commit.
@@ -116,7 +122,10 @@ def test_the_finished_day_is_kept_in_money_and_one_round_was_never_recorded(demo
     count; its statistical win is what its recorded play won (to the cents no chip shows), but
     at the table where one round was played and never recorded, by that round's win."""
     casino = demo["casino"]
-    report = DailyReport.objects.get(casino=casino, provisional=False)
+    # Loaded in a gaming day's first eight hours, yesterday has a final report too (today's play
+    # started in it): the story's finished day is the one before.
+    report = DailyReport.objects.get(casino=casino, provisional=False,
+                                     gaming_day=demo_finished_day(casino, timezone.now()))
     wins = {int(line.key): line.win for line in report.lines.filter(level="table")}
     cash = {table: figures for (table, _), figures in table_days([casino.pk], report.gaming_day).items()}
     assert set(cash) == set(wins) and all(figures.complete for figures in cash.values())
@@ -131,7 +140,10 @@ def test_the_finished_day_shows_both_holds_and_investigates_what_falls_outside_t
     """Finance reads both holds on the finished day's report; a unit whose hold of drop is
     outside the demo's band has an investigation with its drafted explanation, and only those."""
     casino = demo["casino"]
-    report = DailyReport.objects.get(casino=casino, provisional=False)
+    # Loaded in a gaming day's first eight hours, yesterday has a final report too (today's play
+    # started in it): the story's finished day is the one before.
+    report = DailyReport.objects.get(casino=casino, provisional=False,
+                                     gaming_day=demo_finished_day(casino, timezone.now()))
     page = _text(_as("finance").get(reverse("reports-day", args=[report.pk])))
     assert "Hold % of handle" in page and "Hold % (win / drop)" in page
     low, high = DEMO_BAND

@@ -111,8 +111,11 @@ class AdvantageDay:
 def day_rounds(gaming_day: date, *, casinos, table_id: int | None = None) -> list[RoundCards]:
     """The day's active rounds of the assessed games, current revision only, in table and round
     order. A voided round is left out: its cards do not count."""
+    # The revision's own gaming day as well as the round's: PostgreSQL then reads the day's
+    # monthly partition of each, not every month's (tables/history/partitions.py).
     revisions = narrow(RoundRevision.objects, casinos, "round__table__pit__casino").filter(
-        round__gaming_day=gaming_day, round__status=Round.ACTIVE, round__game__in=ASSESSED_GAMES,
+        gaming_day=gaming_day, round__gaming_day=gaming_day, round__status=Round.ACTIVE,
+        round__game__in=ASSESSED_GAMES,
         number=F("round__revision"),
     )
     if table_id is not None:
@@ -120,12 +123,11 @@ def day_rounds(gaming_day: date, *, casinos, table_id: int | None = None) -> lis
     rows = revisions.order_by("round__table_id", "round__sequence").values_list(
         "round_id", "round__table_id", "round__table__label", "round__sequence", "round__session_id",
         "round__dealer_id", "round__ruleset_version_id", "round__game", "data")
-    decks: dict[int, int] = {}
+    rows = list(rows.iterator(chunk_size=2000))
+    # Every ruleset version of the day in one query, not one per version.
+    decks = {v.pk: v.rules().decks for v in RulesetVersion.objects.filter(pk__in={r[6] for r in rows})}
     out = []
-    for round_id, table_id_, label, sequence, session_id, dealer_id, version_id, game, data in rows.iterator(
-            chunk_size=500):
-        if version_id not in decks:
-            decks[version_id] = RulesetVersion.objects.get(pk=version_id).rules().decks
+    for round_id, table_id_, label, sequence, session_id, dealer_id, version_id, game, data in rows:
         out.append(RoundCards(
             round_id=round_id, table_id=table_id_, table_label=label, sequence=sequence, session_id=session_id,
             dealer_id=dealer_id, decks=decks[version_id], cards=round_cards(game, data),

@@ -13,7 +13,10 @@ from tables.models import Table
 from .bets import ASSESSED_GAMES
 from .query import UnknownTable, chosen_table, default_day
 from .roles import ADVANTAGE_READERS
-from .selectors import advantage_day
+from .selectors import FLAG, WATCH, advantage_day
+
+#: Rows whose rounds the page lists without being asked.
+OPEN_SIGNALS = (FLAG, WATCH)
 
 
 class AdvantageForm(forms.Form):
@@ -38,5 +41,12 @@ def advantage(request):
     day = date_or_none(request.GET.get("gaming_day")) or default_day(request.user, table)
     form = AdvantageForm(initial={"gaming_day": day, "table": table}, user=request.user)
     result = advantage_day(day, casinos=user_casino_ids(request.user), table_id=table.pk if table else None)
+    # A busy day is thousands of players and ~100,000 pairs: the page opens the rounds of the
+    # flagged and watched players, and of the one chosen with ?player= (only that row shown);
+    # every other row links to it. The API gives every pair.
+    player = request.GET.get("player", "").strip()
+    if player:
+        result.rows = [row for row in result.rows if row.player == player]
     return render(request, "surveillance/advantage.html",
-                  {"form": form, "result": result, "table": table, "error": error})
+                  {"form": form, "result": result, "table": table, "error": error, "player": player,
+                   "day": day, "open_signals": OPEN_SIGNALS})

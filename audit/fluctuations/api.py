@@ -12,6 +12,7 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from casino.db_routing import replica_reads_for
 from casino.gaming_day import current_gaming_day
 from casino.query_dates import query_date
 from casino.roles import FINANCE, GAMING_MANAGER
@@ -235,6 +236,10 @@ class PeriodHoldViewSet(viewsets.ViewSet):
 
     @extend_schema(parameters=[_DAY, _CASINO], responses=PeriodHoldRowSerializer(many=True))
     def list(self, request):
+        with replica_reads_for(request):
+            return self._list(request)
+
+    def _list(self, request):
         ids = user_casino_ids(request.user)
         raw = request.query_params.get("casino")
         if raw:

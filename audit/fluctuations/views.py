@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from casino.db_routing import replica_reads
 from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
@@ -62,6 +63,7 @@ def _chosen(request, casinos):
     return None, user_casino_ids(request.user)
 
 
+@replica_reads
 @role_required(*HOLD_READERS)
 def holds(request, fmt: str = "html"):
     if fmt not in ("html", *_SHEETS):
@@ -105,6 +107,7 @@ def _query(chosen: dict) -> str:
     return "&".join(f"{k}={v}" for k, v in chosen.items() if v)
 
 
+@replica_reads
 @role_required(*INVESTIGATION_READERS)
 def investigation_list(request, fmt: str = "html"):
     investigations, chosen = _filtered(request)
@@ -145,6 +148,7 @@ def _visible(request, pk: int) -> Investigation:
     return get_object_or_404(scope(investigations_for(Investigation.objects.all()), request.user), pk=pk)
 
 
+@replica_reads
 @role_required(*INVESTIGATION_READERS)
 def investigation_detail(request, pk: int, errors: dict | None = None, status: int = 200):
     investigation = _visible(request, pk)
@@ -162,6 +166,7 @@ def investigation_detail(request, pk: int, errors: dict | None = None, status: i
     }, status=status)
 
 
+@replica_reads
 @role_required(*INVESTIGATION_READERS)
 def investigation_file(request, pk: int, fmt: str):
     investigation = _visible(request, pk)

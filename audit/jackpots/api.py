@@ -22,7 +22,7 @@ from audit.jackpots.models import (
     JackpotBank,
     JackpotLineConfig,
 )
-from audit.jackpots.reconcile import jackpot_recompute
+from audit.jackpots.reconcile import MAX_CHECK_DAYS, jackpot_recompute
 from audit.jackpots.selectors import (
     LiabilityReport,
     bank_state,
@@ -56,6 +56,10 @@ def _today(user) -> date:
     casino = scope(Casino.objects.order_by("pk"), user, "pk").first()
     if casino is None:
         return timezone.now().date()
+    return gaming_day_of(timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
+
+
+def _today_of(casino) -> date:
     return gaming_day_of(timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
 
 
@@ -115,6 +119,8 @@ class LedgerTransactionSerializer(serializers.Serializer):
 
 
 RecomputeSerializer = inline_serializer("JackpotRecompute", {
+    "from": serializers.DateField(),
+    "to": serializers.DateField(),
     "ok": serializers.BooleanField(),
     "rounds": serializers.IntegerField(),
     "differences": serializers.ListField(child=serializers.DictField()),
@@ -254,13 +260,24 @@ class JackpotBankViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.Retrie
         )
         return paginated(self, txns, LedgerTransactionSerializer)
 
-    @extend_schema(responses=RecomputeSerializer)
+    @extend_schema(parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)],
+                   responses=RecomputeSerializer)
     @action(detail=True, methods=["get"])
     def recompute(self, request, pk=None):
-        """Recompute every meter from the recorded rounds and report any difference."""
-        result = jackpot_recompute(self.get_object())
+        """Recompute the meters over gaming days ``from`` to ``to`` (default: the current gaming
+        day; at most MAX_CHECK_DAYS days) from the recorded rounds and report any difference."""
+        bank = self.get_object()
+        day_to = _day(request, "to") or _day(request, "from") or _today_of(bank.casino)
+        day_from = _day(request, "from") or day_to
+        if day_from > day_to:
+            raise serializers.ValidationError({"from": ["must not be after to"]})
+        if (day_to - day_from).days + 1 > MAX_CHECK_DAYS:
+            raise serializers.ValidationError({"to": [f"A range of at most {MAX_CHECK_DAYS} gaming days."]})
+        result = jackpot_recompute(bank, day_from=day_from, day_to=day_to)
         return Response(
             {
+                "from": day_from.isoformat(),
+                "to": day_to.isoformat(),
                 "ok": result.ok,
                 "rounds": result.rounds,
                 "differences": result.differences,

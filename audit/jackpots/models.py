@@ -101,6 +101,7 @@ class JackpotLineConfig(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        db_constraint=False,  # rounds are partitioned: a constraint trigger checks it exists
         help_text="The round whose hit let this pending version take effect.",
     )
     ledger_position = models.BigIntegerField(
@@ -241,11 +242,13 @@ class LedgerTransaction(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
+    # Rounds and revisions are partitioned by gaming day: constraint triggers check they exist
+    # (tables/history/partitions.py).
     round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_constraint=False
     )
     revision = models.ForeignKey(
-        RoundRevision, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        RoundRevision, on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_constraint=False
     )
     reverses = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
@@ -322,8 +325,9 @@ class JackpotAward(models.Model):
     ]
 
     bank = models.ForeignKey(JackpotBank, on_delete=models.PROTECT, related_name="awards")
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="jackpot_awards")
-    revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="+")
+    # Rounds are partitioned: constraint triggers check these exist (tables/history/partitions.py).
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="jackpot_awards", db_constraint=False)
+    revision = models.ForeignKey(RoundRevision, on_delete=models.PROTECT, related_name="+", db_constraint=False)
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     seat = models.PositiveSmallIntegerField()
     player = models.CharField(max_length=40, blank=True)

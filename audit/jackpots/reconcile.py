@@ -16,13 +16,22 @@ voided round has nothing standing, the standing awards are the current revision'
 and no meter is below its reset value. Any difference per account (meters, reserves,
 payable, cash, tax revenue, house funding, released) or in the contribution base is
 reported, as is an award that is not what the replayed meter held.
+
+A period's check (``day_from``/``day_to``, issue #20) replays only the transactions posted on
+those gaming days, starting from what the ledger held before the first of them (earlier
+periods' checks vouch for that), and checks the rounds of those gaming days; it reads the
+rounds, revisions and wagers of those days by their own ``gaming_day`` (partition pruning),
+never years of them. Over the whole history it gives exactly the figures of the full replay.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
+
+from django.db.models import Max, Min, Sum
 
 from audit.jackpots.ledger import ZERO, balances_by_account
 from audit.jackpots.models import (
@@ -31,6 +40,7 @@ from audit.jackpots.models import (
     JackpotBank,
     JackpotLineConfig,
     LedgerAccount,
+    LedgerLeg,
     LedgerTransaction,
 )
 from audit.jackpots.rules import (
@@ -47,6 +57,10 @@ from audit.jackpots.rules import (
 from audit.jackpots.services import JACKPOT_WAGER, TAX_WAGER
 from tables.games.paytables import JACKPOT_LINES
 from tables.models import Round, RoundRevision, Wager
+
+#: The longest period one check replays (rounds are read raw; longer spans are checked a
+#: period at a time).
+MAX_CHECK_DAYS = 31
 
 M, R, P = LedgerAccount.METER, LedgerAccount.RESERVE, LedgerAccount.PAYABLE
 T = LedgerTransaction
@@ -104,14 +118,34 @@ def _merged(legs) -> dict[tuple[str, str], Decimal]:
 
 
 class _Revisions:
-    """Tax and wins of every revision of the rounds at the bank's tables (one query)."""
+    """Tax and wins of every revision of the rounds at the bank's tables (one query), or
+    of a period's rounds there and of the other rounds ``also`` names."""
 
-    def __init__(self, table_ids):
+    def __init__(self, table_ids, period: tuple[date, date] | None = None, also=()):
         self.tax: dict[int, Decimal] = defaultdict(lambda: ZERO)
         self.wins: dict[int, list[tuple[str, int, Decimal]]] = defaultdict(list)
-        rows = Wager.objects.filter(
-            round__table_id__in=table_ids, wager__in=(TAX_WAGER, JACKPOT_WAGER)
-        ).values_list("revision_id", "wager", "seat", "line", "expected_net")
+        kinds = (TAX_WAGER, JACKPOT_WAGER)
+        if period is None:
+            self._add(Wager.objects.filter(round__table_id__in=table_ids, wager__in=kinds))
+            return
+        first, last = period
+        # The round ids first (index (gaming_day, table)), then their wagers by the (round,
+        # revision) index: a join lets the planner scan the whole month's wager partition.
+        within = list(Round.objects.filter(
+            table_id__in=table_ids, gaming_day__gte=first, gaming_day__lte=last).values_list("pk", flat=True))
+        self._add(Wager.objects.filter(
+            gaming_day__gte=first, gaming_day__lte=last, round_id__in=within, wager__in=kinds))
+        # Rounds of other days the period's postings name (a correction posted today of a
+        # round of last month): each read on its own day, so only its partition is scanned.
+        elsewhere = defaultdict(set)
+        for pk, day in Round.objects.filter(pk__in=set(also) - {None}).values_list("pk", "gaming_day"):
+            if not first <= day <= last:
+                elsewhere[day].add(pk)
+        for day, pks in elsewhere.items():
+            self._add(Wager.objects.filter(gaming_day=day, round_id__in=pks, wager__in=kinds))
+
+    def _add(self, wagers) -> None:
+        rows = wagers.values_list("revision_id", "wager", "seat", "line", "expected_net")
         for revision, wager, seat, line, net in rows:
             if wager == TAX_WAGER:
                 self.tax[revision] -= net
@@ -119,9 +153,81 @@ class _Revisions:
                 self.wins[revision].append((line, seat, net))
 
 
-def jackpot_recompute(bank: JackpotBank) -> Recomputation:  # noqa: C901 - one walk, one place
+@dataclass
+class _Start:
+    """A period's transactions and what the ledger held before the first of them."""
+
+    txns: list[tuple]
+    after: int | None  # the id past the last one replayed (None: nothing posted after the period)
+    balance: dict[tuple[str, str], Decimal]
+    replayed: dict[int, dict]  # reversed transactions from before the period: their legs
+    kinds: dict[int, tuple]
+    live_hits: dict[int, tuple[int | None, str, bool]]
+
+
+def _ledger_legs(txn_ids, keys) -> dict[int, dict]:
+    out: dict[int, dict] = defaultdict(dict)
+    for txn, account, amount in LedgerLeg.objects.filter(transaction_id__in=txn_ids).values_list(
+        "transaction_id", "account_id", "amount"
+    ):
+        if amount:
+            out[txn][keys[account]] = amount
+    return out
+
+
+def _start(bank: JackpotBank, keys: dict[int, tuple[str, str]], first_day: date, last_day: date) -> _Start:
+    """The period's transactions (by id, from the first posted on ``first_day`` to the last
+    posted on ``last_day``) and the ledger's own state before them."""
+    span = T.objects.filter(bank=bank, gaming_day__gte=first_day, gaming_day__lte=last_day).aggregate(
+        first=Min("pk"), last=Max("pk"))
+    after = T.objects.filter(bank=bank, gaming_day__gt=last_day).aggregate(pk=Min("pk"))["pk"]
+    if span["first"] is None:
+        txns, begin = [], after
+    else:
+        txns = list(T.objects.filter(bank=bank, pk__gte=span["first"], pk__lte=span["last"]).order_by(
+            "pk").values_list("pk", "kind", "line", "round_id", "revision_id", "reverses_id"))
+        begin = span["first"]
+        # Postings are replayed by id: one of another day amid the period's (an adjustment
+        # approved today between postings of a round recorded late) is replayed with them.
+        after = span["last"] + 1
+    before = LedgerLeg.objects.filter(account__bank=bank)
+    if begin is not None:
+        before = before.filter(transaction_id__lt=begin)
+    balance: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
+    apply(balance, ((keys[a], total) for a, total in before.values("account").annotate(
+        total=Sum("amount")).values_list("account", "total")))
+    earlier = T.objects.filter(bank=bank, pk__lt=begin) if begin is not None else T.objects.none()
+    originals = {r for *_x, r in txns if r is not None and (begin is None or r < begin)}
+    kinds = {pk: (kind, rev) for pk, kind, rev in earlier.filter(pk__in=originals).values_list(
+        "pk", "kind", "revision_id")}
+    # Hits standing when the period starts: a hit's reversal is a hit too (Book.reverse).
+    hits = earlier.filter(kind=T.HIT)
+    gone = set(hits.filter(reverses__isnull=False).values_list("reverses_id", flat=True))
+    standing = {pk: (r, ln) for pk, r, ln in hits.filter(reverses__isnull=True).values_list(
+        "pk", "round_id", "line") if pk not in gone}
+    hit_legs_ = _ledger_legs(standing, keys)
+    return _Start(
+        txns=txns,
+        after=after,
+        balance=balance,
+        replayed=_ledger_legs(originals, keys),
+        kinds=kinds,
+        live_hits={pk: (r, ln, bool(hit_legs_[pk].get((M, ln)))) for pk, (r, ln) in standing.items()},
+    )
+
+
+def jackpot_recompute(  # noqa: C901 - one walk, one place
+    bank: JackpotBank, *, day_from: date | None = None, day_to: date | None = None
+) -> Recomputation:
+    """The whole history's replay, or (``day_from`` and ``day_to``) the check of those gaming days."""
     members = {m.table_id: m.added_at for m in bank.members.all()}
-    revisions = _Revisions(members)
+    accounts = {a.pk: (a.kind, a.line) for a in LedgerAccount.objects.filter(bank=bank)}
+    period = None if day_from is None else (day_from, day_to or day_from)
+    start = None if period is None else _start(bank, accounts, *period)
+    if start is None:
+        revisions = _Revisions(members)
+    else:
+        revisions = _Revisions(members, period, also=[t[3] for t in start.txns])
     configs = list(
         JackpotLineConfig.objects.filter(bank=bank, activated_at__isnull=False).order_by(
             "ledger_position", "pk"
@@ -139,6 +245,11 @@ def jackpot_recompute(bank: JackpotBank) -> Recomputation:  # noqa: C901 - one w
     replayed: dict[int, dict] = {}
     kinds: dict[int, tuple] = {}
     live_hits: dict[int, tuple[int | None, str, bool]] = {}  # hit pk -> (round, line, from meter)
+    if start is not None:
+        bal.update(start.balance)
+        replayed.update(start.replayed)
+        kinds.update(start.kinds)
+        live_hits.update(start.live_hits)
     live_tax: dict[int, dict[int, int]] = defaultdict(dict)  # round -> {tax pk: revision}
     base = ZERO
     mismatches: list[str] = []
@@ -148,9 +259,12 @@ def jackpot_recompute(bank: JackpotBank) -> Recomputation:  # noqa: C901 - one w
     def floor(line: str) -> Decimal:
         return floor_of(active.get(line))
 
-    txns = T.objects.filter(bank=bank).order_by("pk").values_list(
-        "pk", "kind", "line", "round_id", "revision_id", "reverses_id"
-    )
+    if start is None:
+        txns = T.objects.filter(bank=bank).order_by("pk").values_list(
+            "pk", "kind", "line", "round_id", "revision_id", "reverses_id"
+        )
+    else:
+        txns = start.txns
     for pk, kind, line, round_id, revision_id, reverses_id in txns:
         while next_config is not None and (next_config.ledger_position or 0) < pk:
             active[next_config.line] = next_config
@@ -203,22 +317,42 @@ def jackpot_recompute(bank: JackpotBank) -> Recomputation:  # noqa: C901 - one w
         apply(bal, merged.items())
         replayed[pk] = merged
         kinds[pk] = (kind, revision_id)
-    while next_config is not None:
+    # Versions configured after the last replayed posting: all of them, or those before
+    # the period's end.
+    while next_config is not None and (
+        start is None or start.after is None or (next_config.ledger_position or 0) < start.after
+    ):
         active[next_config.line] = next_config
         next_config = next(pending_configs, None)
 
-    rounds, round_problems = _rounds_check(bank, members, revisions, live_tax, awards, live_hits)
+    if start is None:
+        rounds, round_problems = _rounds_check(bank, members, revisions, live_tax, awards, live_hits)
+    else:
+        taxed_now, hits_now = _standing_now(bank, members, period)
+        rounds, round_problems = _rounds_check(bank, members, revisions, taxed_now, awards, hits_now, period=period)
     for line in JACKPOT_LINES:
         if bal[(M, line)] < floor(line):
             round_problems.append(
                 f"{line}: recomputed meter {bal[(M, line)]} is below its reset {floor(line)}"
             )
-    accounts = {a.pk: (a.kind, a.line) for a in LedgerAccount.objects.filter(bank=bank)}
-    ledger = {accounts[pk]: value for pk, value in balances_by_account(bank).items()}
     keys = sorted(set(accounts.values()))
-    ledger_base = sum(
-        (t.contribution_base for t in T.objects.filter(bank=bank, kind=T.TAX)), ZERO
-    )
+    if start is None:
+        ledger = {accounts[pk]: value for pk, value in balances_by_account(bank).items()}
+        ledger_base = sum(
+            (t.contribution_base for t in T.objects.filter(bank=bank, kind=T.TAX)), ZERO
+        )
+    else:
+        closing = LedgerLeg.objects.filter(account__bank=bank)
+        if start.after is not None:
+            closing = closing.filter(transaction_id__lt=start.after)
+        ledger = defaultdict(lambda: ZERO)
+        apply(ledger, ((accounts[a], total) for a, total in closing.values("account").annotate(
+            total=Sum("amount")).values_list("account", "total")))
+        ledger_base = ZERO
+        if start.txns:
+            ledger_base = T.objects.filter(
+                bank=bank, kind=T.TAX, pk__gte=start.txns[0][0], pk__lte=start.txns[-1][0]
+            ).aggregate(s=Sum("contribution_base"))["s"] or ZERO
     return Recomputation(
         bank=bank,
         expected={k: bal[k] for k in keys},
@@ -231,18 +365,51 @@ def jackpot_recompute(bank: JackpotBank) -> Recomputation:  # noqa: C901 - one w
     )
 
 
-def _rounds_check(bank, members, revisions, live_tax, awards, live_hits) -> tuple[int, list[str]]:
-    """Every round at the bank's tables against what stands in the replayed ledger."""
-    posted = set(
-        T.objects.filter(bank=bank, round__isnull=False).values_list("round_id", flat=True)
-    )
+def _period_rounds(members, period: tuple[date, date]):
+    first, last = period
+    return Round.objects.filter(table_id__in=members, gaming_day__gte=first, gaming_day__lte=last)
+
+
+def _standing_now(bank: JackpotBank, members, period: tuple[date, date]):
+    """From the ledger as it stands: the standing tax postings of the period's rounds
+    (round -> {posting: revision}) and the standing hits (every hit not reversed)."""
+    live_tax: dict[int, dict[int, int]] = defaultdict(dict)
+    reversed_tax = set()
+    for pk, round_id, revision, reverses in T.objects.filter(
+        kind=T.TAX, round_id__in=_period_rounds(members, period).values("pk")
+    ).values_list("pk", "round_id", "revision_id", "reverses_id"):
+        if reverses is None:
+            live_tax[round_id][pk] = revision
+        else:
+            reversed_tax.add((round_id, reverses))
+    for round_id, pk in reversed_tax:
+        live_tax[round_id].pop(pk, None)
+    hits = T.objects.filter(bank=bank, kind=T.HIT)
+    gone = set(hits.filter(reverses__isnull=False).values_list("reverses_id", flat=True))
+    live_hits = set(hits.filter(reverses__isnull=True).values_list("pk", flat=True)) - gone
+    return live_tax, live_hits
+
+
+def _rounds_check(bank, members, revisions, live_tax, awards, live_hits, *, period=None) -> tuple[int, list[str]]:
+    """Every round at the bank's tables (or the period's) against what stands in the ledger."""
     problems: list[str] = []
     count = 0
-    rounds = Round.objects.filter(table_id__in=members).select_related("table")
+    if period is None:
+        posted = set(
+            T.objects.filter(bank=bank, round__isnull=False).values_list("round_id", flat=True)
+        )
+        rounds = Round.objects.filter(table_id__in=members).select_related("table")
+        revision_rows = RoundRevision.objects.filter(round__table_id__in=members)
+    else:
+        first, last = period
+        within = _period_rounds(members, period)
+        posted = set(T.objects.filter(bank=bank, round_id__in=within.values("pk")).values_list(
+            "round_id", flat=True))
+        rounds = within.select_related("table")
+        revision_rows = RoundRevision.objects.filter(
+            gaming_day__gte=first, gaming_day__lte=last, round__in=within.values("pk"))
     revision_pk, number_of = {}, {}
-    for r, n, pk in RoundRevision.objects.filter(round__table_id__in=members).values_list(
-        "round_id", "number", "pk"
-    ):
+    for r, n, pk in revision_rows.values_list("round_id", "number", "pk"):
         revision_pk[(r, n)], number_of[pk] = pk, n
     standing = defaultdict(list)
     for award in awards:

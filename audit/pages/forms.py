@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from audit.models import Finding
+from casino.periods import period_error
 from casino.scoping import scope
 from tables.games.base import FINDING_KINDS
 from tables.models import Dealer, Pit, Table
@@ -27,6 +28,8 @@ class QueueFilterForm(forms.Form):
     dealer = forms.ModelChoiceField(
         queryset=Dealer.objects.all(), required=False, empty_label="All dealers"
     )
+    since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="From")
+    until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="To")
     gaming_day = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     kind = forms.ChoiceField(
         choices=[("", "All kinds")] + [(k, k.replace("_", " ")) for k in FINDING_KINDS],
@@ -52,7 +55,15 @@ class QueueFilterForm(forms.Form):
         low, high = data.get("min_amount"), data.get("max_amount")
         if low is not None and high is not None and high < low:
             self.add_error("max_amount", "must not be below 'Amount from'")
+        _check_period(self, data)
         return data
+
+
+def _check_period(form: forms.Form, data: dict) -> None:
+    since, until = data.get("since"), data.get("until")
+    error = period_error(since, until) if since and until else None
+    if error:
+        form.add_error("until", error["until"])
 
 
 class ReviewForm(forms.Form):

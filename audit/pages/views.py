@@ -9,28 +9,26 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from audit.models import Finding
 from audit.pages.forms import PeriodForm, QueueFilterForm, ReviewForm
 from audit.reports.selectors_cash import open_unexplained_findings
+from audit.rollups.selectors import dealer_stats, dealer_table, floor_average, overpay_patterns
 from audit.selectors import (
     QueueFilters,
     dealer_error_rounds,
-    dealer_stats,
-    dealer_table,
     finding_queue,
     finding_queue_totals,
-    floor_average,
-    overpay_patterns,
+    older_waiting_count,
 )
 from audit.services import finding_review
-from casino.gaming_day import current_gaming_day
+from casino.db_routing import replica_reads
+from casino.periods import default_period, today_of
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
-from casino.scoping import scope, user_casino, user_casino_ids
+from casino.scoping import scope, user_casino_ids
 from tables.models import Dealer, Round
 from tables.pages.present import KIND_WORDS, data_diff, net_words, round_view, wager_label
 
@@ -39,16 +37,35 @@ REVIEWERS = (SURVEILLANCE,)
 PAGE_SIZE = 50
 
 
+def _queue_data(request) -> dict:
+    """The queue's query with its period filled: the ``gaming_day`` asked for, else the last
+    ``DEFAULT_DAYS`` gaming days (issue #20: the queue never reads years of findings)."""
+    data = request.GET.dict()
+    since, until = date_or_none(data.get("since")), date_or_none(data.get("until"))
+    day = date_or_none(data.get("gaming_day"))
+    if day and not (since or until):
+        since = until = day
+    since, until = default_period(since, until, today_of(request.user))
+    data["since"], data["until"] = data.get("since") or since.isoformat(), data.get("until") or until.isoformat()
+    return data
+
+
+@replica_reads
 @role_required(*READERS)
 def queue(request):
-    form = QueueFilterForm(request.GET or None, user=request.user)
-    filters = QueueFilters()
-    if form.is_bound and form.is_valid():
+    data = _queue_data(request)
+    form = QueueFilterForm(data, user=request.user)
+    # A form with an error (a bad date, a period over the maximum) shows the default queue.
+    first, last = default_period(None, None, today_of(request.user))
+    filters = QueueFilters(since=first, until=last)
+    if form.is_valid():
         d = form.cleaned_data
         filters = QueueFilters(
             pit=d["pit"].pk if d["pit"] else None,
             table=d["table"].pk if d["table"] else None,
             dealer=d["dealer"].pk if d["dealer"] else None,
+            since=d["since"],
+            until=d["until"],
             gaming_day=d["gaming_day"],
             kind=d["kind"] or None,
             min_amount=d["min_amount"],
@@ -71,6 +88,9 @@ def queue(request):
             "filters": filters,
             "query": query.urlencode(),
             "cash_findings": open_unexplained_findings(user_casino_ids(request.user)),
+            "older_waiting": older_waiting_count(filters.since, casinos=user_casino_ids(request.user))
+            if filters.status == Finding.OPEN else 0,
+            "older_until": filters.since - timedelta(days=1) if filters.since else None,
         },
     )
 
@@ -107,6 +127,7 @@ def _wager_rows(revision) -> list[dict]:
     ]
 
 
+@replica_reads
 @role_required(*READERS)
 def round_detail(request, pk: int):
     rnd = get_object_or_404(
@@ -177,32 +198,21 @@ def finding_review_view(request, pk: int):
     return redirect("desk-round", pk=finding.round_id)
 
 
-#: The dealer and pattern pages' default period, in gaming days up to today's: a page's cost must
-#: not grow with the years of rounds the database holds (issue #20), and a month is what a
-#: surveillance officer compares dealers over. Shown in the form and changeable.
-DEFAULT_DAYS = 30
-
-
-def _today(user):
-    casino = user_casino(user)
-    return current_gaming_day(casino) if casino is not None else timezone.localdate()
-
-
 def _period(request):
-    """The period asked for, else the last ``DEFAULT_DAYS`` gaming days (a missing end is filled
-    from the other). A bad date is the form's field error, and the default period is shown."""
+    """The period asked for, else the last ``DEFAULT_DAYS`` gaming days (casino/periods.py; a
+    missing end is filled from the other). A bad date is the form's field error, and the default
+    period is shown. The dealer and pattern pages read it from the daily rollups, so a long
+    period costs its days' rollup rows, never its rounds."""
     data = request.GET.copy()
-    since, until = date_or_none(data.get("since")), date_or_none(data.get("until"))
-    if until is None:
-        until = since + timedelta(days=DEFAULT_DAYS - 1) if since else _today(request.user)
-    if since is None:
-        since = until - timedelta(days=DEFAULT_DAYS - 1)
+    since, until = default_period(date_or_none(data.get("since")), date_or_none(data.get("until")),
+                                  today_of(request.user))
     form = PeriodForm({**data.dict(), "since": data.get("since") or since, "until": data.get("until") or until})
     if form.is_valid():
         return form, form.cleaned_data
     return form, {"since": min(since, until), "until": until, "min_count": None}
 
 
+@replica_reads
 @role_required(*READERS)
 def dealers(request):
     form, period = _period(request)
@@ -218,12 +228,15 @@ def dealers(request):
     )
 
 
+@replica_reads
 @role_required(*READERS)
 def dealer_detail(request, pk: int):
     dealer = get_object_or_404(scope(Dealer.objects.all(), request.user), pk=pk)
     form, period = _period(request)
     stats = dealer_stats(dealer, since=period["since"], until=period["until"])
-    recent = dealer_error_rounds(dealer)[:20]
+    # The list reads raw rounds: the period's last DEFAULT_DAYS at most, whatever the period.
+    recent_since = max(period["since"], default_period(None, period["until"], period["until"])[0])
+    recent = dealer_error_rounds(dealer, since=recent_since, until=period["until"])[:20]
     return render(
         request,
         "surveillance/dealer.html",
@@ -232,6 +245,8 @@ def dealer_detail(request, pk: int):
             "form": form,
             "stats": stats,
             "recent": recent,
+            "recent_since": recent_since,
+            "recent_until": period["until"],
             # The dealer's own casino is the floor to compare with, whoever else the reader sees.
             "floor": floor_average(since=period["since"], until=period["until"], casinos={dealer.casino_id}),
             "patterns": overpay_patterns(
@@ -241,6 +256,7 @@ def dealer_detail(request, pk: int):
     )
 
 
+@replica_reads
 @role_required(*READERS)
 def patterns(request):
     form, period = _period(request)

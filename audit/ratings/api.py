@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.gaming_day import current_gaming_day
+from casino.pagination import MAX_LIMIT, CappedLimitOffsetPagination
 from casino.query_dates import query_date
 from casino.scoping import scope, user_casino_ids
 from tables.accounting.exports import download
@@ -54,6 +55,15 @@ _RATINGS = inline_serializer("Ratings", {"gaming_day": serializers.DateField(req
                                          "from": serializers.DateField(required=False),
                                          "to": serializers.DateField(required=False),
                                          "results": _DAY_RATING})
+_RATING_PAGE = inline_serializer("RatingPage", {"count": serializers.IntegerField(),
+                                                "next": serializers.URLField(allow_null=True),
+                                                "previous": serializers.URLField(allow_null=True),
+                                                "gaming_day": serializers.DateField(required=False),
+                                                "from": serializers.DateField(required=False),
+                                                "to": serializers.DateField(required=False),
+                                                "results": _DAY_RATING})
+_LIMIT = OpenApiParameter("limit", int, description=f"Players per page (default 50, at most {MAX_LIMIT})")
+_OFFSET = OpenApiParameter("offset", int, description="Players to skip")
 
 
 def _range(request, default_casino) -> tuple[date, date]:
@@ -108,11 +118,17 @@ def _all(request):
 class RatingListView(APIView):
     read_roles = RATING_READERS
 
-    @extend_schema(parameters=[_DAY, _FROM, _TO, _CASINO], responses=_RATINGS)
+    @extend_schema(parameters=[_DAY, _FROM, _TO, _CASINO, _LIMIT, _OFFSET], responses=_RATING_PAGE)
     def get(self, request):
-        """Every player's rating for the gaming day (or each day of a range), highest theo first."""
+        """Every player's rating for the gaming day (or each day of a range), highest theo first: a
+        page of ``?limit=`` (default 50, at most 500) from ``?offset=``, like every API list; the
+        CSV file has every player in one download."""
         first, last, ratings = _all(request)
-        return Response(_body(first, last, [day_dict(r, request.user) for r in ratings]))
+        paginator = CappedLimitOffsetPagination()
+        page = paginator.paginate_queryset(ratings, request, view=self)
+        return Response({"count": paginator.count, "next": paginator.get_next_link(),
+                         "previous": paginator.get_previous_link(),
+                         **_body(first, last, [day_dict(r, request.user) for r in page])})
 
 
 class RatingCsvView(APIView):

@@ -19,12 +19,14 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db.models import Case, Count, DecimalField, F, Q, Sum, Value, When
+from django.db.models import Case, DecimalField, F, Sum, Value, When
 from django.db.models.functions import Coalesce
 
 from audit.reports.theoretical import JACKPOT_KEY, POT_KEY, RAKE_KEY, OddsBook, wager_type
 from tables.models import Round, RulesetVersion, Table, Wager
 from tables.players.selectors import players_by_identifier
+
+from .sessions_sql import at_micros, session_rows
 
 CENT = Decimal("0.01")
 ZERO = Decimal(0)
@@ -131,34 +133,40 @@ def check_range(first: date, last: date) -> None:
 
 
 def _round_rows(casino_ids, first: date, last: date, identifiers):
-    """The current revision's wagers of the active rounds, summed per (player, round, wager)."""
+    """The current revision's wagers of the active rounds with a player, one row each.
+
+    Each history table is filtered on its OWN gaming day as well as through the round, so that
+    PostgreSQL reads only the range's monthly partitions (tables/history/partitions.py)."""
     money = DecimalField(max_digits=16, decimal_places=2)
+    days = (first, last)
     wagers = Wager.objects.filter(
-        round__gaming_day__range=(first, last), round__status=Round.ACTIVE,
-        revision__number=F("round__revision"),
+        gaming_day__range=days, round__gaming_day__range=days, revision__gaming_day__range=days,
+        round__status=Round.ACTIVE, revision__number=F("round__revision"),
     ).exclude(player="")
     if casino_ids is not None:
         wagers = wagers.filter(round__table__pit__casino_id__in=casino_ids)
     if identifiers is not None:
         wagers = wagers.filter(player__in=list(identifiers))
     return wagers.values(
-        "player", "round_id", "round__table_id", "round__table__pit__casino_id", "round__gaming_day",
-        "round__recorded_at", "round__ruleset_version_id", "wager",
-    ).annotate(
+        r_casino=F("round__table__pit__casino_id"), r_player=F("player"), r_day=F("round__gaming_day"),
+        r_table=F("round__table_id"), r_at=F("round__recorded_at"), r_round=F("round_id"),
+        r_version=F("round__ruleset_version_id"), r_wager=F("wager"),
         # A Taxpayer's Fortune jackpot row has stake 0: the marker is counted once, on its tax row.
-        placed=Count("id", filter=~Q(wager=JACKPOT_KEY)),
-        stake=Sum("stake"),
+        r_placed=Case(When(wager=JACKPOT_KEY, then=Value(0)), default=Value(1)),
+        r_stake=F("stake"),
         # The house's side is minus the player's net: the recorded pay where recorded, else the engine's.
-        net=Sum(Coalesce("recorded_net", "expected_net"), output_field=money),
+        r_net=Coalesce("recorded_net", "expected_net", output_field=money),
     ).order_by()
 
 
-def _rake_shares(round_ids: set[int]) -> dict[int, tuple[Decimal, Decimal, Decimal]]:
+def _rake_shares(round_ids: set[int], first: date, last: date) -> dict[int, tuple[Decimal, Decimal, Decimal]]:
     """Per Hold'em round: (chips all seats put in the pot, rake due, rake taken as recorded)."""
     if not round_ids:
         return {}
     money = DecimalField(max_digits=16, decimal_places=2)
     rows = Wager.objects.filter(
+        gaming_day__range=(first, last), round__gaming_day__range=(first, last),
+        revision__gaming_day__range=(first, last),
         round_id__in=round_ids, revision__number=F("round__revision"), wager__in=(POT_KEY, RAKE_KEY),
     ).values("round_id").annotate(
         pot=Sum(Case(When(wager=POT_KEY, then="stake"), default=Value(ZERO), output_field=money)),
@@ -182,55 +190,9 @@ def _covered_seconds(intervals: list[tuple[datetime, datetime]]) -> int:
     return int(total)
 
 
-def day_ratings(*, casino_ids, first: date, last: date | None = None,
-                identifiers: Iterable[str] | None = None) -> list[DayRating]:
-    """Every player's rating for each gaming day of ``first``..``last`` at ``casino_ids`` (None:
-    every casino), optionally only for ``identifiers``; sorted by day, then theo (highest first)."""
-    last = last or first
-    check_range(first, last)
-    rows = list(_round_rows(casino_ids, first, last, identifiers))
-    if not rows:
-        return []
-    book = OddsBook()
-    versions = {v.pk: v for v in RulesetVersion.objects.filter(pk__in={r["round__ruleset_version_id"] for r in rows})}
-    tables = {t.pk: t for t in Table.objects.filter(pk__in={r["round__table_id"] for r in rows})}
-    rake = _rake_shares({r["round_id"] for r in rows if r["wager"] == POT_KEY})
-
-    # (casino, player, day, table) -> {round id: [recorded_at, {(game, wager type): WagerTotal}]}
-    plays: dict[tuple, dict[int, list]] = defaultdict(dict)
-    for r in rows:
-        version = versions[r["round__ruleset_version_id"]]
-        key = (r["round__table__pit__casino_id"], r["player"], r["round__gaming_day"], r["round__table_id"])
-        at, wagers = plays[key].setdefault(r["round_id"], [r["round__recorded_at"], {}])
-        stake, net = r["stake"] or ZERO, r["net"] or ZERO
-        total = WagerTotal(version.game, wager_type(r["wager"]), r["placed"], stake)
-        if r["wager"] == POT_KEY:
-            # The house has no stake in the pot: the player's part of the rake is the house's theo
-            # (rake due) and actual (rake taken), in proportion to the chips they put in.
-            pot, due, taken = rake.get(r["round_id"], (ZERO, ZERO, ZERO))
-            if pot:
-                total.theo, total.actual = due * stake / pot, taken * stake / pot
-        else:
-            total.theo = stake * book.odds(version, r["wager"]).house_edge
-            total.actual = -net
-        wagers.setdefault((total.game, total.wager), WagerTotal(total.game, total.wager)).add(total)
-
-    gap = gap_threshold()
-    days: dict[tuple, DayRating] = {}
-    for (casino_id, player, day, table_id), rounds in plays.items():
-        rating = days.setdefault((casino_id, player, day), DayRating(casino_id=casino_id, identifier=player,
-                                                                     gaming_day=day))
-        table = tables[table_id]
-        session = None
-        for at, wagers in sorted(rounds.values(), key=lambda item: item[0]):
-            if session is None or at - session.end > gap:
-                session = Session(table_id=table_id, table_label=table.label, game=table.game, gaming_day=day,
-                                  start=at, end=at)
-                rating.sessions.append(session)
-            session.seconds += int((at - session.end).total_seconds())
-            session.end = at
-            session.rounds += 1
-            session.add_wagers(wagers)
+def day_totals(days: dict) -> list[DayRating]:
+    """Each (player, day)'s rating from its sessions: rounds, wagers and time on game summed
+    (two tables at once counted once), the registered player linked; highest theo first."""
     out = []
     for rating in days.values():
         rating.sessions.sort(key=lambda s: (s.start, s.table_label))
@@ -249,6 +211,74 @@ def day_ratings(*, casino_ids, first: date, last: date | None = None,
                 rating.player = known.get(rating.identifier)
     out.sort(key=lambda r: (r.gaming_day, -r.theo, r.identifier))
     return out
+
+
+def day_ratings(*, casino_ids, first: date, last: date | None = None,
+                identifiers: Iterable[str] | None = None) -> list[DayRating]:
+    """Every player's rating for each gaming day of ``first``..``last`` at ``casino_ids`` (None:
+    every casino), optionally only for ``identifiers``; sorted by day, then theo (highest first).
+
+    The sessions are cut and summed in SQL (sessions_sql.py); here each session's rows get the
+    odds book's theo (stake x house edge per ruleset version and wager) and the Hold'em rake shares."""
+    last = last or first
+    check_range(first, last)
+    rows = session_rows(_round_rows(casino_ids, first, last, identifiers), gap=gap_threshold(), pot_key=POT_KEY)
+    if not rows:
+        return []
+    book = OddsBook()
+    versions = {v.pk: v for v in RulesetVersion.objects.filter(pk__in={r[5] for r in rows})}
+    tables = {t.pk: t for t in Table.objects.filter(pk__in={r[3] for r in rows})}
+    rake = _rake_shares({r[7] for r in rows if r[7] is not None}, first, last)
+
+    sessions: dict[tuple, Session] = {}
+    # per (ruleset version, wager): the house edge and the (game, wager type) it sums under
+    edges: dict[tuple, Decimal] = {}
+    kinds: dict[tuple, tuple[str, str]] = {}
+    for (casino_id, player, day, table_id, number, version_id, wager, pot_round, placed, stake, net, rounds,
+         seconds, start, end) in rows:
+        version = versions[version_id]
+        key = (casino_id, player, day, table_id, number)
+        session = sessions.get(key)
+        if session is None:
+            table = tables[table_id]
+            # start and end stay integer microseconds until every row is in (see below)
+            session = sessions[key] = Session(table_id=table_id, table_label=table.label, game=table.game,
+                                              gaming_day=day, start=start, end=end)
+        elif start < session.start:
+            session.start = start
+        if end > session.end:
+            session.end = end
+        session.rounds += rounds
+        session.seconds += seconds
+        if pot_round is not None:
+            # The house has no stake in the pot: the player's part of the rake is the house's theo
+            # (rake due) and actual (rake taken), in proportion to the chips they put in.
+            pot, due, taken = rake.get(pot_round, (ZERO, ZERO, ZERO))
+            theo, actual = (due * stake / pot, taken * stake / pot) if pot else (ZERO, ZERO)
+        else:
+            edge = edges.get((version_id, wager))
+            if edge is None:
+                edge = edges[(version_id, wager)] = book.odds(version, wager).house_edge
+            theo, actual = stake * edge, -net
+        kind = kinds.get((version_id, wager))
+        if kind is None:
+            kind = kinds[(version_id, wager)] = (version.game, wager_type(wager))
+        total = session.wagers.get(kind)
+        if total is None:
+            session.wagers[kind] = WagerTotal(*kind, placed, stake, theo, actual)
+        else:
+            total.count += placed
+            total.stake += stake
+            total.theo += theo
+            total.actual += actual
+
+    days: dict[tuple, DayRating] = {}
+    for (casino_id, player, day, _table, _number), session in sessions.items():
+        rating = days.setdefault((casino_id, player, day), DayRating(casino_id=casino_id, identifier=player,
+                                                                     gaming_day=day))
+        session.start, session.end = at_micros(session.start), at_micros(session.end)
+        rating.sessions.append(session)
+    return day_totals(days)
 
 
 def player_ratings(*, player, first: date, last: date | None = None) -> list[DayRating]:

@@ -15,6 +15,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from casino.db_routing import ReplicaReadsMixin
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.accounting.api import AccountingFindingSerializer
@@ -200,7 +201,7 @@ def _validation(exc: ValidationError):
     )
 
 
-class DailyReportViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class DailyReportViewSet(ReplicaReadsMixin, CasinoScopedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Gaming days and their reconciliation: ``POST`` starts (or re-runs) a day."""
 
     queryset = DailyReport.objects.select_related("casino")

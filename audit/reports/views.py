@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from casino.db_routing import replica_reads
 from casino.gaming_day import gaming_day_of
 from casino.permissions import role_required
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
@@ -65,6 +66,7 @@ def _casino(request) -> Casino | None:
     return casinos.first()
 
 
+@replica_reads
 @role_required(*READERS)
 @require_http_methods(["GET", "POST"])
 def reports_index(request):
@@ -114,6 +116,7 @@ def reports_index(request):
     )
 
 
+@replica_reads
 @role_required(*RUNNERS)
 @require_http_methods(["GET", "POST"])
 def reports_today(request):
@@ -178,12 +181,14 @@ def _context(request, report: DailyReport) -> dict:
     }
 
 
+@replica_reads
 @role_required(*READERS)
 def report_day(request, pk: int):
     report = get_object_or_404(readable_reports(request.user), pk=pk)
     return render(request, "reports/day.html", _context(request, report))
 
 
+@replica_reads
 @role_required(*READERS)
 def report_progress(request, pk: int):
     """The progress fragment the day page polls (htmx) while a run is going."""
@@ -202,6 +207,7 @@ def report_progress(request, pk: int):
     return response
 
 
+@replica_reads
 @role_required(*RUNNERS)
 def report_file(request, pk: int):
     """``?file=csv|xlsx|pdf``: the day's file."""
@@ -212,6 +218,7 @@ def report_file(request, pk: int):
     return report_file_response(report, fmt)
 
 
+@replica_reads
 @role_required(*RUNNERS)
 def report_period_file(request):
     """``?casino=ID&kind=mtd|ytd&day=YYYY-MM-DD&file=csv|xlsx|pdf``: month- or year-to-date."""

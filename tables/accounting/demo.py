@@ -25,6 +25,7 @@ from tables.accounting.services.transfers import (
     chip_slip_request,
 )
 from tables.models import Casino, Dealer, Table
+from tables.services.demo_story import demo_finished_day
 from tables.services.sessions import table_session_open
 
 DEMO_CHIPS = ("1", "2.50", "5", "25", "100", "500", "1000", "5000")
@@ -36,11 +37,10 @@ DEMO_DISCREPANCY_TABLE = "PB-01"
 FILL_ISSUED_TABLES = ("AU-01", "PB-01", "BT-01")
 
 
-#: The accounting day is played two gaming days before today's: the day before today's is the
-#: demo story's finished day of rounds (tables/services/demo_story.py), kept in money too
+#: The accounting day is played the gaming day before the demo story's finished day of rounds
+#: (tables/services/demo_story.py: ``demo_finished_day``), which is kept in money too
 #: (:func:`demo_past_day_open`, :func:`demo_past_day_close`, :func:`demo_past_day_count`); today's
 #: tables open with openers (:func:`demo_table_open`).
-ACCOUNTING_DAY_BACK = 2
 #: On the story's finished day one round at this table was played and never recorded: the house
 #: won it, so the closer holds its chips and the report's recorded play is short of the cash.
 UNRECORDED_ROUND_TABLE, UNRECORDED_ROUND_WIN = "AU-01", Decimal("150.00")
@@ -61,15 +61,17 @@ def _signed_by(dealer: Dealer, boss, **kw) -> dict:
 
 def demo_accounting_day(*, casino_name: str = "Demo Casino", now=None) -> int:
     """Play an accounting day (openers, buy-ins, a fill and a credit, closers, then the count of
-    its boxes: all reconcile but one) at every closed demo table, two gaming days before
-    today's. Tables that already have slips are left alone (the demo may be loaded again).
+    its boxes: all reconcile but one) at every closed demo table, the gaming day before the
+    story's finished day. Tables that already have slips are left alone (the demo may be loaded again).
     Returns the slips written."""
     casino = Casino.objects.get(name=casino_name)
     boss, cashier, counters = _demo_people(casino)
     dealers = list(Dealer.objects.filter(casino=casino, active=True).order_by("employee_number"))
-    today = gaming_day_of(now or timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
-    day_start, _ = gaming_day_bounds(today - timedelta(days=ACCOUNTING_DAY_BACK), casino.time_zone,
-                                     casino.gaming_day_start_hour)
+    # The day before the story's finished day, whatever the hour: in a gaming day's first
+    # hours today's play starts in yesterday, so the finished day is the day before that and
+    # "two days before today" would be the finished day itself (its slips would collide).
+    day = demo_finished_day(casino, now or timezone.now()) - timedelta(days=1)
+    day_start, _ = gaming_day_bounds(day, casino.time_zone, casino.gaming_day_start_hour)
     opens = day_start + timedelta(hours=2)
     rng, played = random.Random(16), 0
     for index, table in enumerate(Table.objects.filter(pit__casino=casino, is_open=False).order_by("label")):
@@ -92,7 +94,7 @@ def demo_accounting_day(*, casino_name: str = "Demo Casino", now=None) -> int:
     if not played:
         return 0
     # The boxes come off once every table has closed; the count room counts them next.
-    play_demo_count(casino=casino, counters=counters, gaming_day=today - timedelta(days=ACCOUNTING_DAY_BACK),
+    play_demo_count(casino=casino, counters=counters, gaming_day=day,
                     at=opens + timedelta(hours=10))
     return 7 * played
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
 from audit.models import Finding
+from casino.db_routing import ReplicaReadsMixin
 from casino.pagination import paginated
+from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.roles import ALL_ROLES, GAMING_MANAGER, PIT_BOSS
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField
 from tables.api.examples import ROUND_EXAMPLES
@@ -264,8 +266,11 @@ def _detail(audited) -> dict:
     }
 
 
-class RoundViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Rounds: record one (audited at once), list and read them, correct or void them."""
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class RoundViewSet(ReplicaReadsMixin, CasinoScopedMixin, PeriodBoundedListMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Rounds: record one (audited at once), list and read them, correct or void them.
+
+    The list reads one period of gaming days (casino/periods.py), newest recorded first (an index)."""
 
     casino_path = "table__pit__casino"
     queryset = Round.objects.select_related("table", "dealer", "ruleset_version").prefetch_related(

@@ -9,7 +9,7 @@ Two kinds of trouble are never confused (see RULINGS.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -256,3 +256,18 @@ def recorded_nets(canonical: Mapping) -> dict[tuple[int, str, int | None], Decim
         for pay in seat.get("paid", ()) or ():
             out[(seat["seat"], pay["wager"], pay.get("hand"))] = to_money(pay["net"])
     return out
+
+
+#: Each game's simulator, registered by the simulator module when it is imported
+#: (``tables.games.Game.module`` imports a game's simulator with the game). The game
+#: modules reach their simulator through here, so a simulator, which plays the game through
+#: the game's own rules, and the game never import each other (issue #18: no import cycles).
+SIMULATORS: dict[str, Callable[..., dict]] = {}
+
+
+def simulator(game: str) -> Callable[..., dict]:
+    """The registered simulator of ``game``: ``(rng, rules, *, seats, inject) -> dict``."""
+    simulate = SIMULATORS.get(game)
+    if simulate is None:
+        raise RuntimeError(f"no simulator registered for {game}: tables.games.GAMES[{game!r}].module imports it")
+    return simulate

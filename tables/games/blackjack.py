@@ -98,6 +98,7 @@ from .base import (
     RecordedPay,
     Settlement,
     compare_recorded,
+    simulator,
 )
 from .cards import ACE, BJ_POINTS, RANK, TEN_VALUE, TEXT, cards_text, parse_card
 from .money import CENT, ZERO, MoneyError, money_text, odds_text, pays, to_money
@@ -1998,8 +1999,6 @@ def contract(spec: GameSpec):
         return audit(rnd, rules, spec, context)
 
     def simulate_round_(rng, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict:
-        from .simulate_blackjack import simulate
-
-        return simulate(spec.key, rng, rules, seats=seats, inject=inject)
+        return simulator(spec.key)(rng, rules, seats=seats, inject=inject)
 
     return parse_round_, audit_, round_to_dict, simulate_round_

@@ -192,6 +192,7 @@ from .base import (
     Settlement,
     compare_recorded,
     parse_money,
+    simulator,
 )
 from .cards import TEXT, CardError, parse_card
 from .holdem_pots import (
@@ -219,7 +220,6 @@ from .holdem_state import (
     RULE_ORDER_LATER,
     RULE_ORDER_R1,
     RULE_SMALL_BLIND,
-    SIMULATOR,
     Action,
     Stakes,
     State,
@@ -975,13 +975,7 @@ def simulate_round(
     inject: frozenset[str] = frozenset(),
 ) -> dict:
     """A realistic hand in JSON form (:mod:`tables.games.simulate_holdem_blackjack`, which
-    registers itself in :data:`~.holdem_state.SIMULATOR` when imported)."""
-    simulate = SIMULATOR.get("holdem_blackjack")
-    if simulate is None:
-        raise RuntimeError(
-            "no Hold'em simulator registered: import tables.games.simulate_holdem_blackjack "
-            "(tables.games.GAMES does so with the game)"
-        )
-    return simulate(
+    registers itself in :data:`~.base.SIMULATORS` when imported)."""
+    return simulator("holdem_blackjack")(
         rng, rules if rules is not None else HoldemBlackjackRules(), seats=seats, inject=inject
     )

@@ -160,12 +160,6 @@ class Illegal(ValueError):
         self.field = field
 
 
-#: The simulator registers itself here when imported (``tables.games.GAMES`` imports every
-#: game's simulator with the game): the game module reaches it without importing it, so
-#: the simulator, which plays through this State, and the game never import each other.
-SIMULATOR: dict[str, Any] = {}
-
-
 # --- the ruleset compiled, with the memos that belong to it ---------------------------------
 
 

@@ -88,6 +88,7 @@ from .base import (
     PROCEDURE,
     PUSH,
     RULE_VIOLATION,
+    SIMULATORS,
     WIN,
     Audit,
     AuditContext,
@@ -1235,3 +1236,7 @@ def simulate_round(
             target = seat_dicts[-1]["paid"][-1]
             target["net"] = money_text(to_money(target["net"]) - stake)
     return data
+
+
+# Poker or Bust is its own simulator (tables.games.Game.simulator_name): registered like the others.
+SIMULATORS["poker_or_bust"] = simulate_round

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
+from functools import partial
 
 from . import blackjack as bj
-from .base import AuditContext
+from .base import SIMULATORS, AuditContext
 from .cards import ACE, BJ_POINTS, RANK, TEN_VALUE, TEXT
 from .money import CENT, money_text
 from .paytables import TIE_BETS
@@ -402,3 +403,7 @@ def _deal(
     if "underpay" in inject:
         under["net"] = money_text(Decimal(under["net"]) - _FIVE)
     return data
+
+
+for _game in ("ante_up_21", "upcard_luck_21", "blackjack_tie"):
+    SIMULATORS[_game] = partial(simulate, _game)

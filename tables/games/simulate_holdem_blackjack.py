@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from .base import SIMULATORS
 from .cards import BJ_POINTS, RANK, TEN_VALUE, TEXT
 from .holdem_pots import hand_key, money_text_cents, settle_pots
 from .holdem_state import (
@@ -41,7 +42,6 @@ from .holdem_state import (
     RAISE,
     RAKE,
     SHOWDOWN,
-    SIMULATOR,
     SMALL_BLIND,
     STAND,
     UP,
@@ -334,4 +334,4 @@ def simulate_hand(
     return _Sim(rng, rules, seats, inject).run()
 
 
-SIMULATOR["holdem_blackjack"] = simulate_hand
+SIMULATORS["holdem_blackjack"] = simulate_hand

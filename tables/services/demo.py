@@ -28,6 +28,7 @@ from tables.games import GAMES
 from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, Table
 from tables.players.demo import demo_players_load
 from tables.services.demo_story import (
+    TODAY_PLAY_FROM,
     demo_adjustment_request_load,
     demo_jackpot_win_load,
     demo_past_day_load,
@@ -202,7 +203,7 @@ def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, se
     rng = random.Random(seed)
     pit_boss = get_user_model().objects.get(username="pitboss")
     dealers = list(Dealer.objects.filter(casino__name=DEMO_CASINO, active=True).order_by("employee_number"))
-    start = timezone.now() - timedelta(hours=8)
+    start = timezone.now() - TODAY_PLAY_FROM
     recorded = 0
     for index, table in enumerate(Table.objects.filter(pit__casino__name=DEMO_CASINO).order_by("label")):
         if Round.objects.filter(table=table).exists():

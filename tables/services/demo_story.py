@@ -40,6 +40,15 @@ from tables.services.sessions import table_session_close, table_session_open
 
 #: The past day's play starts ten hours after the gaming day's start (16:00 for a 06:00 start).
 PAST_DAY_OPENS_AFTER = timedelta(hours=10)
+#: Today's play starts this long before the demo is loaded (so early in a gaming day it starts
+#: in the day before and rolls over at the start: the issue #14 story).
+TODAY_PLAY_FROM = timedelta(hours=8)
+
+
+def demo_finished_day(casino: Casino, now: datetime) -> date:
+    """The story's finished day: the gaming day before the one today's play starts in. The
+    table accounting's cash-only day is the one before it (tables/accounting/demo.py)."""
+    return gaming_day_of(now - TODAY_PLAY_FROM, casino.time_zone, casino.gaming_day_start_hour) - timedelta(days=1)
 #: The table, and the player identifier, of the overpay pattern; three overpays make a
 #: pattern at the page's default threshold (2) with room to spare.
 PATTERN_TABLE, PATTERN_PLAYER, PATTERN_OVERPAYS = "BT-01", "P-4471", 3
@@ -70,7 +79,7 @@ def demo_past_day_load(*, table: Table, dealer: Dealer, before: datetime, rounds
     recorded play's win (default: a plain close). Returns the number of rounds recorded."""
     casino = table.pit.casino
     zone = ZoneInfo(casino.time_zone)
-    day = gaming_day_of(before, casino.time_zone, casino.gaming_day_start_hour) - timedelta(days=1)
+    day = demo_finished_day(casino, before + TODAY_PLAY_FROM)
     at = datetime.combine(day, time(casino.gaming_day_start_hour), zone) + PAST_DAY_OPENS_AFTER
     session = (open_table or table_session_open)(table=table, dealer=dealer, author=author, at=at)
     rules = table.ruleset.current_version.rules()

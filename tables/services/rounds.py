@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from audit import chain
 from audit.models import ChainLink, Finding
+from audit.rollups.writer import rounds_changing
 from audit.services import findings_round_changed
 from casino.audit_guard import allow_audit_write
 from casino.prepared import PREPARED
@@ -109,7 +110,7 @@ def findings_from_audit(*, rnd: Round, revision: RoundRevision, findings: Iterab
     both build their rows with it, so a finding reads the same whichever wrote it; ``note``
     goes before the engine's message (the re-audit says it added the finding).
     """
-    return [Finding(round=rnd, revision=revision, kind=f.kind, code=f.code, message=note + f.message, path=f.path,
+    return [Finding(round=rnd, revision=revision, gaming_day=rnd.gaming_day, kind=f.kind, code=f.code, message=note + f.message, path=f.path,
                     rule=f.rule, expected=f.expected, recorded=f.recorded, amount=f.amount, seat=f.seat,
                     player=players.get(f.seat, "") if f.seat is not None else "", created_at=at)
             for f in findings]
@@ -131,8 +132,9 @@ _ROUND_COLUMNS = ("table_id", "session_id", "game", "gaming_day", "ruleset_versi
 _ROUNDS = NumberedRowInserter(Round, _ROUND_COLUMNS, number="sequence", group="table_id")
 _ROUND_HISTORY_COLUMNS = history_columns(Round)
 _ROUND_HISTORY = RowInserter(Round.history.model, _ROUND_HISTORY_COLUMNS, returning_pk=False)
-_REVISIONS = RowInserter(RoundRevision, ("round_id", "number", "data", "audit", "reason", "author_id", "created_at",
-                                         "engine_version"))
+# Every child row carries its round's gaming day: the partition key (tables/history/partitions.py).
+_REVISIONS = RowInserter(RoundRevision, ("round_id", "gaming_day", "number", "data", "audit", "reason", "author_id",
+                                         "created_at", "engine_version"))
 
 
 class WagerLine(NamedTuple):
@@ -150,17 +152,17 @@ class WagerLine(NamedTuple):
     explanation: str
 
 
-_WAGERS = RowInserter(Wager, ("revision_id", "round_id", *WagerLine._fields), returning_pk=False)
-_FINDINGS = RowInserter(Finding, ("round_id", "revision_id", "kind", "code", "message", "path", "rule", "expected",
+_WAGERS = RowInserter(Wager, ("revision_id", "round_id", "gaming_day", *WagerLine._fields), returning_pk=False)
+_FINDINGS = RowInserter(Finding, ("round_id", "revision_id", "gaming_day", "kind", "code", "message", "path", "rule", "expected",
                                   "recorded", "amount", "seat", "player", "status", "review_note",
                                   "reopened_reason", "created_at"))
 
 
 def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, author, reason: str, at) -> RoundRevision:
     """Write a revision with its wager and finding rows (built SQL: this is the hot path)."""
-    revision = RoundRevision(round=rnd, number=number, data=canonical, audit=result.to_dict(), reason=reason,
+    revision = RoundRevision(round=rnd, gaming_day=rnd.gaming_day, number=number, data=canonical, audit=result.to_dict(), reason=reason,
                              author_id=author.pk, created_at=at, engine_version=ENGINE_VERSION)
-    revision.pk = _REVISIONS.insert([(rnd.pk, number, revision.data, revision.audit, reason, author.pk, at,
+    revision.pk = _REVISIONS.insert([(rnd.pk, rnd.gaming_day, number, revision.data, revision.audit, reason, author.pk, at,
                                       ENGINE_VERSION)], using=rnd._state.db)[0]
     revision._state.adding, revision._state.db = False, rnd._state.db
     revision.round = rnd
@@ -170,9 +172,9 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
     wagers = [WagerLine(s.seat, players.get(s.seat, ""), s.wager, s.hand, s.line or "", s.stake, s.net,
                         recorded.get(s.key), s.outcome, s.explanation)
               for s in result.settlements]
-    _WAGERS.insert([(revision.pk, rnd.pk, *w) for w in wagers], using=rnd._state.db)
+    _WAGERS.insert([(revision.pk, rnd.pk, rnd.gaming_day, *w) for w in wagers], using=rnd._state.db)
     findings = findings_from_audit(rnd=rnd, revision=revision, findings=result.findings, players=players, at=at)
-    ids = _FINDINGS.insert([(rnd.pk, revision.pk, f.kind, f.code, f.message, f.path, f.rule, f.expected, f.recorded,
+    ids = _FINDINGS.insert([(rnd.pk, revision.pk, rnd.gaming_day, f.kind, f.code, f.message, f.path, f.rule, f.expected, f.recorded,
                              f.amount, f.seat, f.player, f.status, f.review_note, "", at) for f in findings],
                            using=rnd._state.db)
     for finding, pk in zip(findings, ids, strict=True):
@@ -377,15 +379,16 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
                                          bank=bank)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context,
                                     limits=round_limits(rnd.table, rnd))
-    findings_round_changed(round=rnd, change=f"corrected to revision {rnd.revision + 1}", reason=reason,
-                           author=author, at=at)
-    new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
-                                   author=author, reason=reason, at=at)
-    _chain_revision(new_revision, chain.lock_table_chain(rnd.table_id, using=rnd._state.db))
-    rnd.revision = new_revision.number
-    rnd.open_findings = len(result.findings)
-    rnd._history_user, rnd._change_reason = author, f"corrected: {reason}"
-    rnd.save(update_fields=["revision", "open_findings"])
+    with rounds_changing([rnd.pk]):
+        findings_round_changed(round=rnd, change=f"corrected to revision {rnd.revision + 1}", reason=reason,
+                               author=author, at=at)
+        new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
+                                       author=author, reason=reason, at=at)
+        _chain_revision(new_revision, chain.lock_table_chain(rnd.table_id, using=rnd._state.db))
+        rnd.revision = new_revision.number
+        rnd.open_findings = len(result.findings)
+        rnd._history_user, rnd._change_reason = author, f"corrected: {reason}"
+        rnd.save(update_fields=["revision", "open_findings"])
     round_posted.send(Round, round=rnd, revision=new_revision, audit=result, author=author, at=at, bank=bank)
     return AuditedRound(rnd, new_revision, result)
 
@@ -400,13 +403,14 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     refuse_closed_day(rnd.table.pit.casino_id, rnd.gaming_day)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} is already voided"]})
-    rnd.status, rnd.void_reason, rnd.voided_by, rnd.voided_at = Round.VOIDED, reason, author, at or timezone.now()
-    rnd.open_findings = 0
-    rnd._history_user, rnd._change_reason = author, f"voided: {reason}"
-    rnd.save(update_fields=["status", "void_reason", "voided_by", "voided_at", "open_findings"])
-    head = chain.lock_table_chain(rnd.table_id, using=rnd._state.db)
-    chain.append(chain.table_chain(rnd.table_id), head, [(ChainLink.VOID, rnd.pk, chain.void_text(rnd), rnd.voided_at)],
-                 using=rnd._state.db)
-    findings_round_changed(round=rnd, change="voided", reason=reason, author=author, at=rnd.voided_at)
+    with rounds_changing([rnd.pk]):
+        rnd.status, rnd.void_reason, rnd.voided_by, rnd.voided_at = Round.VOIDED, reason, author, at or timezone.now()
+        rnd.open_findings = 0
+        rnd._history_user, rnd._change_reason = author, f"voided: {reason}"
+        rnd.save(update_fields=["status", "void_reason", "voided_by", "voided_at", "open_findings"])
+        head = chain.lock_table_chain(rnd.table_id, using=rnd._state.db)
+        chain.append(chain.table_chain(rnd.table_id), head,
+                     [(ChainLink.VOID, rnd.pk, chain.void_text(rnd), rnd.voided_at)], using=rnd._state.db)
+        findings_round_changed(round=rnd, change="voided", reason=reason, author=author, at=rnd.voided_at)
     round_voided.send(Round, round=rnd, author=author, reason=reason, at=rnd.voided_at)
     return rnd

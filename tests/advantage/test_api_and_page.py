@@ -88,3 +88,17 @@ def test_a_round_without_players_is_counted_but_no_row(client):
                        author=pitboss).round
     body = api_as(user_with_role("surveillance")).get(API, {"gaming_day": rnd.gaming_day.isoformat()}).json()
     assert body["rounds"] == 1 and body["rows"] == []
+
+
+def test_page_opens_the_flagged_rounds_and_links_the_others_to_their_own_view(played, client):
+    client.force_login(user_with_role("surveillance"))
+    url = reverse("desk-advantage")
+    page = client.get(url, {"gaming_day": played["day"]}).content.decode()
+    # A busy day has thousands of players: only the flagged and watched rows carry their pairs.
+    assert page.count('<table class="data pairs">') == 1 and "Rounds of P-COUNTER: count and bet</summary>" in page
+    assert f'?gaming_day={played["day"]}&amp;player=P-FLAT">Rounds of P-FLAT' in page
+    flat = client.get(url, {"gaming_day": played["day"], "player": "P-FLAT"}).content.decode()
+    assert "P-COUNTER" not in flat and "Player P-FLAT only." in flat
+    assert flat.count('<table class="data pairs">') == 1 and "No flag: flat bet" in flat
+    body = api_as(user_with_role("surveillance")).get(API, {"gaming_day": played["day"]}).json()
+    assert all(len(row["pairs"]) == row["n"] for row in body["rows"])  # the API gives every pair

@@ -104,13 +104,13 @@ def test_an_inserted_revision_finding_and_ledger_leg_are_found(floor):
     leg = LedgerLeg.objects.filter(transaction=txn).first()
     with behind_the_apps_back() as cursor:
         cursor.execute(
-            "INSERT INTO tables_roundrevision (round_id, number, data, audit, reason, author_id, created_at, "
-            "engine_version) SELECT round_id, 9, data, audit, 'forged', author_id, created_at, engine_version "
+            "INSERT INTO tables_roundrevision (round_id, gaming_day, number, data, audit, reason, author_id, "
+            "created_at, engine_version) SELECT round_id, gaming_day, 9, data, audit, 'forged', author_id, created_at, engine_version "
             "FROM tables_roundrevision WHERE id = %s RETURNING id", [revision.pk])
         forged = cursor.fetchone()[0]
         cursor.execute(
-            "INSERT INTO audit_finding (round_id, revision_id, kind, code, message, path, rule, amount, player, "
-            "status, review_note, reopened_reason, created_at) SELECT round_id, revision_id, kind, code, message, "
+            "INSERT INTO audit_finding (round_id, revision_id, gaming_day, kind, code, message, path, rule, amount, "
+            "player, status, review_note, reopened_reason, created_at) SELECT round_id, revision_id, gaming_day, kind, code, message, "
             "path, rule, amount, player, status, review_note, reopened_reason, %s FROM audit_finding WHERE id = %s "
             "RETURNING id", [timezone.now(), floor["finding"].pk])
         extra_finding = cursor.fetchone()[0]

@@ -83,6 +83,8 @@ def main(argv: list[str]) -> int:
     if url is None:
         return 0
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "casino.settings"}
+    # The scratch database has no replica: one named for another database would answer the marked reads.
+    env.pop("DATABASE_REPLICA_URL", None)
     env.pop("CELERY_BROKER_URL", None)  # the worker pool below calls the task functions itself
     command = [
         sys.executable,
@@ -111,7 +113,9 @@ def _setup():
     call_command("migrate", verbosity=0)
 
 
-def _floor():
+def _floor(open_tables: bool = True):
+    """The casino, its pit boss, 60 tables with their jackpot banks; each opened on ``DAY``
+    with a dealer and an opener unless ``open_tables`` is false (the dealers still made)."""
     from casino.gaming_day import gaming_day_bounds
     from tables.accounting.services.inventory import inventory_open
     from tables.games import GAMES as REGISTRY
@@ -148,8 +152,9 @@ def _floor():
             )
             jackpot_bank_for(table)
             dealer = DealerFactory(casino=casino)
-            inventory_open(table=table, dealer=dealer.pk, dealer_badge=dealer.employee_number, counts=TRAY,
-                           author=user, at=opens)
+            if open_tables:
+                inventory_open(table=table, dealer=dealer.pk, dealer_badge=dealer.employee_number, counts=TRAY,
+                               author=user, at=opens)
             tables.append(table)
     return casino, user, tables, REGISTRY
 
@@ -214,12 +219,16 @@ def _cash_day(casino, user, tables, rounds: int) -> None:
           f"{buy_ins:,} buy-ins, {boxes} boxes counted in {time.perf_counter() - started:.1f} s")
 
 
-def _pool(tables, registry, per_game: int) -> dict:
-    """Distinct simulated, audited rounds per game: canonical JSON, audit JSON, wagers, findings."""
+def _pool(tables, registry, per_game: int, patrons: int = 0) -> dict:
+    """Distinct simulated, audited rounds per game: canonical JSON, audit JSON, wagers, findings.
+
+    ``patrons``: seats are given identifiers ``P-1`` to ``P-{patrons}`` (as a player's card
+    is recorded at the seat), drawn apart from the play's random draws."""
     from tables.games.base import recorded_nets
     from tables.services.rounds import round_audit
 
     rng = random.Random(1)
+    cards = random.Random(4)
     pool = {}
     for game in GAMES:
         table = next(t for t in tables if t.game == game)
@@ -233,6 +242,8 @@ def _pool(tables, registry, per_game: int) -> dict:
                 else frozenset()
             )
             data = module.simulate_round(rng, rules, seats=rng.randint(2, 5), inject=inject)
+            for seat in data.get("seats", []) if patrons else ():
+                seat["player"] = f"P-{cards.randint(1, patrons)}"
             canonical, audit = round_audit(game=game, data=data, version=version)
             recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
             players = {s["seat"]: s.get("player") or "" for s in canonical.get("seats", [])}
@@ -297,12 +308,14 @@ def _line(*values) -> str:
     return "\t".join(_copy_text(v) for v in values) + "\n"
 
 
-def _schema_drop(cur) -> list[str]:
-    """Drop the loaded tables' secondary indexes and constraints; return the SQL that recreates them."""
-    names = ", ".join(f"'{t}'::regclass" for t in LOADED)
+def _schema_drop(cur, tables: tuple[str, ...] = LOADED) -> list[str]:
+    """Drop ``tables``' secondary indexes and constraints; return the SQL that recreates them."""
+    names = ", ".join(f"'{t}'::regclass" for t in tables)
     cur.execute(
         "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint "  # noqa: S608 - fixed names
-        f"WHERE contype IN ('f', 'u') AND (conrelid IN ({names}) OR confrelid IN ({names}))"
+        # conparentid: a partitioned table's constraints only, not the copies PostgreSQL keeps
+        # per partition (they go and come back with them).
+        f"WHERE contype IN ('f', 'u') AND conparentid = 0 AND (conrelid IN ({names}) OR confrelid IN ({names}))"
     )
     constraints = cur.fetchall()
     cur.execute(
@@ -315,7 +328,9 @@ def _schema_drop(cur) -> list[str]:
         cur.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
     for name, _ in indexes:
         cur.execute(f"DROP INDEX {name}")
-    recreate = [definition for _, definition in indexes]
+    # A partitioned table's index reads "ON ONLY": recreated so, it would be an invalid parent
+    # index with none on the partitions (every page then timed without the table's indexes).
+    recreate = [definition.replace(" ON ONLY ", " ON ", 1) for _, definition in indexes]
     # Unique constraints (they bring their index) first, foreign keys after them.
     for kind in ("UNIQUE", "FOREIGN KEY"):
         recreate += [
@@ -336,12 +351,14 @@ def _load(casino, user, tables, pool, rounds: int, reaudit_share: float) -> None
 
     from casino.gaming_day import gaming_day_bounds
     from tables.games import ENGINE_VERSION
+    from tables.history.partitions import ensure_months, is_partitioned, partition_name
 
     start, end = gaming_day_bounds(DAY, casino.time_zone, casino.gaming_day_start_hour)
     step = (end - start - timedelta(minutes=1)) / rounds
     sessions = {t.pk: t.sessions.get().pk for t in tables}
     dealers = {t.pk: t.sessions.get().assignments.get().dealer_id for t in tables}
     rng = random.Random(2)
+    day = DAY.isoformat()
     sequence = dict.fromkeys(sessions, 0)
     old = f"{ENGINE_VERSION}-old"
     started = time.perf_counter()
@@ -411,23 +428,32 @@ def _load(casino, user, tables, pool, rounds: int, reaudit_share: float) -> None
 
     def revisions():
         for i, item in enumerate(picks, start=1):
-            yield f"{i}\t{i}\t1\t{item[0]}\t{item[1]}\t\t{user.pk}\t{moments[i - 1]}\t{engines[i - 1]}\n"
+            yield f"{i}\t{i}\t{day}\t1\t{item[0]}\t{item[1]}\t\t{user.pk}\t{moments[i - 1]}\t{engines[i - 1]}\n"
 
     def wagers():
         n = 0
         for i, item in enumerate(picks, start=1):
             for rest in item[2]:
                 n += 1
-                yield f"{n}\t{i}\t{i}\t{rest}\n"
+                yield f"{n}\t{i}\t{i}\t{day}\t{rest}\n"
 
     def findings():
         n = 0
         for i, item in enumerate(picks, start=1):
             for rest in item[3]:
                 n += 1
-                yield f"{n}\t{i}\t{i}\t{rest}\t\topen\t\t{moments[i - 1]}\t\n"
+                yield f"{n}\t{i}\t{i}\t{day}\t{rest}\t\topen\t\t{moments[i - 1]}\t\n"
 
     timings["render"] = time.perf_counter() - started
+    # Partitioned by gaming day (tables/history/partitions.py): COPY FREEZE goes to the day's
+    # month partition itself (PostgreSQL refuses FREEZE through a partitioned parent).
+    partitioned = is_partitioned(connection)
+    if partitioned:
+        ensure_months(DAY, DAY)
+
+    def target(table: str) -> str:
+        return partition_name(table, DAY) if partitioned else table
+
     round_cols = (
         "id, table_id, session_id, sequence, game, gaming_day, ruleset_version_id, dealer_id, "
         "recorded_by_id, recorded_at, revision, status, void_reason, open_findings"
@@ -438,22 +464,22 @@ def _load(casino, user, tables, pool, rounds: int, reaudit_share: float) -> None
         cur.execute("SET LOCAL maintenance_work_mem = '256MB'")
         recreate = _schema_drop(cur)
         cur.execute(f"TRUNCATE {', '.join(LOADED)}")  # empty already; allows COPY FREEZE
-        copy(cur, f"COPY tables_round ({round_cols}) FROM STDIN (FREEZE)", round_rows)
+        copy(cur, f"COPY {target('tables_round')} ({round_cols}) FROM STDIN (FREEZE)", round_rows)
         copy(
             cur,
-            "COPY tables_roundrevision (id, round_id, number, data, audit, reason, author_id, "
-            "created_at, engine_version) FROM STDIN (FREEZE)",
+            f"COPY {target('tables_roundrevision')} (id, round_id, gaming_day, number, data, audit, reason, "
+            "author_id, created_at, engine_version) FROM STDIN (FREEZE)",
             revisions(),
         )
         copy(
             cur,
-            "COPY tables_wager (id, revision_id, round_id, seat, player, wager, hand, line, stake, "
+            f"COPY {target('tables_wager')} (id, revision_id, round_id, gaming_day, seat, player, wager, hand, line, stake, "
             "expected_net, recorded_net, outcome, explanation) FROM STDIN (FREEZE)",
             wagers(),
         )
         copy(
             cur,
-            "COPY audit_finding (id, round_id, revision_id, kind, code, message, path, rule, expected, "
+            f"COPY {target('audit_finding')} (id, round_id, revision_id, gaming_day, kind, code, message, path, rule, expected, "
             "recorded, amount, seat, player, status, review_note, created_at, reopened_reason) FROM STDIN (FREEZE)",
             findings(),
         )

@@ -86,7 +86,8 @@ def test_the_app_role_cannot_get_around_the_guards(app_role, records):
         app_role.execute("SELECT nextval(pg_get_serial_sequence('tables_round', 'id'))")
 
 
-@pytest.mark.django_db
+# "__all__": with a read replica configured the check asks its login too.
+@pytest.mark.django_db(databases="__all__")
 def test_check_deploy_refuses_the_owner_as_the_apps_login(settings):
     from casino.db_roles import app_role_owns_nothing
 

@@ -85,10 +85,12 @@ def test_a_page_of_several_casinos_shows_each_record_in_its_own_zone():
     new_york = _played_round(CasinoFactory())
     berlin = _played_round(CasinoFactory(name="Berlin", time_zone="Europe/Berlin", gaming_day_start_hour=6))
     root = api_as(user_with_role("superuser"))
-    queue = root.get(reverse("desk-queue") + "?status=all").content.decode()
+    # The queue and the list read one period (issue #20: the last 30 gaming days unless asked).
+    queue = root.get(reverse("desk-queue") + "?status=all&since=2026-01-15&until=2026-01-15").content.decode()
     assert "2026-01-15 09:05 EST" in queue and "2026-01-15 15:05 CET" in queue
-    assert {new_york.pk, berlin.pk} == {r["id"] for r in root.get(reverse("round-list")).json()["results"]}
-    for r in root.get(reverse("round-list")).json()["results"]:
+    rounds = root.get(reverse("round-list") + "?gaming_day=2026-01-15").json()["results"]
+    assert {new_york.pk, berlin.pk} == {r["id"] for r in rounds}
+    for r in rounds:
         assert r["recorded_at"] in ("2026-01-15T14:05:00Z", "2026-01-15T14:05:00+00:00")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -15,7 +16,8 @@ GOOD_KEY = "k" * 20 + "Zq8-x_" * 8
 
 def _run(args: list[str], **env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items()
-            if k not in {"DJANGO_ENV", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL",
+            if k not in {"DJANGO_ENV", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "DATABASE_URL", "DATABASE_REPLICA_URL",
+                         "CELERY_BROKER_URL",
                          "CSRF_TRUSTED_ORIGINS", "CASINO_TIME_ZONE", "SECURE_HSTS_SECONDS",
                          "DJANGO_ALLOW_ASYNC_UNSAFE"}}  # the browser tests set it for Playwright
     base.update(env)
@@ -51,6 +53,12 @@ def test_production_passes_check_deploy_without_warnings():
         ({"DATABASE_URL": "nosuchdb://x"}, "DATABASE_URL"),
         ({"DATABASE_URL": "postgres://casino@db.example.com/casino", "DATABASE_PREPARED": "perhaps"},
          "DATABASE_PREPARED"),
+        ({"DATABASE_REPLICA_URL": "postgres://casino@replica.example.com/casino"}, "DATABASE_REPLICA_URL"),
+        ({"DATABASE_URL": "postgres://casino@db.example.com/casino", "DATABASE_REPLICA_URL": "sqlite:///copy.db"},
+         "DATABASE_REPLICA_URL"),
+        ({"DATABASE_URL": "postgres://casino@db.example.com/casino", "DATABASE_REPLICA_URL": "nosuchdb://x"},
+         "DATABASE_REPLICA_URL"),
+        ({"REPLICA_PIN_SECONDS": "a while"}, "REPLICA_PIN_SECONDS"),
     ],
 )
 def test_wrong_environment_stops_startup_naming_the_variable(env, named):
@@ -84,3 +92,22 @@ def test_postgresql_prepares_statements_unless_told_not_to(extra, options):
     result = _run(["shell", "-c", show], DATABASE_URL="postgres://casino@db.example.com/casino", **extra)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == options
+
+
+def test_a_replica_url_adds_the_alias_the_router_and_the_pin():
+    show = ("import json; from django.conf import settings as s; r = s.DATABASES.get('replica'); "
+            "print(json.dumps([r and [r['HOST'], r['NAME'], r['TEST']['MIRROR'], r['OPTIONS']['connect_timeout'], "
+            "r['OPTIONS']['prepare_threshold']], s.DATABASE_ROUTERS, "
+            "[m for m in s.MIDDLEWARE if 'db_routing' in m or 'sessions' in m]]))")
+    primary = {"DATABASE_URL": "postgres://casino@db.example.com/casino"}
+    result = _run(["shell", "-c", show], **primary, DATABASE_REPLICA_URL="postgres://casino@replica.example.com/casino")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == [
+        ["replica.example.com", "casino", "default", 2, 5],
+        ["casino.db_routing.PrimaryReplicaRouter"],
+        ["casino.db_routing.ReplicaPinMiddleware", "django.contrib.sessions.middleware.SessionMiddleware"],
+    ]
+    # Without one: no alias, no router, no middleware (as before the replica existed).
+    result = _run(["shell", "-c", show], **primary)
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == [
+        None, [], ["django.contrib.sessions.middleware.SessionMiddleware"]]

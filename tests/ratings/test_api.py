@@ -59,3 +59,17 @@ def test_day_ratings_without_names_for_finance_and_the_csv(worked):  # noqa: F81
         reverse("rating-csv"), {"gaming_day": "2026-03-02"}).content.decode("utf-8-sig"))))
     assert boss_rows[0]["Name"] == "Ada Lovelace"
     assert client.get(reverse("rating-list"), {"casino": "x"}).status_code == 400
+
+
+def test_the_day_list_is_a_page_like_every_api_list(worked):  # noqa: F811
+    client = api_as(user_with_role(FINANCE))
+    first = client.get(reverse("rating-list"), {"gaming_day": "2026-03-02", "limit": 1}).json()
+    assert (first["count"], first["gaming_day"], [r["identifier"] for r in first["results"]]) == (
+        2, "2026-03-02", ["P-7"])
+    assert first["previous"] is None and "offset=1" in first["next"]
+    assert len(first["results"][0]["sessions"]) == 3
+    second = client.get(first["next"]).json()
+    assert [r["identifier"] for r in second["results"]] == ["P-9"] and second["next"] is None
+    for bad in ({"limit": 0}, {"limit": 501}, {"offset": "x"}):
+        answer = client.get(reverse("rating-list"), {"gaming_day": "2026-03-02", **bad})
+        assert answer.status_code == 400 and set(bad) <= set(answer.json()), answer.content

@@ -10,6 +10,7 @@ its session over to the new day without losing a round.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from io import StringIO
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -363,3 +364,28 @@ def test_the_floor_view_counts_todays_active_rounds_and_their_open_findings_only
     now = ny("2026-11-22T07:40")
     [row] = [t for pit in pit_live_view(now) for t in pit["tables"] if t.pk == table.pk]
     assert (row.rounds_today, row.open_findings_today) == (2, expected_findings)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("hour", ["06:30", "13:51", "14:30", "23:00", "05:30"])
+def test_the_whole_demo_loads_at_any_hour_of_the_gaming_day(monkeypatch, settings, hour):
+    """In a gaming day's first eight hours today's play starts in yesterday, so the story's
+    finished day is the day before yesterday, which was also the table accounting's cash-only
+    day: its opener took a closer that day's own opener had already taken (UNIQUE previous_id)
+    and `make run` failed from 06:00 to 14:00 in the casino's zone. The cash-only day is the
+    day before the finished day now, at every hour."""
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from tables.accounting.models import InventorySlip
+
+    settings.CASINO_TIME_ZONE = "America/New_York"
+    now = ny(f"2026-11-22T{hour}")
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    call_command("load_demo", "--rounds", "6", stdout=StringIO())
+    finished = min(Round.objects.values_list("gaming_day", flat=True))
+    assert finished == gaming_day_of(now - timedelta(hours=8), "America/New_York", 6) - timedelta(days=1)
+    openers = InventorySlip.objects.filter(kind=InventorySlip.OPENER)
+    assert openers.filter(gaming_day=finished - timedelta(days=1)).exists()  # the cash-only day
+    assert openers.filter(gaming_day=finished).exists()  # the finished day, kept in money too
+    assert not Round.objects.filter(gaming_day__lt=finished).exists()

@@ -20,7 +20,8 @@ class Command(BaseCommand):
                                                                    "gaming day (YYYY-MM-DD)")
 
     def handle(self, *args, day=None, **options):
-        problems = chain.verify()
+        archived: list[int] = []
+        problems = chain.verify(archived=archived)
         for report in DailyReport.objects.exclude(chain_head="").select_related("casino"):
             head, _ = chain.day_head(report.casino, report.gaming_day)
             if head != report.chain_head:
@@ -36,4 +37,7 @@ class Command(BaseCommand):
             for problem in problems:
                 self.stdout.write(problem)
             raise CommandError(f"{len(problems)} problem(s): the audit records do not match their hash chains")
+        if archived and archived[0]:
+            self.stdout.write(f"{archived[0]} link(s) cover rows of months in the archive schema: not checked "
+                              "(history_archive --attach brings a month back to check it)")
         self.stdout.write(self.style.SUCCESS("audit records intact: every chain verifies"))

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from audit import chain
 from audit.models import ChainLink, Finding
+from audit.rollups.writer import rounds_changing
 from casino.audit_guard import allow_audit_write
 from tables.games import ENGINE_VERSION
 from tables.games.base import AuditContext, InvalidInput
@@ -134,7 +135,8 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> Reau
             )
     if new:
         allow_audit_write()
-        new = Finding.objects.bulk_create(new)
+        with rounds_changing(touched):
+            new = Finding.objects.bulk_create(new)
         # history as recording writes it: a "+" row per finding, dated at the re-audit; no
         # acting user (a report run or task has none), the reason names the engine
         findings_history_write(

@@ -1,0 +1,87 @@
+"""The bounded default period of every page and list that reads history (issue #20).
+
+A page's cost must not grow with the years of rounds the database keeps: a list reads one
+period of gaming days, by default the last :data:`DEFAULT_DAYS` up to today's, shown and
+changeable; where raw rows are read a period is at most :data:`MAX_DAYS` long (a longer one is
+a field error). Periods longer than that are the rollups' and the daily report's (README,
+"Tablet and surveillance desk").
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import serializers
+
+from casino.gaming_day import current_gaming_day
+from casino.query_dates import query_date
+from casino.scoping import user_casino
+
+#: Gaming days up to today's shown by default: a month is what surveillance compares over.
+DEFAULT_DAYS = 30
+#: The longest period a list of raw rows (findings, rounds) reads: a year of a casino's days.
+MAX_DAYS = 366
+
+
+def today_of(user) -> date:
+    """The user's casino's current gaming day (the server's date for a user of no casino)."""
+    casino = user_casino(user)
+    return current_gaming_day(casino) if casino is not None else timezone.localdate()
+
+
+def default_period(since: date | None, until: date | None, today: date) -> tuple[date, date]:
+    """``since``..``until`` with a missing end filled: ``DEFAULT_DAYS`` days from the other, or up to today."""
+    if until is None:
+        until = since + timedelta(days=DEFAULT_DAYS - 1) if since else today
+    if since is None:
+        since = until - timedelta(days=DEFAULT_DAYS - 1)
+    return since, until
+
+
+def period_error(since: date, until: date, *, until_field: str = "until") -> dict | None:
+    """The field error of a period that is reversed or longer than ``MAX_DAYS`` (else None)."""
+    if until < since:
+        return {until_field: ["Must not be before the period's first day."]}
+    if (until - since).days + 1 > MAX_DAYS:
+        return {until_field: [f"A period of at most {MAX_DAYS} gaming days."]}
+    return None
+
+
+def api_period(request) -> tuple[date, date]:
+    """An API list's ``?from=&to=`` (or one ``?gaming_day=``); by default the last ``DEFAULT_DAYS``
+    gaming days to the caller's today. A bad date or a period over ``MAX_DAYS``: a field 400."""
+    params = request.query_params
+    since, until = query_date(params, "from"), query_date(params, "to")
+    day = query_date(params)
+    if day is not None and since is None and until is None:
+        return day, day
+    since, until = default_period(since, until, today_of(request.user))
+    error = period_error(since, until, until_field="to")
+    if error:
+        raise serializers.ValidationError(error)
+    return since, until
+
+
+#: The API lists' period parameters, for their schema.
+PERIOD_PARAMETERS = [
+    OpenApiParameter("from", str, description=f"YYYY-MM-DD, the period's first gaming day (default: {DEFAULT_DAYS} "
+                                              f"days to `to`); a period of at most {MAX_DAYS} days"),
+    OpenApiParameter("to", str, description="YYYY-MM-DD, the period's last gaming day (default: today's, or "
+                                            f"{DEFAULT_DAYS} days from `from`)"),
+]
+
+
+class PeriodBoundedListMixin:
+    """For DRF list views: the list reads one period of gaming days (:func:`api_period`) through
+    ``period_path``; a single object (retrieve, actions) is found whatever its day."""
+
+    period_path = "gaming_day"
+
+    def filter_queryset(self, queryset):
+        queryset = super().filter_queryset(queryset)
+        if getattr(self, "action", None) == "list":
+            since, until = api_period(self.request)
+            queryset = queryset.filter(**{f"{self.period_path}__range": (since, until)})
+        return queryset

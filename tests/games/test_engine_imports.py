@@ -1,0 +1,33 @@
+"""The engine's modules import each other in one direction only (issue #18).
+
+A game reaches its simulator through ``base.SIMULATORS``, which the simulator fills when
+it is imported, so a simulator (which plays through the game's rules) and its game never
+import each other, lazily or not.
+"""
+
+from __future__ import annotations
+
+import random
+
+import grimp
+
+from tables.games import GAMES
+from tables.games.base import SIMULATORS
+
+
+def test_no_import_cycles_in_the_engine():
+    graph = grimp.build_graph("tables", include_external_packages=False)
+    engine = sorted(m for m in graph.modules if m.startswith("tables.games"))
+    cycles = sorted(
+        {tuple(sorted((m, n)))
+         for m in engine for n in graph.find_modules_directly_imported_by(m)
+         if n.startswith("tables.games") and graph.find_shortest_chain(importer=n, imported=m)})
+    assert cycles == []
+
+
+def test_every_game_simulates_through_its_registered_simulator():
+    for key, game in GAMES.items():
+        module = game.module  # imports the simulator too, which registers itself
+        assert key in SIMULATORS
+        data = module.simulate_round(random.Random(3), game.default_rules(), seats=2)
+        module.parse_round(data, game.default_rules())  # a round its own game reads
