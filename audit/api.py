@@ -47,7 +47,8 @@ class FindingViewSet(ReplicaReadsMixin, CasinoScopedMixin, PeriodBoundedListMixi
 
     queryset = Finding.objects.select_related("revision", "round").order_by("-id")
     casino_path = "round__table__pit__casino"
-    period_path = "gaming_day"  # the finding's own day: PostgreSQL prunes to the period's months
+    # The finding's own day, and its round's (the same day): the casino scope joins the rounds.
+    period_paths = ("gaming_day", "round__gaming_day")
     serializer_class = FindingSerializer
     filterset_class = FindingFilter
     read_roles = (SURVEILLANCE, GAMING_MANAGER, FINANCE)

@@ -75,13 +75,15 @@ PERIOD_PARAMETERS = [
 
 class PeriodBoundedListMixin:
     """For DRF list views: the list reads one period of gaming days (:func:`api_period`) through
-    ``period_path``; a single object (retrieve, actions) is found whatever its day."""
+    ``period_paths`` (each path the same day, said of every partitioned table the list joins, so
+    PostgreSQL prunes each to the period's months); a single object (retrieve, actions) is found
+    whatever its day."""
 
-    period_path = "gaming_day"
+    period_paths: tuple[str, ...] = ("gaming_day",)
 
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)
         if getattr(self, "action", None) == "list":
             since, until = api_period(self.request)
-            queryset = queryset.filter(**{f"{self.period_path}__range": (since, until)})
+            queryset = queryset.filter(**{f"{path}__range": (since, until) for path in self.period_paths})
         return queryset

@@ -35,6 +35,8 @@ from tables.pages.present import KIND_WORDS, data_diff, net_words, round_view, w
 READERS = (SURVEILLANCE, GAMING_MANAGER)
 REVIEWERS = (SURVEILLANCE,)
 PAGE_SIZE = 50
+#: The patterns page lists each kind's most repeated pairs, this many.
+PATTERNS_SHOWN = 100
 
 
 def _queue_data(request) -> dict:
@@ -268,7 +270,8 @@ def patterns(request):
             "min_count": period["min_count"] or 2,
             "patterns": overpay_patterns(
                 since=period["since"], until=period["until"], min_count=period["min_count"] or 2,
-                casinos=user_casino_ids(request.user),
+                casinos=user_casino_ids(request.user), limit=PATTERNS_SHOWN,
             ),
+            "shown": PATTERNS_SHOWN,
         },
     )

@@ -76,26 +76,37 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
 
 
 def overpay_patterns(*, since: date | None = None, until: date | None = None, min_count: int = 2,
-                     dealer: int | None = None, casinos=None) -> dict[str, list[dict]]:
+                     dealer: int | None = None, casinos=None, limit: int | None = None) -> dict:
     """Dealer -> same player and dealer -> same seat pairs overpaid at least ``min_count`` times
-    (audit.selectors.overpay_patterns, from the rollups, with its keys)."""
+    (audit.selectors.overpay_patterns, from the rollups, with its keys), most repeated first.
+
+    With ``limit``, each list holds at most that many pairs and ``more_by_player`` /
+    ``more_by_seat`` say whether pairs were left out: a busy floor's month has thousands of pairs
+    seen twice, and a page of all of them costs seconds to render and nobody reads its tail."""
     base = _period(DailyOverpayRollup.objects.all(), since, until, casinos, dealer)
-    by_player = list(
+    by_player = (
         base.exclude(player="")
         .values("dealer", "dealer__name", "dealer__employee_number", "player")
         .annotate(count=Sum("count"), rounds=Sum("player_rounds"), amount=Sum("amount"))
         .filter(count__gte=min_count)
         .order_by("-count", "-amount", "player")
     )
-    by_seat = list(
+    by_seat = (
         base.filter(seat__gt=0)
         .values("dealer", "dealer__name", "dealer__employee_number", "table", "table__label", "seat")
         .annotate(count=Sum("count"), rounds=Sum("rounds"), amount=Sum("amount"))
         .filter(count__gte=min_count)
         .order_by("-count", "-amount", "table__label", "seat")
     )
-    return {"by_player": _money_rows([_raw_keys(r) for r in by_player], "amount"),
-            "by_seat": _money_rows([_raw_keys(r) for r in by_seat], "amount")}
+    if limit is None:
+        return {"by_player": _money_rows([_raw_keys(r) for r in by_player], "amount"),
+                "by_seat": _money_rows([_raw_keys(r) for r in by_seat], "amount")}
+    lists = {}
+    for name, rows in (("by_player", by_player), ("by_seat", by_seat)):
+        rows = list(rows[: limit + 1])
+        lists[f"more_{name}"] = len(rows) > limit
+        lists[name] = _money_rows([_raw_keys(r) for r in rows[:limit]], "amount")
+    return lists
 
 
 def _raw_keys(row: dict) -> dict:

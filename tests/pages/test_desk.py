@@ -276,3 +276,24 @@ def test_dealer_and_pattern_pages_default_to_the_last_30_gaming_days_shown_and_c
     assert 'data-stat="rounds">2<' in carl_then
     backwards = client.get(reverse("desk-dealers"), {"since": today.isoformat(), "until": since})
     assert backwards.status_code == 200 and "must not be before" in backwards.content.decode()
+
+
+def test_patterns_page_lists_the_most_repeated_pairs_and_says_when_it_left_some_out(
+        client, floor, pitboss, surveillance, monkeypatch):
+    """Issue #20: a busy floor's month holds thousands of pairs overpaid twice; the page lists
+    the most repeated ones (PATTERNS_SHOWN) and says that more exist, instead of all of them."""
+    from audit.pages import views
+    from audit.rollups.selectors import overpay_patterns
+
+    monkeypatch.setattr(views, "PATTERNS_SHOWN", 2)
+    for player, times in (("P-1", 4), ("P-2", 3), ("P-3", 2)):
+        for _ in range(times):
+            record(floor["a"], with_player(OVERPAY, player, seat=int(player[-1])), pitboss)
+    limited = overpay_patterns(limit=2)
+    assert [p["player"] for p in limited["by_player"]] == ["P-1", "P-2"]
+    assert limited["more_by_player"] and limited["more_by_seat"]
+    assert overpay_patterns(limit=3)["more_by_player"] is False
+    client.force_login(surveillance)
+    page = client.get(reverse("desk-patterns")).content.decode()
+    assert "P-1" in page and "P-2" in page and "P-3" not in page
+    assert page.count("more pairs were overpaid 2 times or more") == 2
