@@ -89,30 +89,49 @@ class RowInserter:
 
 
 class NumberedRowInserter(RowInserter):
-    """Insert one row numbered one past the highest ``number`` of its ``group`` (e.g. a
-    table's round sequence), in the same statement: ``INSERT ... SELECT ..., MAX + 1``.
+    """Insert one row numbered one past the last ``number`` of its ``group`` (e.g. a table's
+    round sequence). The last number is kept on the group's ``counter`` row (its primary key
+    is the group's value, its ``last`` the number last given), bumped in the INSERT itself on
+    PostgreSQL: ``WITH n AS (UPDATE counter ... RETURNING last) INSERT ... SELECT ..., n.last``.
 
-    The caller holds a lock that serialises the group (two inserts would otherwise read
-    the same maximum; the unique constraint on (group, number) is the backstop).
+    Why a counter and not ``MAX(number) + 1``: the numbered table may be partitioned by
+    another column (rounds by gaming day), where the MAX of a group probes every partition
+    and numbering grew with the history; the counter is one key lookup whatever the history.
+
+    The caller holds a lock that serialises the group (the counter's row lock does too).
+    A group without a counter row gets one from ``MAX(number)`` of its rows, once (a group
+    never numbered before, or rows loaded around the inserter).
     """
 
-    def __init__(self, model, columns: Sequence[str], *, number: str, group: str):
+    def __init__(self, model, columns: Sequence[str], *, number: str, group: str, counter):
         super().__init__(model, columns)
         meta = model._meta
         self.number, self.group = meta.get_field(number), meta.get_field(group)
         self.group_index = list(columns).index(group)
-        self._numbered_sql: dict[str, str] = {}
+        self.counter = counter
+        self._numbered_sql: dict[str, tuple[str, str, str | None]] = {}
 
-    def _numbered_statement(self, connection) -> str:
+    def _numbered_statements(self, connection) -> tuple[str, str, str | None]:
+        """(the numbered INSERT, or on SQLite the bump; the statement that makes a missing
+        counter from the rows; on SQLite the INSERT given the number)."""
         sql = self._numbered_sql.get(connection.vendor)
         if sql is None:
             quote = connection.ops.quote_name
             columns = ", ".join(quote(f.column) for f in [*self.fields, self.number])
             values = ", ".join(["%s"] * len(self.fields))
-            number, table = quote(self.number.column), quote(self.table)
-            # Identifiers come from the model's metadata; every value is a parameter.
-            sql = (f"{PREPARED}INSERT INTO {table} ({columns}) SELECT {values}, COALESCE(MAX({number}), 0) + 1 "  # noqa: S608
-                   f"FROM {table} WHERE {quote(self.group.column)} = %s RETURNING {quote(self.pk_column)}, {number}")
+            number, table, pk = quote(self.number.column), quote(self.table), quote(self.pk_column)
+            counter, key = quote(self.counter._meta.db_table), quote(self.counter._meta.pk.column)
+            last = quote(self.counter._meta.get_field("last").column)
+            # Identifiers come from the models' metadata; every value is a parameter.
+            bump = f"UPDATE {counter} SET {last} = {last} + 1 WHERE {key} = %s"  # noqa: S608
+            make = (f"INSERT INTO {counter} ({key}, {last}) SELECT %s, COALESCE(MAX({number}), 0) "  # noqa: S608
+                    f"FROM {table} WHERE {quote(self.group.column)} = %s ON CONFLICT ({key}) DO NOTHING")
+            if connection.vendor == "postgresql":
+                sql = (f"{PREPARED}WITH n AS ({bump} RETURNING {last}) INSERT INTO {table} ({columns}) "  # noqa: S608
+                       f"SELECT {values}, n.{last} FROM n RETURNING {pk}, {number}", make, None)
+            else:  # SQLite has no data-modifying WITH: the bump is a statement of its own
+                sql = (f"{bump} RETURNING {last}", make,
+                       f"INSERT INTO {table} ({columns}) VALUES ({values}, %s) RETURNING {pk}")  # noqa: S608
             self._numbered_sql[connection.vendor] = sql
         return sql
 
@@ -120,10 +139,21 @@ class NumberedRowInserter(RowInserter):
         """Insert ``row``; (its primary key, the number it was given)."""
         connection = connections[using]
         params = [field.get_db_prep_save(value, connection) for field, value in zip(self.fields, row, strict=True)]
-        params.append(params[self.group_index])
+        group = params[self.group_index]
+        numbered, make, insert = self._numbered_statements(connection)
         with connection.cursor() as cursor:
-            cursor.execute(self._numbered_statement(connection), params)
-            return tuple(cursor.fetchone())
+            for first in (True, False):
+                cursor.execute(numbered, [group] if insert else [group, *params])
+                got = cursor.fetchone()
+                if got is not None:
+                    break
+                if not first:
+                    raise RuntimeError(f"{self.counter._meta.db_table}: no counter for {group} after making it")
+                cursor.execute(make, [group, group])  # the group's first number since counters were kept
+            if insert is None:
+                return tuple(got)
+            cursor.execute(insert, [*params, got[0]])
+            return cursor.fetchone()[0], got[0]
 
 
 def history_columns(model) -> list[str]:

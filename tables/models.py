@@ -324,6 +324,26 @@ class Round(models.Model):
         return f"{self.table} #{self.sequence}"
 
 
+class RoundCounter(models.Model):
+    """The sequence of a table's newest round: the next round takes one more (issue #20).
+
+    Rounds live in monthly partitions, where ``MAX(sequence)`` of a table probes every month's
+    index, so the cost of numbering a round grew with the history. The recorder bumps this row
+    in the round's own INSERT, under the table's lock (casino/rows.py NumberedRowInserter).
+    It is not an audit record: it is derived from the rounds (``MAX(sequence)`` of the table)
+    and rebuilt from them when missing (the repair path: delete it as the owner, the next
+    round reads the maximum once). It only grows (casino/audit_guard.py RULES), because a
+    number given twice would land in another month's partition, where the unique
+    ``round_unique_sequence`` (per partition) could not refuse it.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, primary_key=True, related_name="+")
+    last = models.PositiveIntegerField(help_text="The sequence of the table's newest round.")
+
+    def __str__(self) -> str:
+        return f"{self.table_id}: round {self.last}"
+
+
 class RoundRevision(models.Model):
     """What was recorded, as the engine's canonical JSON, and the engine's audit of it.
     Append-only (a correction is a new revision with a reason and an author)."""
