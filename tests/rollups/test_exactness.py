@@ -186,3 +186,61 @@ def test_concurrent_increments_of_one_row_lose_nothing():
     assert run_at_once(4, add) == []
     row = DailyRollup.objects.get(table=table)
     assert (row.rounds, row.active_rounds) == (100, 100)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_landing_during_a_re_audit_is_counted_once(floor):
+    """The re-audit reads its rounds' figures before the write under their locks: a correction
+    that comes in between waits for it, instead of being added to the rollups a second time."""
+    if connection.vendor != "postgresql":
+        pytest.skip("two writers at once need PostgreSQL's row locks (SQLite serialises the whole database)")
+    import threading
+    import time
+
+    from audit.rollups import writer
+
+    pitboss = floor["pitboss"]
+    with mock.patch.object(services.rounds, "round_audit", _blind_audit):
+        rnd = round_record(table=floor["tables"][0], data=_variant("overpay", "P-1", 1, False), author=pitboss).round
+    reauditor, corrected, errors, pids = threading.get_ident(), threading.Event(), [], []
+
+    def correct() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                pids.append(cursor.fetchone()[0])
+            round_correct(round=rnd, revision=1, data=_variant("underpay", "P-2", 2, False), reason="a correction",
+                          author=pitboss)
+        except Exception as exc:  # noqa: BLE001 - asserted below
+            errors.append(repr(exc))
+        finally:
+            corrected.set()
+            connection.close()
+
+    real_figures, other = writer.figures, threading.Thread(target=correct)
+
+    def figures_then_a_correction(**rounds_filter):
+        """The re-audit's first read of figures (before its write): the correction runs now, and
+        the re-audit goes on once it has committed or is waiting for the round's lock."""
+        out = real_figures(**rounds_filter)
+        if threading.get_ident() == reauditor and not other.is_alive() and not corrected.is_set():
+            other.start()
+            deadline = time.monotonic() + 30
+            while not corrected.is_set() and time.monotonic() < deadline:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", pids[:1] or [0])
+                    row = cursor.fetchone()
+                if row and row[0] == "Lock":
+                    break
+                time.sleep(0.05)
+        return out
+
+    with mock.patch.object(writer, "figures", figures_then_a_correction):
+        result = rounds_reaudit(round_ids=[rnd.pk], full=True)
+    other.join(30)
+    assert errors == [] and corrected.is_set()
+    assert result.new_findings > 0
+    rnd.refresh_from_db()
+    assert rnd.revision == 2
+    assert rollups_stored() == figures()

@@ -135,6 +135,19 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> Reau
             )
     if new:
         allow_audit_write()
+        # The rounds' locks before their rollup figures are read (rounds_changing reads them
+        # before and after the write and adds the difference): a correction or void committed
+        # between an unlocked read and the write would be counted a second time. In round
+        # order, as a correction takes them (round, then table).
+        days = {f.gaming_day for f in new}
+        locked = {rnd.pk: rnd for rnd in Round.objects.select_for_update()
+                  .filter(pk__in=sorted(touched), gaming_day__in=days).order_by("pk")}
+        # A round corrected or voided since it was replayed: what the replay found belongs to a
+        # revision no longer current (the correction was audited afresh; a void counts nothing).
+        new = [f for f in new if locked[f.round_id].status == Round.ACTIVE
+               and locked[f.round_id].revision == f.revision.number]
+        touched = {f.round_id for f in new}
+    if new:
         with rounds_changing(touched):
             new = Finding.objects.bulk_create(new)
         # history as recording writes it: a "+" row per finding, dated at the re-audit; no
@@ -143,15 +156,13 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> Reau
             new, author=None, reason=f"re-audit by engine {ENGINE_VERSION}", at=at
         )
         counts = dict(
-            Finding.objects.filter(round_id__in=touched, status=Finding.OPEN)
+            Finding.objects.filter(round_id__in=touched, gaming_day__in=days, status=Finding.OPEN)
             .values("round_id")
             .annotate(n=Count("id"))
             .values_list("round_id", "n")
         )
-        rounds = list(
-            Round.objects.select_for_update().filter(pk__in=sorted(touched)).order_by("pk")
-        )
-        for rnd in rounds:
+        for pk in sorted(touched):
+            rnd = locked[pk]
             rnd.open_findings = counts.get(rnd.pk, 0)
             rnd._change_reason = f"re-audit by engine {ENGINE_VERSION} added findings"
             rnd.save(update_fields=["open_findings"])
