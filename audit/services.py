@@ -38,6 +38,12 @@ def finding_review(*, finding: Finding, decision: str, note: str, author, at=Non
         raise ValidationError({"finding": ["This finding belongs to a superseded revision; review the current one"]})
     if finding.reopened_at is None and finding.status in (Finding.CONFIRMED, Finding.DISMISSED):
         raise ValidationError({"finding": [f"This finding was already {finding.get_status_display()}"]})
+    # An escalated finding waits for its decision (confirm or dismiss); escalating it again would
+    # replace the standing note and reviewer, which only a finding sent back may (the findings'
+    # guard, casino/audit_guard.py RULES "needs", refuses it in PostgreSQL).
+    if finding.reopened_at is None and finding.status == Finding.ESCALATED and DECISIONS[decision] == Finding.ESCALATED:
+        raise ValidationError({"decision": ["This finding is already escalated and waits for a decision: "
+                                            "confirm or dismiss it"]})
     # A reopened finding takes any decision: confirm keeps it counted, dismiss releases it.
     finding.status = DECISIONS[decision]
     finding.review_note = note

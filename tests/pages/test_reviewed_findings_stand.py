@@ -282,3 +282,34 @@ def test_a_review_waits_for_a_correction_in_progress(floor, pitboss, surveillanc
     assert events == ["correction audited", "review answered"]
     finding.refresh_from_db()
     assert finding.status == Finding.SUPERSEDED
+
+
+def test_an_escalated_finding_not_sent_back_is_not_escalated_again(client, floor, pitboss, surveillance):
+    """An escalated finding waits for its decision, confirm or dismiss; escalating it again (a new
+    note over the standing one) is refused with the field named, by the service, the API and the
+    desk alike, as the findings' guard refuses it in PostgreSQL (never a 500)."""
+    from django.core.exceptions import ValidationError
+
+    rnd = round_record(table=floor["a"], data=UNDERPAY, author=pitboss).round
+    finding = rnd.findings.get()
+    finding_review(finding=finding, decision="escalate", note="ask the shift manager", author=surveillance)
+    history = finding.history.count()
+    with pytest.raises(ValidationError) as refused:
+        finding_review(finding=finding, decision="escalate", note="still waiting", author=surveillance)
+    assert "already escalated" in " ".join(refused.value.message_dict["decision"])
+    answer = api_as(surveillance).post(reverse("finding-review", args=[finding.pk]),
+                                       {"decision": "escalate", "note": "still waiting"}, format="json")
+    assert answer.status_code == 400 and "already escalated" in " ".join(answer.json()["decision"])
+    client.force_login(surveillance)
+    page = client.post(reverse("desk-finding-review", args=[finding.pk]),
+                       {"decision": "escalate", "note": "still waiting"}, follow=True).content.decode()
+    assert "decision: This finding is already escalated" in page
+    finding.refresh_from_db()
+    assert (finding.status, finding.review_note, finding.history.count()) == (
+        Finding.ESCALATED, "ask the shift manager", history)
+    # Its decision is still taken; sent back by a correction, it may be escalated again.
+    round_correct(round=rnd, revision=1, data=CORRECT, reason="paid in full", author=pitboss)
+    finding_review(finding=finding, decision="escalate", note="the correction needs a look", author=surveillance)
+    finding_review(finding=finding, decision="confirm", note="seen on camera", author=surveillance)
+    finding.refresh_from_db()
+    assert finding.status == Finding.CONFIRMED

@@ -11,7 +11,6 @@ from unittest import mock
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Q
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -72,6 +71,16 @@ OPS = st.lists(st.one_of(record_op, record_op, correct_op, void_op, review_op, r
                min_size=1, max_size=14)
 
 
+def _review_refused(finding: Finding, decision: str) -> bool:
+    """What the desk README says takes no decision: a superseded finding; a reviewed one not sent
+    back (a confirmed or dismissed one at all, an escalated one except to confirm or dismiss it)."""
+    if finding.status == Finding.SUPERSEDED:
+        return True
+    if finding.reopened_at is not None or finding.status == Finding.OPEN:
+        return False
+    return finding.status != Finding.ESCALATED or decision == "escalate"
+
+
 def _apply(op, floor, rounds: list) -> None:
     pitboss, surveillance = floor["pitboss"], floor["surveillance"]
     match op:
@@ -87,12 +96,15 @@ def _apply(op, floor, rounds: list) -> None:
         case ("void", n) if rounds:
             round_void(round=rounds[n % len(rounds)], reason="misdeal", author=pitboss)
         case ("review", n, decision):
-            # What waits for a decision: open, or sent back by a correction or void.
-            findings = list(Finding.objects.filter(Q(status=Finding.OPEN) | Q(reopened_at__isnull=False))
-                            .order_by("pk"))
+            # Any finding, those that take no such decision too: the refusal must change nothing.
+            findings = list(Finding.objects.order_by("pk"))
             if findings:
-                finding_review(finding=findings[n % len(findings)], decision=decision, note="seen",
-                               author=surveillance)
+                finding = findings[n % len(findings)]
+                if _review_refused(finding, decision):
+                    with pytest.raises(ValidationError):
+                        finding_review(finding=finding, decision=decision, note="seen", author=surveillance)
+                else:
+                    finding_review(finding=finding, decision=decision, note="seen", author=surveillance)
         case ("reaudit", n) if rounds:
             rounds_reaudit(round_ids=[rounds[n % len(rounds)].pk], full=True)
 
