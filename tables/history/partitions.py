@@ -8,7 +8,8 @@ round's gaming day; composite foreign keys ``(round_id, gaming_day)`` and
 its round's. A primary key of a partitioned table must include the partition key: it is
 ``(id, gaming_day)`` (history tables ``(history_id, gaming_day)``), unique constraints are
 extended by the day (``round_unique_sequence`` is thus unique per month partition only; the
-recorder numbers a table's rounds under the table's lock, README "Years of history").
+recorder numbers a table's rounds from the table's counter, ``tables.models.RoundCounter``,
+under the table's lock, README "Years of history").
 
 Tables that are not partitioned and point at rounds or revisions (idempotency keys, jackpot
 awards, ledger transactions, line configurations) carry no gaming day: a foreign key into a

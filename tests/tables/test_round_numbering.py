@@ -3,11 +3,13 @@ history (the table's counter, not a MAX over every monthly partition of the roun
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from datetime import date
 
 import pytest
+from django.core.management import call_command
 from django.db import connection, transaction
 
 from tables.history.partitions import ensure_months, is_partitioned
@@ -113,6 +115,9 @@ def test_the_repair_raises_a_counter_behind_its_rounds_and_makes_a_missing_one(p
     RoundCounter.objects.filter(table=table).update(last=5)  # ahead (a number never reused): kept
     assert round_counters_rebuild() == 1
     assert {c.table_id: c.last for c in RoundCounter.objects.all()} == {table.pk: 5, other.pk: 1}
+    out = io.StringIO()
+    call_command("round_counters_rebuild", stdout=out)
+    assert out.getvalue().strip() == "0 round counters made or raised."
 
 
 @pytest.mark.postgres
