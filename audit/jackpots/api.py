@@ -126,6 +126,7 @@ RecomputeSerializer = inline_serializer("JackpotRecompute", {
     "differences": serializers.ListField(child=serializers.DictField()),
     "award_mismatches": serializers.ListField(child=serializers.CharField()),
     "round_mismatches": serializers.ListField(child=serializers.CharField()),
+    "rollup_mismatches": serializers.ListField(child=serializers.CharField()),
 })
 
 
@@ -283,6 +284,7 @@ class JackpotBankViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.Retrie
                 "differences": result.differences,
                 "award_mismatches": result.award_mismatches,
                 "round_mismatches": result.round_mismatches,
+                "rollup_mismatches": result.rollup_mismatches,
             }
         )
 

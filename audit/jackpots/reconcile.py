@@ -33,6 +33,7 @@ from decimal import Decimal
 
 from django.db.models import Max, Min, Sum
 
+from audit.jackpots import rollup
 from audit.jackpots.ledger import ZERO, balances_by_account
 from audit.jackpots.models import (
     JackpotAdjustment,
@@ -76,6 +77,8 @@ class Recomputation:
     rounds: int
     award_mismatches: list[str] = field(default_factory=list)
     round_mismatches: list[str] = field(default_factory=list)
+    #: Where the daily balance rollup the pages read disagrees with the legs (audit/jackpots/rollup.py).
+    rollup_mismatches: list[str] = field(default_factory=list)
 
     @property
     def differences(self) -> list[dict]:
@@ -107,7 +110,8 @@ class Recomputation:
 
     @property
     def ok(self) -> bool:
-        return not self.differences and not self.award_mismatches and not self.round_mismatches
+        return (not self.differences and not self.award_mismatches and not self.round_mismatches
+                and not self.rollup_mismatches)
 
 
 def _merged(legs) -> dict[tuple[str, str], Decimal]:
@@ -175,6 +179,21 @@ def _ledger_legs(txn_ids, keys) -> dict[int, dict]:
     return out
 
 
+def _raw_before(bank: JackpotBank, keys: dict[int, tuple[str, str]], pk: int | None) -> dict:
+    """The debit-positive sum of each account's legs posted before transaction ``pk`` (all when
+    None): the rollup's running sums now, less the legs posted since ``pk`` (so the cost is that
+    of the postings since, never of the whole history)."""
+    now = rollup.closings({bank.pk: None}).get(bank.pk, {})
+    raw: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
+    for account, sums in now.items():
+        raw[keys[account]] += sum((v for k, v in sums.items() if k != rollup.BASE), ZERO)
+    if pk is not None:
+        since = LedgerLeg.objects.filter(transaction__bank=bank, transaction_id__gte=pk)
+        for account, total in since.values("account").annotate(total=Sum("amount")).values_list("account", "total"):
+            raw[keys[account]] -= total
+    return raw
+
+
 def _start(bank: JackpotBank, keys: dict[int, tuple[str, str]], first_day: date, last_day: date) -> _Start:
     """The period's transactions (by id, from the first posted on ``first_day`` to the last
     posted on ``last_day``) and the ledger's own state before them."""
@@ -190,12 +209,8 @@ def _start(bank: JackpotBank, keys: dict[int, tuple[str, str]], first_day: date,
         # Postings are replayed by id: one of another day amid the period's (an adjustment
         # approved today between postings of a round recorded late) is replayed with them.
         after = span["last"] + 1
-    before = LedgerLeg.objects.filter(account__bank=bank)
-    if begin is not None:
-        before = before.filter(transaction_id__lt=begin)
     balance: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
-    apply(balance, ((keys[a], total) for a, total in before.values("account").annotate(
-        total=Sum("amount")).values_list("account", "total")))
+    apply(balance, _raw_before(bank, keys, begin).items())
     earlier = T.objects.filter(bank=bank, pk__lt=begin) if begin is not None else T.objects.none()
     originals = {r for *_x, r in txns if r is not None and (begin is None or r < begin)}
     kinds = {pk: (kind, rev) for pk, kind, rev in earlier.filter(pk__in=originals).values_list(
@@ -336,18 +351,16 @@ def jackpot_recompute(  # noqa: C901 - one walk, one place
                 f"{line}: recomputed meter {bal[(M, line)]} is below its reset {floor(line)}"
             )
     keys = sorted(set(accounts.values()))
+    # The rollup the pages read must agree with the legs (of the period, for a period's check).
+    rollup_problems = rollup.rollup_verify(bank, first=day_from and period[0], last=day_from and period[1])
     if start is None:
         ledger = {accounts[pk]: value for pk, value in balances_by_account(bank).items()}
         ledger_base = sum(
             (t.contribution_base for t in T.objects.filter(bank=bank, kind=T.TAX)), ZERO
         )
     else:
-        closing = LedgerLeg.objects.filter(account__bank=bank)
-        if start.after is not None:
-            closing = closing.filter(transaction_id__lt=start.after)
         ledger = defaultdict(lambda: ZERO)
-        apply(ledger, ((accounts[a], total) for a, total in closing.values("account").annotate(
-            total=Sum("amount")).values_list("account", "total")))
+        apply(ledger, _raw_before(bank, accounts, start.after).items())
         ledger_base = ZERO
         if start.txns:
             ledger_base = T.objects.filter(
@@ -362,6 +375,7 @@ def jackpot_recompute(  # noqa: C901 - one walk, one place
         rounds=rounds,
         award_mismatches=mismatches,
         round_mismatches=round_problems,
+        rollup_mismatches=rollup_problems,
     )
 
 
