@@ -18,7 +18,7 @@ from django.utils import timezone
 from audit import chain
 from audit.jackpots import rollup
 from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerLeg, LedgerTransaction
-from audit.jackpots.rules import CENT, ZERO, apply
+from audit.jackpots.rules import ZERO, apply
 from audit.models import ChainLink
 from casino.double_entry import LedgerUnbalanced, legs_merged  # noqa: F401 - LedgerUnbalanced: callers catch it here
 from casino.gaming_day import gaming_day_of

@@ -13,7 +13,7 @@ from decimal import Decimal
 from django.db.models import OuterRef, Subquery
 
 from audit.jackpots import rollup
-from audit.jackpots.ledger import CENT, ZERO, balances_by_account, bank_balances
+from audit.jackpots.ledger import balances_by_account, bank_balances
 from audit.jackpots.models import (
     JackpotAward,
     JackpotBank,
@@ -23,6 +23,7 @@ from audit.jackpots.models import (
     LedgerAccount,
     LedgerTransaction,
 )
+from audit.jackpots.rules import CENT, ZERO
 from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 
 MOVEMENTS = ("contribution", "seed", "reset", "hit", "payment", "adjustment")
