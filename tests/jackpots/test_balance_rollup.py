@@ -20,7 +20,13 @@ from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 
 from audit.jackpots.ledger import balances_by_account
-from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerDayBalance, LedgerLeg, LedgerTransaction
+from audit.jackpots.models import (
+    JackpotBank,
+    LedgerAccount,
+    LedgerDayBalance,
+    LedgerLeg,
+    LedgerTransaction,
+)
 from audit.jackpots.reconcile import jackpot_recompute, jackpot_recompute_banks
 from audit.jackpots.rollup import rollup_rebuild, rollup_verify
 from audit.jackpots.selectors import MOVEMENTS, bank_state, liability_report, meter_board
