@@ -264,6 +264,10 @@ class LedgerTransaction(models.Model):
         indexes = [
             models.Index(fields=["bank", "gaming_day"]),
             models.Index(fields=["round", "kind"]),
+            # A period's check reads the bank's postings since a point (by id) and its hits
+            # before it: without these it scans the bank's whole history (issue #20).
+            models.Index(fields=["bank", "id"], name="ledgertxn_bank_id"),
+            models.Index(fields=["bank", "kind", "id"], name="ledgertxn_bank_kind_id"),
         ]
 
     def __str__(self) -> str:
@@ -288,6 +292,32 @@ class LedgerLeg(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account} {self.amount}"
+
+
+class LedgerDayBalance(models.Model):
+    """Derived, not an audit record: per account, transaction kind and gaming day, the day's sum
+    of legs (``moved``, debit-positive) and the running sum of that account's legs of that kind
+    through the day (``closing``). Kind ``base`` on the bank's cash account carries the tax
+    postings' contribution base (not a leg). Written in the posting's own transaction under the
+    meters' lock (audit/jackpots/rollup.py), verified against the legs by a period's check and
+    the ``jackpots_rollup`` command, and rebuilt from the legs by ``jackpots_rollup --rebuild``:
+    so a balance is one row per account and kind, whatever the history."""
+
+    bank = models.ForeignKey(JackpotBank, on_delete=models.PROTECT, related_name="+")
+    account = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=16)
+    gaming_day = models.DateField()
+    moved = models.DecimalField(**MONEY)
+    closing = models.DecimalField(**MONEY)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["account", "kind", "gaming_day"], name="ledgerdaybalance_unique")
+        ]
+        indexes = [models.Index(fields=["bank", "gaming_day"], name="ledgerdaybalance_bank_day")]
+
+    def __str__(self) -> str:
+        return f"{self.account} {self.kind} {self.gaming_day}: {self.moved} -> {self.closing}"
 
 
 class W2GThreshold(models.Model):
@@ -363,6 +393,8 @@ class JackpotAward(models.Model):
 
     class Meta:
         ordering = ["-won_at", "pk"]
+        # The board's last hit of each line: one probe per (bank, line), whatever the history.
+        indexes = [models.Index(fields=["bank", "line", "won_at"], name="jackpotaward_bank_line_won")]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(amount__gt=0), name="jackpotaward_amount_gt_0"

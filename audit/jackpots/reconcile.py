@@ -28,16 +28,19 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
+from typing import NamedTuple
 
-from django.db.models import Max, Min, Sum
+from django.db.models import Max, Min, Q, Sum
 
+from audit.jackpots import rollup
 from audit.jackpots.ledger import ZERO, balances_by_account
 from audit.jackpots.models import (
     JackpotAdjustment,
     JackpotAward,
     JackpotBank,
+    JackpotBankTable,
     JackpotLineConfig,
     LedgerAccount,
     LedgerLeg,
@@ -76,6 +79,8 @@ class Recomputation:
     rounds: int
     award_mismatches: list[str] = field(default_factory=list)
     round_mismatches: list[str] = field(default_factory=list)
+    #: Where the daily balance rollup the pages read disagrees with the legs (audit/jackpots/rollup.py).
+    rollup_mismatches: list[str] = field(default_factory=list)
 
     @property
     def differences(self) -> list[dict]:
@@ -107,7 +112,8 @@ class Recomputation:
 
     @property
     def ok(self) -> bool:
-        return not self.differences and not self.award_mismatches and not self.round_mismatches
+        return (not self.differences and not self.award_mismatches and not self.round_mismatches
+                and not self.rollup_mismatches)
 
 
 def _merged(legs) -> dict[tuple[str, str], Decimal]:
@@ -121,7 +127,7 @@ class _Revisions:
     """Tax and wins of every revision of the rounds at the bank's tables (one query), or
     of a period's rounds there and of the other rounds ``also`` names."""
 
-    def __init__(self, table_ids, period: tuple[date, date] | None = None, also=()):
+    def __init__(self, table_ids, period: tuple[date, date] | None = None, also=(), within=None):
         self.tax: dict[int, Decimal] = defaultdict(lambda: ZERO)
         self.wins: dict[int, list[tuple[str, int, Decimal]]] = defaultdict(list)
         kinds = (TAX_WAGER, JACKPOT_WAGER)
@@ -132,7 +138,8 @@ class _Revisions:
         # The round ids first (index (gaming_day, table)), then their wagers by the (round,
         # revision) index: a join lets the planner scan the whole month's wager partition.
         within = list(Round.objects.filter(
-            table_id__in=table_ids, gaming_day__gte=first, gaming_day__lte=last).values_list("pk", flat=True))
+            table_id__in=table_ids, gaming_day__gte=first, gaming_day__lte=last).values_list("pk", flat=True)
+        ) if within is None else within
         self._add(Wager.objects.filter(
             gaming_day__gte=first, gaming_day__lte=last, round_id__in=within, wager__in=kinds))
         # Rounds of other days the period's postings name (a correction posted today of a
@@ -145,7 +152,8 @@ class _Revisions:
             self._add(Wager.objects.filter(gaming_day=day, round_id__in=pks, wager__in=kinds))
 
     def _add(self, wagers) -> None:
-        rows = wagers.values_list("revision_id", "wager", "seat", "line", "expected_net")
+        # Unordered: Wager's default order joins the revisions and the rounds (each a partitioned table).
+        rows = wagers.order_by().values_list("revision_id", "wager", "seat", "line", "expected_net")
         for revision, wager, seat, line, net in rows:
             if wager == TAX_WAGER:
                 self.tax[revision] -= net
@@ -175,71 +183,182 @@ def _ledger_legs(txn_ids, keys) -> dict[int, dict]:
     return out
 
 
-def _start(bank: JackpotBank, keys: dict[int, tuple[str, str]], first_day: date, last_day: date) -> _Start:
-    """The period's transactions (by id, from the first posted on ``first_day`` to the last
-    posted on ``last_day``) and the ledger's own state before them."""
-    span = T.objects.filter(bank=bank, gaming_day__gte=first_day, gaming_day__lte=last_day).aggregate(
-        first=Min("pk"), last=Max("pk"))
-    after = T.objects.filter(bank=bank, gaming_day__gt=last_day).aggregate(pk=Min("pk"))["pk"]
-    if span["first"] is None:
-        txns, begin = [], after
-    else:
-        txns = list(T.objects.filter(bank=bank, pk__gte=span["first"], pk__lte=span["last"]).order_by(
-            "pk").values_list("pk", "kind", "line", "round_id", "revision_id", "reverses_id"))
-        begin = span["first"]
+def _or(conditions: list[Q]) -> Q | None:
+    return Q(*conditions, _connector=Q.OR) if conditions else None
+
+
+def _legs_since(marks: dict[int, int | None], keys) -> dict[int, dict[tuple[str, str], Decimal]]:
+    """Per bank: the debit-positive sum of each account's legs posted at or after its mark."""
+    out: dict[int, dict] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    where = _or([Q(transaction__bank_id=b, transaction_id__gte=pk) for b, pk in marks.items() if pk is not None])
+    if where is not None:
+        for bank_id, account, total in LedgerLeg.objects.filter(where).values_list(
+                "transaction__bank_id", "account_id").annotate(s=Sum("amount")):
+            out[bank_id][keys[account]] += total
+    return out
+
+
+class _Batch:
+    """Every read of a period's check (``day_from``..``day_to``) for any number of banks, in a
+    fixed number of queries: the period's postings, the ledger's state before and after them (the
+    rollup's running sums now, less the legs posted since: the cost of the postings since, never
+    of the whole history), the period's rounds, revisions and wagers, and the rollup's rows of the
+    period against the legs."""
+
+    def __init__(self, banks, period: tuple[date, date]):
+        first, last = period
+        pks = [b.pk for b in banks]
+        self.members: dict[int, dict] = defaultdict(dict)
+        for bank_id, table, added in JackpotBankTable.objects.filter(bank__in=pks).values_list(
+                "bank_id", "table_id", "added_at"):
+            self.members[bank_id][table] = added
+        self.accounts: dict[int, dict] = defaultdict(dict)
+        keys = {}
+        for a in LedgerAccount.objects.filter(bank__in=pks):
+            self.accounts[a.bank_id][a.pk] = keys[a.pk] = (a.kind, a.line)
+        spans = {b: (lo, hi) for b, lo, hi in T.objects.filter(
+            bank__in=pks, gaming_day__gte=first, gaming_day__lte=last).values("bank").annotate(
+            lo=Min("pk"), hi=Max("pk")).values_list("bank", "lo", "hi")}
+        later = dict(T.objects.filter(bank__in=pks, gaming_day__gt=last).values("bank").annotate(
+            pk=Min("pk")).values_list("bank", "pk"))
+        self.txns: dict[int, list[tuple]] = defaultdict(list)
+        where = _or([Q(bank_id=b, pk__gte=lo, pk__lte=hi) for b, (lo, hi) in spans.items()])
+        if where is not None:
+            for bank_id, *row in T.objects.filter(where).order_by("pk").values_list(
+                    "bank_id", "pk", "kind", "line", "round_id", "revision_id", "reverses_id"):
+                self.txns[bank_id].append(tuple(row))
         # Postings are replayed by id: one of another day amid the period's (an adjustment
         # approved today between postings of a round recorded late) is replayed with them.
-        after = span["last"] + 1
-    before = LedgerLeg.objects.filter(account__bank=bank)
-    if begin is not None:
-        before = before.filter(transaction_id__lt=begin)
-    balance: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
-    apply(balance, ((keys[a], total) for a, total in before.values("account").annotate(
-        total=Sum("amount")).values_list("account", "total")))
-    earlier = T.objects.filter(bank=bank, pk__lt=begin) if begin is not None else T.objects.none()
-    originals = {r for *_x, r in txns if r is not None and (begin is None or r < begin)}
-    kinds = {pk: (kind, rev) for pk, kind, rev in earlier.filter(pk__in=originals).values_list(
-        "pk", "kind", "revision_id")}
-    # Hits standing when the period starts: a hit's reversal is a hit too (Book.reverse).
-    hits = earlier.filter(kind=T.HIT)
-    gone = set(hits.filter(reverses__isnull=False).values_list("reverses_id", flat=True))
-    standing = {pk: (r, ln) for pk, r, ln in hits.filter(reverses__isnull=True).values_list(
-        "pk", "round_id", "line") if pk not in gone}
-    hit_legs_ = _ledger_legs(standing, keys)
-    return _Start(
-        txns=txns,
-        after=after,
-        balance=balance,
-        replayed=_ledger_legs(originals, keys),
-        kinds=kinds,
-        live_hits={pk: (r, ln, bool(hit_legs_[pk].get((M, ln)))) for pk, (r, ln) in standing.items()},
-    )
+        self.begin = {b: spans[b][0] if b in spans else later.get(b) for b in pks}
+        self.after = {b: spans[b][1] + 1 if b in spans else later.get(b) for b in pks}
+        now: dict[int, dict] = defaultdict(lambda: defaultdict(lambda: ZERO))
+        for bank_id, sums in rollup.closings(dict.fromkeys(pks)).items():
+            for account, by_kind in sums.items():
+                now[bank_id][keys[account]] += sum((v for k, v in by_kind.items() if k != rollup.BASE), ZERO)
+        self.raw_before, self.raw_closing = {}, {}
+        for raw, marks in ((self.raw_before, self.begin), (self.raw_closing, self.after)):
+            since = _legs_since(marks, keys)
+            for b in pks:
+                raw[b] = {k: v - since[b][k] for k, v in now[b].items()} | {
+                    k: -v for k, v in since[b].items() if k not in now[b]}
+        hits = list(T.objects.filter(bank__in=pks, kind=T.HIT).values_list(
+            "bank_id", "pk", "round_id", "line", "reverses_id"))
+        self.originals = {b: {r for *_x, r in self.txns[b] if r is not None and (
+            self.begin[b] is None or r < self.begin[b])} for b in pks}
+        self.standing: dict[int, dict] = {}
+        for b in pks:
+            # Hits standing when the period starts: a hit's reversal is a hit too (Book.reverse).
+            earlier = [h for h in hits if h[0] == b and self.begin[b] is not None and h[1] < self.begin[b]]
+            gone = {h[4] for h in earlier if h[4] is not None}
+            self.standing[b] = {h[1]: (h[2], h[3]) for h in earlier if h[4] is None and h[1] not in gone}
+        every_original = set().union(*self.originals.values()) if pks else set()
+        self.kinds = {pk: (kind, rev) for pk, kind, rev in T.objects.filter(pk__in=every_original).values_list(
+            "pk", "kind", "revision_id")}
+        self.legs = _ledger_legs(every_original | {pk for s in self.standing.values() for pk in s}, keys)
+        gone_now = {h[4] for h in hits if h[4] is not None}
+        self.hits_now = {b: {h[1] for h in hits if h[0] == b and h[4] is None} - gone_now for b in pks}
+        self.ledger_base = dict.fromkeys(pks, ZERO)
+        where = _or([Q(bank_id=b, pk__gte=lo, pk__lte=hi) for b, (lo, hi) in spans.items()])
+        if where is not None:
+            for bank_id, total in T.objects.filter(where, kind=T.TAX).values("bank").annotate(
+                    s=Sum("contribution_base")).values_list("bank", "s"):
+                self.ledger_base[bank_id] = total or ZERO
+        # The period's rounds at every bank's tables (a table is in one bank: rounds, revisions and
+        # tax postings keyed by round serve every bank).
+        tables = {t: b for b in pks for t in self.members[b]}
+        within = _period_rounds(tables, period)
+        self.rounds = defaultdict(list)
+        for rnd in _round_rows(within):
+            self.rounds[tables[rnd.table_id]].append(rnd)
+        ids = [r.pk for rs in self.rounds.values() for r in rs]
+        self.revisions = _Revisions(tables, period, also=[t[3] for ts in self.txns.values() for t in ts],
+                                    within=ids)
+        # The ledger by a subquery of the rounds (a list of thousands of ids costs more to plan).
+        self.posted = set(T.objects.filter(bank__in=pks, round_id__in=within.values("pk")).values_list(
+            "round_id", flat=True))
+        self.revision_rows = list(RoundRevision.objects.filter(
+            gaming_day__gte=first, gaming_day__lte=last, round__in=within.values("pk")).order_by().values_list(
+            "round_id", "number", "pk"))
+        self.taxed_now: dict[int, dict[int, int]] = defaultdict(dict)
+        reversed_tax = set()
+        for pk, round_id, revision, reverses in T.objects.filter(
+                kind=T.TAX, round_id__in=within.values("pk")).values_list(
+                "pk", "round_id", "revision_id", "reverses_id"):
+            if reverses is None:
+                self.taxed_now[round_id][pk] = revision
+            else:
+                reversed_tax.add((round_id, reverses))
+        for round_id, pk in reversed_tax:
+            self.taxed_now[round_id].pop(pk, None)
+        self.configs = defaultdict(list)
+        for config in JackpotLineConfig.objects.filter(bank__in=pks, activated_at__isnull=False).order_by(
+                "ledger_position", "pk"):
+            self.configs[config.bank_id].append(config)
+        self.awards = defaultdict(list)
+        for award in JackpotAward.objects.filter(bank__in=pks).select_related("table", "round"):
+            self.awards[award.bank_id].append(award)
+        self.adjustments = defaultdict(dict)
+        for adj in JackpotAdjustment.objects.filter(bank__in=pks, transaction__isnull=False):
+            self.adjustments[adj.bank_id][adj.transaction_id] = adj
+        # The rollup the pages read must agree with the legs of the period it checks.
+        self.rollup = rollup.rollup_verify_banks(banks, first=first, last=last)
+
+    def start(self, bank: JackpotBank) -> _Start:
+        b = bank.pk
+        balance: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
+        apply(balance, self.raw_before[b].items())
+        return _Start(
+            txns=self.txns[b],
+            after=self.after[b],
+            balance=balance,
+            replayed={pk: self.legs[pk] for pk in self.originals[b] if pk in self.legs},
+            kinds={pk: self.kinds[pk] for pk in self.originals[b] if pk in self.kinds},
+            live_hits={pk: (r, ln, bool(self.legs[pk].get((M, ln)))) for pk, (r, ln) in self.standing[b].items()},
+        )
 
 
-def jackpot_recompute(  # noqa: C901 - one walk, one place
+def jackpot_recompute_banks(banks, *, day_from: date, day_to: date) -> list[Recomputation]:
+    """The check of gaming days ``day_from``..``day_to`` of each of ``banks``: the same figures as
+    :func:`jackpot_recompute` of each, in a fixed number of queries whatever the number of banks."""
+    banks = list(banks)
+    batch = _Batch(banks, (day_from, day_to))
+    return [_recompute(bank, (day_from, day_to), batch) for bank in banks]
+
+
+def jackpot_recompute(
     bank: JackpotBank, *, day_from: date | None = None, day_to: date | None = None
 ) -> Recomputation:
     """The whole history's replay, or (``day_from`` and ``day_to``) the check of those gaming days."""
-    members = {m.table_id: m.added_at for m in bank.members.all()}
-    accounts = {a.pk: (a.kind, a.line) for a in LedgerAccount.objects.filter(bank=bank)}
-    period = None if day_from is None else (day_from, day_to or day_from)
-    start = None if period is None else _start(bank, accounts, *period)
-    if start is None:
+    if day_from is not None:
+        return jackpot_recompute_banks([bank], day_from=day_from, day_to=day_to or day_from)[0]
+    return _recompute(bank, None, None)
+
+
+def _recompute(  # noqa: C901 - one walk, one place
+    bank: JackpotBank, period: tuple[date, date] | None, batch: _Batch | None
+) -> Recomputation:
+    if batch is None:
+        members = {m.table_id: m.added_at for m in bank.members.all()}
+        accounts = {a.pk: (a.kind, a.line) for a in LedgerAccount.objects.filter(bank=bank)}
+        start = None
         revisions = _Revisions(members)
-    else:
-        revisions = _Revisions(members, period, also=[t[3] for t in start.txns])
-    configs = list(
-        JackpotLineConfig.objects.filter(bank=bank, activated_at__isnull=False).order_by(
-            "ledger_position", "pk"
+        configs = list(
+            JackpotLineConfig.objects.filter(bank=bank, activated_at__isnull=False).order_by(
+                "ledger_position", "pk"
+            )
         )
-    )
-    awards = list(JackpotAward.objects.filter(bank=bank).select_related("table", "round"))
+        awards = list(JackpotAward.objects.filter(bank=bank).select_related("table", "round"))
+        adjustments = {
+            a.transaction_id: a
+            for a in JackpotAdjustment.objects.filter(bank=bank, transaction__isnull=False)
+        }
+    else:
+        members, accounts = batch.members[bank.pk], batch.accounts[bank.pk]
+        start = batch.start(bank)
+        revisions, configs = batch.revisions, batch.configs[bank.pk]
+        awards, adjustments = batch.awards[bank.pk], batch.adjustments[bank.pk]
     by_hit = {a.hit_transaction_id: a for a in awards}
     by_payment = {a.payment_transaction_id: a for a in awards if a.payment_transaction_id}
-    adjustments = {
-        a.transaction_id: a
-        for a in JackpotAdjustment.objects.filter(bank=bank, transaction__isnull=False)
-    }
     bal: dict[tuple[str, str], Decimal] = defaultdict(lambda: ZERO)
     active: dict[str, JackpotLineConfig] = {}
     replayed: dict[int, dict] = {}
@@ -328,31 +447,26 @@ def jackpot_recompute(  # noqa: C901 - one walk, one place
     if start is None:
         rounds, round_problems = _rounds_check(bank, members, revisions, live_tax, awards, live_hits)
     else:
-        taxed_now, hits_now = _standing_now(bank, members, period)
-        rounds, round_problems = _rounds_check(bank, members, revisions, taxed_now, awards, hits_now, period=period)
+        rounds, round_problems = _rounds_check(bank, members, revisions, batch.taxed_now, awards,
+                                               batch.hits_now[bank.pk], batch=batch)
     for line in JACKPOT_LINES:
         if bal[(M, line)] < floor(line):
             round_problems.append(
                 f"{line}: recomputed meter {bal[(M, line)]} is below its reset {floor(line)}"
             )
     keys = sorted(set(accounts.values()))
-    if start is None:
+    if batch is None:
         ledger = {accounts[pk]: value for pk, value in balances_by_account(bank).items()}
         ledger_base = sum(
             (t.contribution_base for t in T.objects.filter(bank=bank, kind=T.TAX)), ZERO
         )
+        # The rollup the pages read must agree with the legs.
+        rollup_problems = rollup.rollup_verify(bank)
     else:
-        closing = LedgerLeg.objects.filter(account__bank=bank)
-        if start.after is not None:
-            closing = closing.filter(transaction_id__lt=start.after)
         ledger = defaultdict(lambda: ZERO)
-        apply(ledger, ((accounts[a], total) for a, total in closing.values("account").annotate(
-            total=Sum("amount")).values_list("account", "total")))
-        ledger_base = ZERO
-        if start.txns:
-            ledger_base = T.objects.filter(
-                bank=bank, kind=T.TAX, pk__gte=start.txns[0][0], pk__lte=start.txns[-1][0]
-            ).aggregate(s=Sum("contribution_base"))["s"] or ZERO
+        apply(ledger, batch.raw_closing[bank.pk].items())
+        ledger_base = batch.ledger_base[bank.pk]
+        rollup_problems = batch.rollup[bank.pk]
     return Recomputation(
         bank=bank,
         expected={k: bal[k] for k in keys},
@@ -362,7 +476,24 @@ def jackpot_recompute(  # noqa: C901 - one walk, one place
         rounds=rounds,
         award_mismatches=mismatches,
         round_mismatches=round_problems,
+        rollup_mismatches=rollup_problems,
     )
+
+
+class _RoundRow(NamedTuple):
+    pk: int
+    table_id: int
+    label: str
+    sequence: int
+    status: str
+    revision: int
+    recorded_at: datetime
+
+
+def _round_rows(rounds) -> list[_RoundRow]:
+    """What the rounds check reads of each round (thousands a day: tuples, not model instances)."""
+    return [_RoundRow(*row) for row in rounds.values_list(
+        "pk", "table_id", "table__label", "sequence", "status", "revision", "recorded_at")]
 
 
 def _period_rounds(members, period: tuple[date, date]):
@@ -370,46 +501,21 @@ def _period_rounds(members, period: tuple[date, date]):
     return Round.objects.filter(table_id__in=members, gaming_day__gte=first, gaming_day__lte=last)
 
 
-def _standing_now(bank: JackpotBank, members, period: tuple[date, date]):
-    """From the ledger as it stands: the standing tax postings of the period's rounds
-    (round -> {posting: revision}) and the standing hits (every hit not reversed)."""
-    live_tax: dict[int, dict[int, int]] = defaultdict(dict)
-    reversed_tax = set()
-    for pk, round_id, revision, reverses in T.objects.filter(
-        kind=T.TAX, round_id__in=_period_rounds(members, period).values("pk")
-    ).values_list("pk", "round_id", "revision_id", "reverses_id"):
-        if reverses is None:
-            live_tax[round_id][pk] = revision
-        else:
-            reversed_tax.add((round_id, reverses))
-    for round_id, pk in reversed_tax:
-        live_tax[round_id].pop(pk, None)
-    hits = T.objects.filter(bank=bank, kind=T.HIT)
-    gone = set(hits.filter(reverses__isnull=False).values_list("reverses_id", flat=True))
-    live_hits = set(hits.filter(reverses__isnull=True).values_list("pk", flat=True)) - gone
-    return live_tax, live_hits
-
-
-def _rounds_check(bank, members, revisions, live_tax, awards, live_hits, *, period=None) -> tuple[int, list[str]]:
+def _rounds_check(bank, members, revisions, live_tax, awards, live_hits, *, batch=None) -> tuple[int, list[str]]:
     """Every round at the bank's tables (or the period's) against what stands in the ledger."""
     problems: list[str] = []
     count = 0
-    if period is None:
+    if batch is None:
         posted = set(
             T.objects.filter(bank=bank, round__isnull=False).values_list("round_id", flat=True)
         )
-        rounds = Round.objects.filter(table_id__in=members).select_related("table")
-        revision_rows = RoundRevision.objects.filter(round__table_id__in=members)
+        rounds = _round_rows(Round.objects.filter(table_id__in=members))
+        revision_rows = RoundRevision.objects.filter(round__table_id__in=members).order_by().values_list(
+            "round_id", "number", "pk")
     else:
-        first, last = period
-        within = _period_rounds(members, period)
-        posted = set(T.objects.filter(bank=bank, round_id__in=within.values("pk")).values_list(
-            "round_id", flat=True))
-        rounds = within.select_related("table")
-        revision_rows = RoundRevision.objects.filter(
-            gaming_day__gte=first, gaming_day__lte=last, round__in=within.values("pk"))
+        posted, rounds, revision_rows = batch.posted, batch.rounds[bank.pk], batch.revision_rows
     revision_pk, number_of = {}, {}
-    for r, n, pk in revision_rows.values_list("round_id", "number", "pk"):
+    for r, n, pk in revision_rows:
         revision_pk[(r, n)], number_of[pk] = pk, n
     standing = defaultdict(list)
     for award in awards:
@@ -424,7 +530,7 @@ def _rounds_check(bank, members, revisions, live_tax, awards, live_hits, *, peri
     for rnd in rounds:
         if rnd.recorded_at < members[rnd.table_id] and rnd.pk not in posted:
             continue
-        where = f"{rnd.table.label} round {rnd.sequence}"
+        where = f"{rnd.label} round {rnd.sequence}"
         taxed = set(live_tax.get(rnd.pk, {}).values())
         if rnd.status != Round.ACTIVE:
             if taxed or standing.get(rnd.pk):

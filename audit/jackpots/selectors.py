@@ -5,21 +5,25 @@ Every figure is a sum of ledger legs; nothing here reads a stored running total.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import OuterRef, Subquery
 
-from audit.jackpots.ledger import CENT, ZERO, balances_by_account
+from audit.jackpots import rollup
+from audit.jackpots.ledger import balances_by_account, bank_balances
 from audit.jackpots.models import (
     JackpotAward,
     JackpotBank,
+    JackpotBankTable,
     JackpotLineConfig,
+    JackpotMeter,
     LedgerAccount,
-    LedgerLeg,
     LedgerTransaction,
 )
+from audit.jackpots.rules import CENT, ZERO
 from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 
 MOVEMENTS = ("contribution", "seed", "reset", "hit", "payment", "adjustment")
@@ -58,58 +62,69 @@ class BankState:
 
 def bank_state(bank: JackpotBank, *, at=None) -> BankState:
     """Meters, reserves, payable and the contribution base of ``bank`` now or as of ``at``."""
-    balances = balances_by_account(bank, at=at)
-    accounts = {(a.kind, a.line): a.pk for a in LedgerAccount.objects.filter(bank=bank)}
-    configs = JackpotLineConfig.objects.filter(bank=bank)
+    return bank_states([bank], at=at)[0]
+
+
+def bank_states(banks, *, at=None) -> list[BankState]:
+    """:func:`bank_state` of each of ``banks``, in a fixed number of queries whatever the number
+    of banks and the length of their history (balances from the daily rollup, the last hit of
+    each line by one index probe)."""
+    banks = list(banks)
+    pks = [b.pk for b in banks]
+    accounts = {(a.bank_id, a.kind, a.line): a.pk for a in LedgerAccount.objects.filter(bank__in=pks)}
+    balances, bases = bank_balances(banks, at=at, kinds={pk: k for (_b, k, _l), pk in accounts.items()})
+    configs = JackpotLineConfig.objects.filter(bank__in=pks)
     if at is not None:
         configs = configs.filter(created_at__lte=at)
-    active, pending = {}, {}
+    active, pending = defaultdict(dict), defaultdict(dict)
     for config in configs.order_by("number"):
         activated = config.activated_at is not None and (at is None or config.activated_at <= at)
         if activated:
-            active[config.line] = config
+            active[config.bank_id][config.line] = config
         elif config.status == JackpotLineConfig.PENDING or (
             at is not None and config.activated_at is not None
         ):
-            pending[config.line] = config
-    awards = (
-        JackpotAward.objects.filter(bank=bank)
-        .exclude(status=JackpotAward.REVERSED)
-        .select_related("table")
-    )
+            pending[config.bank_id][config.line] = config
+    latest = JackpotAward.objects.filter(bank=OuterRef("bank"), line=OuterRef("line")).exclude(
+        status=JackpotAward.REVERSED)
     if at is not None:
-        awards = awards.filter(won_at__lte=at)
-    last = {}
-    for award in awards.order_by("won_at", "pk"):
-        last[award.line] = award
-    lines = []
-    for line in JACKPOT_LINES:
-        config = active.get(line)
-        lines.append(
-            LineState(
-                line=line,
-                name=JACKPOT_LINE_NAMES[line],
-                progressive=bool(config and config.progressive),
-                config=config,
-                pending=pending.get(line) if pending.get(line) is not active.get(line) else None,
-                meter=balances.get(accounts[(M, line)], ZERO),
-                reserve=balances.get(accounts[(R, line)], ZERO),
-                last_hit=last.get(line),
+        latest = latest.filter(won_at__lte=at)
+    hits = JackpotMeter.objects.filter(bank__in=pks).annotate(
+        hit=Subquery(latest.order_by("-won_at", "-pk").values("pk")[:1])).values_list("hit", flat=True)
+    last = {(a.bank_id, a.line): a for a in JackpotAward.objects.filter(
+        pk__in=[h for h in hits if h is not None]).select_related("table")}
+    tables = defaultdict(list)
+    for bank_id, label in JackpotBankTable.objects.filter(bank__in=pks).order_by("table__label").values_list(
+            "bank_id", "table__label"):
+        tables[bank_id].append(label)
+    states = []
+    for bank in banks:
+        balance = balances[bank.pk]
+        lines = []
+        for line in JACKPOT_LINES:
+            config = active[bank.pk].get(line)
+            waiting = pending[bank.pk].get(line)
+            lines.append(
+                LineState(
+                    line=line,
+                    name=JACKPOT_LINE_NAMES[line],
+                    progressive=bool(config and config.progressive),
+                    config=config,
+                    pending=waiting if waiting is not config else None,
+                    meter=balance.get(accounts[(bank.pk, M, line)], ZERO),
+                    reserve=balance.get(accounts[(bank.pk, R, line)], ZERO),
+                    last_hit=last.get((bank.pk, line)),
+                )
             )
-        )
-    base = LedgerTransaction.objects.filter(bank=bank, kind=LedgerTransaction.TAX)
-    if at is not None:
-        base = base.filter(created_at__lte=at)
-    return BankState(
-        bank=bank,
-        at=at,
-        lines=lines,
-        payable=balances.get(accounts[(PAYABLE, "")], ZERO),
-        contribution_base=Decimal(base.aggregate(s=Sum("contribution_base"))["s"] or ZERO).quantize(
-            CENT
-        ),
-        tables=list(bank.members.select_related("table").values_list("table__label", flat=True)),
-    )
+        states.append(BankState(
+            bank=bank,
+            at=at,
+            lines=lines,
+            payable=balance.get(accounts[(bank.pk, PAYABLE, "")], ZERO),
+            contribution_base=bases[bank.pk],
+            tables=tables[bank.pk],
+        ))
+    return states
 
 
 def meter_board(*, casino=None, at=None, banks=None) -> list[BankState]:
@@ -117,7 +132,7 @@ def meter_board(*, casino=None, at=None, banks=None) -> list[BankState]:
         "casino__name", "name")
     if casino is not None:
         banks = banks.filter(casino=casino)
-    return [bank_state(bank, at=at) for bank in banks]
+    return bank_states(banks, at=at)
 
 
 def ledger_transactions(
@@ -164,21 +179,6 @@ class LiabilityReport:
     CSV_COLUMNS = ("bank", "line", "opening", *MOVEMENTS, "closing")
 
 
-def _movements(bank: JackpotBank, day_from: date, day_to: date) -> dict[tuple[int, str], Decimal]:
-    rows = (
-        LedgerLeg.objects.filter(
-            account__bank=bank,
-            transaction__gaming_day__gte=day_from,
-            transaction__gaming_day__lte=day_to,
-        )
-        .values("account", "transaction__kind")
-        .annotate(total=Sum("amount"))
-    )
-    return {
-        (r["account"], r["transaction__kind"]): Decimal(r["total"]).quantize(CENT) for r in rows
-    }
-
-
 def _period(moved: dict, account: LedgerAccount, *kinds: str, sign: int = 1) -> Decimal:
     return sum((moved.get((account.pk, k), ZERO) for k in kinds), ZERO) * sign
 
@@ -190,16 +190,28 @@ def liability_report(*, day_from: date, day_to: date, banks=None) -> LiabilityRe
     Liabilities are credit-normal, so a movement is minus the sum of the period's legs.
     Closing = opening + every movement, and it equals the ledger balance at the end of
     ``day_to`` (both are sums of the same legs; the tests check it independently too).
+    Every figure is a difference of two running sums of the daily rollup (through ``day_to``
+    and through the day before ``day_from``): a fixed number of queries whatever the number of
+    banks, the length of the period or of the history.
     """
     if banks is None:
         banks = JackpotBank.objects.select_related("casino").order_by("casino__name", "name")
+    banks = list(banks)
+    pks = [b.pk for b in banks]
+    all_accounts = list(LedgerAccount.objects.filter(bank__in=pks))
+    kinds = {a.pk: a.kind for a in all_accounts}
+    before = rollup.closings(dict.fromkeys(pks, day_from - timedelta(days=1)))
+    through = rollup.closings(dict.fromkeys(pks, day_to))
     rows: list[ReportRow] = []
     summaries = []
     for bank in banks:
-        accounts = {(a.kind, a.line): a for a in LedgerAccount.objects.filter(bank=bank)}
-        opening = balances_by_account(bank, before_day=day_from)
-        closing = balances_by_account(bank, upto_day=day_to)
-        moved = _movements(bank, day_from, day_to)
+        accounts = {(a.kind, a.line): a for a in all_accounts if a.bank_id == bank.pk}
+        start, end = before.get(bank.pk, {}), through.get(bank.pk, {})
+        opening, closing = rollup.natural(kinds, start), rollup.natural(kinds, end)
+        moved = {
+            (account, kind): (total - start.get(account, {}).get(kind, ZERO)).quantize(CENT)
+            for account, sums in end.items() for kind, total in sums.items() if kind != rollup.BASE
+        }
         total = ReportRow(bank.name, "total")
         groups = [(line, [accounts[(M, line)], accounts[(R, line)]]) for line in JACKPOT_LINES]
         groups.append(("payable", [accounts[(PAYABLE, "")]]))
@@ -225,16 +237,7 @@ def liability_report(*, day_from: date, day_to: date, banks=None) -> LiabilityRe
 
         house = accounts[(LedgerAccount.HOUSE_FUNDING, "")]
         released = accounts[(LedgerAccount.RELEASED, "")]
-        base = (
-            LedgerTransaction.objects.filter(
-                bank=bank,
-                kind=LedgerTransaction.TAX,
-                gaming_day__gte=day_from,
-                gaming_day__lte=day_to,
-            ).aggregate(s=Sum("contribution_base"))["s"]
-            or ZERO
-        )
-        base = Decimal(base).quantize(CENT)
+        base = rollup.base_of(end) - rollup.base_of(start)
         summaries.append(
             {
                 "bank": bank.name,

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from audit.jackpots import services
 from audit.jackpots.api import report_csv
 from audit.jackpots.models import JackpotAdjustment, JackpotAward, JackpotBank, JackpotBankTable
-from audit.jackpots.reconcile import MAX_CHECK_DAYS, jackpot_recompute
+from audit.jackpots.reconcile import MAX_CHECK_DAYS, jackpot_recompute_banks
 from audit.jackpots.selectors import (
     MOVEMENTS,
     adjustment_balance,
@@ -142,10 +142,9 @@ def report(request):
     result = liability_report(day_from=day_from, day_to=day_to, banks=_banks(request).order_by("casino__name", "name"))
     # The check replays raw rounds: only over a bounded period (the API's limit too).
     check_days = (day_to - day_from).days + 1
-    checks = [
-        jackpot_recompute(bank, day_from=day_from, day_to=day_to)
-        for bank in _banks(request).order_by("name")
-    ] if check_days <= MAX_CHECK_DAYS else None
+    checks = jackpot_recompute_banks(
+        _banks(request).order_by("name"), day_from=day_from, day_to=day_to
+    ) if check_days <= MAX_CHECK_DAYS else None
     return render(
         request,
         "jackpots/report.html",

@@ -80,7 +80,10 @@ def test_every_period_check_is_ok_and_the_whole_span_is_the_full_replay(ops):
         full = jackpot_recompute(bank)
         assert full.ok, (full.differences, full.award_mismatches, full.round_mismatches)
         if days:
-            whole = jackpot_recompute(bank, day_from=days[0] - timedelta(days=1), day_to=days[-1])
+            # The whole span covers the rounds' days too: a round that posts nothing (untaxed) may be
+            # played on a day after the last posting, and the full replay counts it.
+            played = Round.objects.filter(table=tables[0]).values_list("gaming_day", flat=True)
+            whole = jackpot_recompute(bank, day_from=days[0] - timedelta(days=1), day_to=max([days[-1], *played]))
             assert _figures(whole) == _figures(full)
         for day in days:
             check = jackpot_recompute(bank, day_from=day, day_to=day)

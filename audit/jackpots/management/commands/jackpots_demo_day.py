@@ -25,5 +25,5 @@ class Command(BaseCommand):
             self.stdout.write(f"{key}: {value}")
         check = jackpot_recompute(loaded["bank"])
         self.stdout.write(
-            f"recomputation from {check.rounds} rounds: {'matches' if check.ok else (check.differences, check.award_mismatches, check.round_mismatches)}"
+            f"recomputation from {check.rounds} rounds: {'matches' if check.ok else (check.differences, check.award_mismatches, check.round_mismatches, check.rollup_mismatches)}"
         )
