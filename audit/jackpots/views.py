@@ -32,6 +32,9 @@ from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 from tables.models import Casino, Table
 
 READERS = (FINANCE, GAMING_MANAGER)
+#: The ledger page lists this many transactions at a time: a bank takes one per taxed round, so a
+#: month of a busy floor is hundreds of thousands of them.
+LEDGER_PAGE = 200
 ATTENDANTS = (PIT_BOSS, GAMING_MANAGER)
 
 
@@ -121,7 +124,16 @@ def ledger(request):
         else None
     )
     bank = bank or banks.first()
-    txns = ledger_transactions(bank=bank, day_from=day_from, day_to=day_to) if bank else []
+    raw_page = request.GET.get("page", "1")
+    page = int(raw_page) if raw_page.isdigit() and int(raw_page) > 0 else 1
+    if raw_page not in ("", "1") and str(page) != raw_page:
+        errors["page"] = [f'"{raw_page}" is not a page number (1, 2, ...)']
+    txns, more = [], False
+    if bank:
+        # One row past the page says whether another follows, without counting the period's rows.
+        start = (page - 1) * LEDGER_PAGE
+        txns = list(ledger_transactions(bank=bank, day_from=day_from, day_to=day_to)[start:start + LEDGER_PAGE + 1])
+        more, txns = len(txns) > LEDGER_PAGE, txns[:LEDGER_PAGE]
     return render(
         request,
         "jackpots/ledger.html",
@@ -129,6 +141,9 @@ def ledger(request):
             "banks": banks,
             "bank": bank,
             "transactions": txns,
+            "page": page,
+            "previous_page": page - 1 if page > 1 else None,
+            "next_page": page + 1 if more else None,
             "day_from": day_from,
             "day_to": day_to,
             "errors": errors,
