@@ -9,10 +9,18 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connections
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from casino.roles import ALL_ROLES
 from tests.factories import TableFactory, user_with_role
+
+# The properties judge the code, not how fast this machine draws examples: on a shared 2-core
+# machine (CI runs two workers beside PostgreSQL) generation alone has taken over a second, and
+# Hypothesis's too_slow health check then failed a property that held. A test's own settings win.
+hypothesis_settings.register_profile("casino", suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("casino")
 
 
 @pytest.fixture(scope="session")
