@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.db.models import F
+
+from casino.lookups import AnyOf
 from tables.players.models import Player
 
 
@@ -12,4 +15,4 @@ def players_by_identifier(casino_id: int, identifiers: Iterable[str]) -> dict[st
     wanted = {i for i in identifiers if i}
     if not wanted:
         return {}
-    return {p.identifier: p for p in Player.objects.filter(casino_id=casino_id, identifier__in=wanted)}
+    return {p.identifier: p for p in Player.objects.filter(AnyOf(F("identifier"), sorted(wanted)), casino_id=casino_id)}
