@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "tables.accounting",
     "audit.fluctuations",
     "audit.advantage",
+    "audit.ratings",
     "tables.closing",
     "tables.players",
     "audit.compliance",

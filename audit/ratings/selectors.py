@@ -1,12 +1,13 @@
-"""Player ratings computed from the recorded rounds (never stored): per rating session, per
-gaming day, per player. The money is the daily report's (audit/reports): the same odds book,
-the same "actual" (the dealer's recorded pay where recorded, else the engine's), the same
-Taxpayer's Fortune wager type and the same Hold'em rake. The rules are in README.md beside this.
+"""Player ratings: per rating session, per gaming day, per player. The money is the daily
+report's (audit/reports): the same odds book, the same "actual" (the dealer's recorded pay where
+recorded, else the engine's), the same Taxpayer's Fortune wager type and the same Hold'em rake.
+The rules are in README.md beside this.
 
-Reads are bounded: one gaming day, or a range of at most :data:`MAX_DAYS` days. Whatever the
-number of rounds, a rating costs a fixed number of queries: the current revision's wagers summed
-per (player, round, wager) in SQL, the rake of the Hold'em rounds among them, and the tables,
-ruleset versions, odds and players they name.
+Read from the rating sessions the writer keeps as rounds are recorded, corrected and voided
+(writer.py holds the session rule and each round's figures, once): a busy day is a few thousand
+session rows, not ~100,000 wagers. Reads are bounded: one gaming day, or a range of at most
+:data:`MAX_DAYS` days, in a fixed number of queries: the sessions, and the tables, ruleset
+versions, odds and players they name.
 """
 
 from __future__ import annotations
@@ -17,28 +18,19 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db.models import Case, DecimalField, F, Sum, Value, When
-from django.db.models.functions import Coalesce
 
-from audit.reports.theoretical import JACKPOT_KEY, POT_KEY, RAKE_KEY, OddsBook, wager_type
-from tables.models import Round, RulesetVersion, Table, Wager
+from audit.reports.theoretical import POT_KEY, OddsBook, wager_type
+from tables.models import RulesetVersion, Table
 from tables.players.selectors import players_by_identifier
 
-from .sessions_sql import at_micros, session_rows
+from .models import RatingSession
+from .writer import MICRO, Fold, figures_of, gap_threshold, joins, raw_rows, sessions_of_rows
 
 CENT = Decimal("0.01")
 ZERO = Decimal(0)
 #: The longest range one request may rate (a month of gaming days).
 MAX_DAYS = 31
-#: Pot wagers of Hold'em are player against player: they rate as play, the house's part is the rake.
-HOUSE_NONE = (POT_KEY,)
-
-
-def gap_threshold() -> timedelta:
-    """Rounds further apart than this at one table start a new rating session (setting)."""
-    return timedelta(minutes=getattr(settings, "RATING_GAP_MINUTES", 15))
 
 
 def cents(value: Decimal) -> Decimal:
@@ -132,51 +124,6 @@ def check_range(first: date, last: date) -> None:
         raise ValidationError({"to": [f"A range of at most {MAX_DAYS} gaming days."]})
 
 
-def _round_rows(casino_ids, first: date, last: date, identifiers):
-    """The current revision's wagers of the active rounds with a player, one row each.
-
-    Each history table is filtered on its OWN gaming day as well as through the round, so that
-    PostgreSQL reads only the range's monthly partitions (tables/history/partitions.py)."""
-    money = DecimalField(max_digits=16, decimal_places=2)
-    days = (first, last)
-    wagers = Wager.objects.filter(
-        gaming_day__range=days, round__gaming_day__range=days, revision__gaming_day__range=days,
-        round__status=Round.ACTIVE, revision__number=F("round__revision"),
-    ).exclude(player="")
-    if casino_ids is not None:
-        wagers = wagers.filter(round__table__pit__casino_id__in=casino_ids)
-    if identifiers is not None:
-        wagers = wagers.filter(player__in=list(identifiers))
-    return wagers.values(
-        r_casino=F("round__table__pit__casino_id"), r_player=F("player"), r_day=F("round__gaming_day"),
-        r_table=F("round__table_id"), r_at=F("round__recorded_at"), r_round=F("round_id"),
-        r_version=F("round__ruleset_version_id"), r_wager=F("wager"),
-        # A Taxpayer's Fortune jackpot row has stake 0: the marker is counted once, on its tax row.
-        r_placed=Case(When(wager=JACKPOT_KEY, then=Value(0)), default=Value(1)),
-        r_stake=F("stake"),
-        # The house's side is minus the player's net: the recorded pay where recorded, else the engine's.
-        r_net=Coalesce("recorded_net", "expected_net", output_field=money),
-    ).order_by()
-
-
-def _rake_shares(round_ids: set[int], first: date, last: date) -> dict[int, tuple[Decimal, Decimal, Decimal]]:
-    """Per Hold'em round: (chips all seats put in the pot, rake due, rake taken as recorded)."""
-    if not round_ids:
-        return {}
-    money = DecimalField(max_digits=16, decimal_places=2)
-    rows = Wager.objects.filter(
-        gaming_day__range=(first, last), round__gaming_day__range=(first, last),
-        revision__gaming_day__range=(first, last),
-        round_id__in=round_ids, revision__number=F("round__revision"), wager__in=(POT_KEY, RAKE_KEY),
-    ).values("round_id").annotate(
-        pot=Sum(Case(When(wager=POT_KEY, then="stake"), default=Value(ZERO), output_field=money)),
-        due=Sum(Case(When(wager=RAKE_KEY, then="expected_net"), default=Value(ZERO), output_field=money)),
-        taken=Sum(Case(When(wager=RAKE_KEY, then=Coalesce("recorded_net", "expected_net")), default=Value(ZERO),
-                       output_field=money)),
-    ).order_by()
-    return {r["round_id"]: (r["pot"] or ZERO, r["due"] or ZERO, r["taken"] or ZERO) for r in rows}
-
-
 def _covered_seconds(intervals: list[tuple[datetime, datetime]]) -> int:
     """Length of the union of the intervals: two tables played at once count once."""
     total, end_so_far = 0.0, None
@@ -213,71 +160,94 @@ def day_totals(days: dict) -> list[DayRating]:
     return out
 
 
+def _units(casino_ids, first: date, last: date, identifiers, threshold: timedelta) -> dict[tuple, list[Fold]]:
+    """The stored sessions of the range, per (casino, gaming day, table, player) in time order, at
+    ``threshold``: stored sessions within it of each other join (exactly what cutting the rounds
+    at it gives, since they were cut at a threshold no longer); a (day, table) holding a session
+    with a longer gap inside is cut again from its rounds (the setting was lowered since)."""
+    stored = RatingSession.objects.filter(gaming_day__range=(first, last))
+    if casino_ids is not None:
+        stored = stored.filter(table__pit__casino_id__in=casino_ids)
+    if identifiers is not None:
+        stored = stored.filter(player__in=list(identifiers))
+    longest = threshold // MICRO
+    units: dict[tuple, list[Fold]] = defaultdict(list)
+    casino_of: dict[int, int] = {}
+    recut: set[tuple[date, int]] = set()
+    for day, table_id, casino_id, player, start, end, rounds, seconds, gap, wagers in stored.order_by(
+            "start", "id").values_list("gaming_day", "table_id", "table__pit__casino_id", "player", "start", "end",
+                                       "rounds", "seconds", "longest_gap", "wagers"):
+        casino_of[table_id] = casino_id
+        if gap > longest:
+            recut.add((day, table_id))
+        units[(casino_id, day, table_id, player)].append(
+            Fold(start=start, end=end, rounds=rounds, seconds=seconds, longest_gap=gap, wagers=figures_of(wagers)))
+    if recut:
+        for key in [k for k in units if (k[1], k[2]) in recut]:
+            del units[key]
+        for (day, table_id, player), sessions in sessions_of_rows(
+                *raw_rows(first=first, last=last, table_ids={t for _, t in recut}, identifiers=identifiers),
+                threshold).items():
+            if (day, table_id) in recut and (identifiers is None or player in identifiers):
+                units[(casino_of[table_id], day, table_id, player)] = sessions
+    for key, sessions in units.items():
+        joined = [sessions[0]]
+        for session in sessions[1:]:
+            if joins(joined[-1], session.start, threshold):
+                joined[-1].merge(session)
+            else:
+                joined.append(session)
+        units[key] = joined
+    return units
+
+
 def day_ratings(*, casino_ids, first: date, last: date | None = None,
                 identifiers: Iterable[str] | None = None) -> list[DayRating]:
     """Every player's rating for each gaming day of ``first``..``last`` at ``casino_ids`` (None:
     every casino), optionally only for ``identifiers``; sorted by day, then theo (highest first).
 
-    The sessions are cut and summed in SQL (sessions_sql.py); here each session's rows get the
-    odds book's theo (stake x house edge per ruleset version and wager) and the Hold'em rake shares."""
+    Read from the rating sessions kept as rounds are recorded (writer.py); here each session's
+    wagers get the odds book's theo (stake x house edge per ruleset version and wager) and the
+    Hold'em rake shares become the house's theo and actual."""
     last = last or first
     check_range(first, last)
-    rows = session_rows(_round_rows(casino_ids, first, last, identifiers), gap=gap_threshold(), pot_key=POT_KEY)
-    if not rows:
+    units = _units(casino_ids, first, last, identifiers, gap_threshold())
+    if not units:
         return []
+    keys = {k for sessions in units.values() for s in sessions for k in s.wagers}
     book = OddsBook()
-    versions = {v.pk: v for v in RulesetVersion.objects.filter(pk__in={r[5] for r in rows})}
-    tables = {t.pk: t for t in Table.objects.filter(pk__in={r[3] for r in rows})}
-    rake = _rake_shares({r[7] for r in rows if r[7] is not None}, first, last)
-
-    sessions: dict[tuple, Session] = {}
-    # per (ruleset version, wager): the house edge and the (game, wager type) it sums under
-    edges: dict[tuple, Decimal] = {}
-    kinds: dict[tuple, tuple[str, str]] = {}
-    for (casino_id, player, day, table_id, number, version_id, wager, pot_round, placed, stake, net, rounds,
-         seconds, start, end) in rows:
-        version = versions[version_id]
-        key = (casino_id, player, day, table_id, number)
-        session = sessions.get(key)
-        if session is None:
-            table = tables[table_id]
-            # start and end stay integer microseconds until every row is in (see below)
-            session = sessions[key] = Session(table_id=table_id, table_label=table.label, game=table.game,
-                                              gaming_day=day, start=start, end=end)
-        elif start < session.start:
-            session.start = start
-        if end > session.end:
-            session.end = end
-        session.rounds += rounds
-        session.seconds += seconds
-        if pot_round is not None:
-            # The house has no stake in the pot: the player's part of the rake is the house's theo
-            # (rake due) and actual (rake taken), in proportion to the chips they put in.
-            pot, due, taken = rake.get(pot_round, (ZERO, ZERO, ZERO))
-            theo, actual = (due * stake / pot, taken * stake / pot) if pot else (ZERO, ZERO)
-        else:
-            edge = edges.get((version_id, wager))
-            if edge is None:
-                edge = edges[(version_id, wager)] = book.odds(version, wager).house_edge
-            theo, actual = stake * edge, -net
-        kind = kinds.get((version_id, wager))
-        if kind is None:
-            kind = kinds[(version_id, wager)] = (version.game, wager_type(wager))
-        total = session.wagers.get(kind)
-        if total is None:
-            session.wagers[kind] = WagerTotal(*kind, placed, stake, theo, actual)
-        else:
-            total.count += placed
-            total.stake += stake
-            total.theo += theo
-            total.actual += actual
+    versions = {v.pk: v for v in RulesetVersion.objects.filter(pk__in={int(k.split(":", 1)[0]) for k in keys})}
+    tables = {t.pk: t for t in Table.objects.filter(pk__in={k[2] for k in units})}
+    # per "<version>:<wager>": the (game, wager type) it sums under and the house edge (None for a pot)
+    kinds: dict[str, tuple[tuple[str, str], Decimal | None]] = {}
+    for key in keys:
+        version_id, wager = key.split(":", 1)
+        version = versions[int(version_id)]
+        edge = None if wager == POT_KEY else book.odds(version, wager).house_edge
+        kinds[key] = ((version.game, wager_type(wager)), edge)
 
     days: dict[tuple, DayRating] = {}
-    for (casino_id, player, day, _table, _number), session in sessions.items():
-        rating = days.setdefault((casino_id, player, day), DayRating(casino_id=casino_id, identifier=player,
-                                                                     gaming_day=day))
-        session.start, session.end = at_micros(session.start), at_micros(session.end)
-        rating.sessions.append(session)
+    for (casino_id, day, table_id, player), sessions in units.items():
+        rating = days.get((casino_id, player, day))
+        if rating is None:
+            rating = days[(casino_id, player, day)] = DayRating(casino_id=casino_id, identifier=player, gaming_day=day)
+        table = tables[table_id]
+        for fold in sessions:
+            session = Session(table_id=table_id, table_label=table.label, game=table.game, gaming_day=day,
+                              start=fold.start, end=fold.end, rounds=fold.rounds, seconds=fold.seconds)
+            for key, (placed, stake, net, due, taken) in fold.wagers.items():
+                kind, edge = kinds[key]
+                # The house has no stake in a pot: its theo and actual are the player's rake shares.
+                theo, actual = (due, taken) if edge is None else (stake * edge, -net)
+                total = session.wagers.get(kind)
+                if total is None:
+                    session.wagers[kind] = WagerTotal(*kind, placed, stake, theo, actual)
+                else:
+                    total.count += placed
+                    total.stake += stake
+                    total.theo += theo
+                    total.actual += actual
+            rating.sessions.append(session)
     return day_totals(days)
 
 
