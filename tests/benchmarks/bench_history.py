@@ -8,7 +8,7 @@ times slower there than at the first size. In a scratch database it drops and cr
 end, also on a failure or Ctrl-C (about 3.4 GB per million rounds), it:
 
 1. migrates and builds bench_reconcile's floor (60 tables, two pits), 240 dealers, 3,000
-   players and a user per role; simulates and audits a pool of rounds (players at the seats);
+   players and a user per role; simulates and audits a pool of rounds;
 2. for each size, loads that many rounds at ``--per-day`` rounds per gaming day, the newest
    day being today's (``history_load.load``: revisions, wagers, findings, history rows,
    corrections, voids, reviews, through COPY), with a session and dealer per table and day
@@ -355,7 +355,8 @@ def _inner(options) -> int:
     from tests.benchmarks import bench_reconcile, history_load
 
     bench_reconcile._setup()
-    from audit.rollups.writer import rollups_rebuild  # Django is set up now
+    from audit.ratings.writer import ratings_rebuild  # Django is set up now
+    from audit.rollups.writer import rollups_rebuild
     # A role probed and refused is a WARNING with its traceback; a page that fails stays an ERROR.
     logging.getLogger("django.request").setLevel(logging.ERROR)
     logging.getLogger("celery").setLevel(logging.WARNING)
@@ -373,7 +374,7 @@ def _inner(options) -> int:
     for size in options.rounds:
         days = -(-size // options.per_day)
         plan = history_load.Plan(days=[today - timedelta(days=days - 1 - k) for k in range(days)],
-                                 per_day=size // days, today=today, now=now)
+                                 per_day=size // days, today=today, now=now, players=PLAYERS)
         loaded = plan.per_day * days
         t = time.perf_counter()
         history_load.sessions_ensure(floor, plan.days, today)
@@ -385,6 +386,9 @@ def _inner(options) -> int:
         # goes; rows loaded with COPY get theirs from the repair path, as an upgraded database does.
         pairs = rollups_rebuild(since=plan.days[0], until=today)
         reports += f"; rollups of {pairs:,} (day, table) rebuilt in {time.perf_counter() - rolled:.0f} s"
+        rated = time.perf_counter()
+        ratings_rebuild(since=plan.days[0], until=today)
+        reports += f", rating sessions in {time.perf_counter() - rated:.0f} s"
         # Statistics for every table, as autovacuum keeps them on a floor that has run for a while:
         # the floor, dealers, users and rollups were written row by row just now, and a planner
         # that believes a casino has two tables drives the desk's findings from every round.

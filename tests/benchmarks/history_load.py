@@ -175,6 +175,17 @@ class Plan:
     per_day: int
     today: date
     now: datetime
+    #: Players ``P-1`` .. ``P-{players}`` take the seats for a stint of :data:`STINT` of the
+    #: table's rounds each (0: the pool rounds' own identifiers, drawn afresh every round).
+    players: int = 0
+
+
+#: How many of a table's rounds a player stays on a seat before another sits down: at the
+#: bench's 13,700 rounds a day on 60 tables (about 9.5 a table an hour) 25 minutes to 3 hours,
+#: the rating sessions of a real floor. Drawn per round, a player changed tables every round:
+#: each of their ~32 rounds a day was a session of its own.
+STINT = (4, 30)
+_PLAYER = re.compile(r"P-[0-9]+")
 
 
 def _render_pool(pool: dict) -> dict:
@@ -208,6 +219,7 @@ def _rows(floor: Floor, rendered: dict, plan: Plan, engine: str):
     sequence = {t.pk: 0 for t in floor.tables}
     for day in plan.days:
         rng = random.Random(day.toordinal() * 7919)
+        seated: dict[tuple[int, int], list] = {}  # (table, seat) -> [player, rounds left]
         start, end = gaming_day_bounds(day, casino.time_zone, casino.gaming_day_start_hour)
         last = min(end, plan.now) - timedelta(minutes=1)
         step = (last - start - timedelta(minutes=1)) / plan.per_day
@@ -217,6 +229,8 @@ def _rows(floor: Floor, rendered: dict, plan: Plan, engine: str):
             sequence[table.pk] += 1
             version, items, clean = rendered[table.game]
             item = items[rng.randrange(len(items))]
+            if plan.players:
+                item = _seated(item, table.pk, seated, rng, plan.players)
             at = start + timedelta(minutes=1) + step * i
             draw = rng.random()
             corrected, voided = draw < CORRECTED, CORRECTED <= draw < CORRECTED + VOIDED
@@ -230,7 +244,10 @@ def _rows(floor: Floor, rendered: dict, plan: Plan, engine: str):
                         "history_user": user}]
             revisions = [(1, item, at, "")]
             if corrected:
-                revisions.append((2, items[clean[rng.randrange(len(clean))]], at + timedelta(minutes=3),
+                fixed = items[clean[rng.randrange(len(clean))]]
+                if plan.players:
+                    fixed = _seated(fixed, table.pk, seated, rng, plan.players, stay=True)
+                revisions.append((2, fixed, at + timedelta(minutes=3),
                                   "dealer's recorded pay keyed wrong"))
             changed_at = at + timedelta(minutes=3)
             findings = []
@@ -291,6 +308,31 @@ def _rows(floor: Floor, rendered: dict, plan: Plan, engine: str):
                  "wagers": it[2], "day": rnd["day"]}
                 for k, (number, it, made, reason) in enumerate(revisions)
             ], findings
+
+
+def _seated(item, table_id: int, seated: dict, rng, players: int, *, stay: bool = False):
+    """``item`` with the identifiers of the players sitting at ``table_id``'s seats now: a seat
+    keeps its player for a stint, then another of ``players`` sits down (``stay``: a correction
+    of the round just dealt, the same players)."""
+    canonical, audit, wagers, findings = item
+    seats = {}
+    for line in wagers:
+        seat, player = line.split("\t", 2)[:2]
+        if player and seat not in seats:
+            seats[seat] = player
+    names = {}
+    for seat, old in seats.items():
+        here = seated.get((table_id, seat))
+        if here is None or (here[1] <= 0 and not stay):
+            here = seated[(table_id, seat)] = [f"P-{rng.randint(1, players)}", rng.randint(*STINT)]
+        if not stay:
+            here[1] -= 1
+        names[old] = here[0]
+
+    def swap(text: str) -> str:
+        return _PLAYER.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+    return (swap(canonical), audit, [swap(line) for line in wagers], [(f, names.get(p, p)) for f, p in findings])
 
 
 def _lines(table: str, rows_of):
