@@ -73,6 +73,9 @@ HOT_TABLE_INDEXES = {
                       "audit_findi_status_172398_idx", "audit_finding_code_8bc9650c",
                       "audit_finding_reviewed_by_id_83ebd388"},
     "tables_idempotencykey": {"tables_idempotencykey_pkey", "idempotencykey_unique_per_user"},
+    # A round extends or starts its players' rating sessions (audit/ratings/writer.py): the day's
+    # look-up by table and player, and one player's days.
+    "ratings_session": {"ratings_session_pkey", "ratings_session_day", "ratings_session_player"},
 }
 
 
