@@ -24,6 +24,7 @@ from django.db.models.functions import Coalesce
 
 from audit.models import Finding
 from casino.scoping import narrow
+from tables.games.catalogue import OVERPAY, UNDERPAY
 from tables.models import Dealer, Round
 
 #: The paths from a round and from a finding to its casino (casino/scoping.py).
@@ -219,8 +220,8 @@ def dealer_table(*, since: date | None = None, until: date | None = None, casino
         for row in _finding_money(findings)
         .values("round__dealer")
         .annotate(
-            overpaid=_money_sum("amount", kind="overpay"),
-            underpaid=_money_sum("amount", kind="underpay"),
+            overpaid=_money_sum("amount", kind=OVERPAY),
+            underpaid=_money_sum("amount", kind=UNDERPAY),
             findings=Count("id"),
         )
         .order_by()
@@ -266,8 +267,8 @@ def floor_average(*, since: date | None = None, until: date | None = None, casin
     )
     row.update(
         _finding_money(findings).aggregate(
-            overpaid=_money_sum("amount", kind="overpay"),
-            underpaid=_money_sum("amount", kind="underpay"),
+            overpaid=_money_sum("amount", kind=OVERPAY),
+            underpaid=_money_sum("amount", kind=UNDERPAY),
             findings=Count("id"),
         )
     )
@@ -293,8 +294,8 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
     )
     row.update(
         _finding_money(findings).aggregate(
-            overpaid=_money_sum("amount", kind="overpay"),
-            underpaid=_money_sum("amount", kind="underpay"),
+            overpaid=_money_sum("amount", kind=OVERPAY),
+            underpaid=_money_sum("amount", kind=UNDERPAY),
             findings=Count("id"),
         )
     )
@@ -314,7 +315,7 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
 
 
 def _overpays(since: date | None, until: date | None, dealer: int | None, casinos) -> QuerySet[Finding]:
-    qs = _finding_money(narrow(Finding.objects.filter(kind="overpay"), casinos, FINDING_CASINO))
+    qs = _finding_money(narrow(Finding.objects.filter(kind=OVERPAY), casinos, FINDING_CASINO))
     if since:
         qs = qs.filter(gaming_day__gte=since)
     if until:

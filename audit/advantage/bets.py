@@ -24,12 +24,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 from tables.games.cards import parse_card
+from tables.games.catalogue import ANTE, W21
 
 BET_WAGER = {
-    "ante_up_21": "21",
-    "upcard_luck_21": "21",
-    "blackjack_tie": "21",
-    "poker_or_bust": "ante",
+    "ante_up_21": W21,
+    "upcard_luck_21": W21,
+    "blackjack_tie": W21,
+    "poker_or_bust": ANTE,
 }
 #: The games whose rounds are walked (Hold'em Blackjack is not assessed: see above).
 ASSESSED_GAMES = tuple(BET_WAGER)

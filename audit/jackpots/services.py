@@ -43,12 +43,13 @@ from casino.audit_guard import allow_audit_write
 from casino.local_time import local_time_text
 from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
 from tables.games.base import AuditContext
+from tables.games.catalogue import TAXPAYERS_FORTUNE_JACKPOT, TAXPAYERS_FORTUNE_TAX, UPCARD_LUCK_21
 from tables.games.paytables import JACKPOT_LINES
 from tables.models import Round, Table
 
-GAME = "upcard_luck_21"
-TAX_WAGER = "taxpayers_fortune_tax"
-JACKPOT_WAGER = "taxpayers_fortune_jackpot"
+GAME = UPCARD_LUCK_21
+TAX_WAGER = TAXPAYERS_FORTUNE_TAX
+JACKPOT_WAGER = TAXPAYERS_FORTUNE_JACKPOT
 
 M, R = LedgerAccount.METER, LedgerAccount.RESERVE
 

@@ -12,17 +12,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tables.games import ENGINE_VERSION, GAMES
+from tables.games import ANTE_UP_21, BLACKJACK_TIE, ENGINE_VERSION, GAMES, POKER_OR_BUST
 from tables.games.blackjack_math import wager_odds_for_rules
+from tables.games.catalogue import (
+    ANTE,
+    BET,
+    BLACKJACK_GAMES,
+    INSURANCE,
+    ODDS,
+    POT,
+    RAKE,
+    TAXPAYERS_FORTUNE,
+    TAXPAYERS_FORTUNE_JACKPOT,
+    TAXPAYERS_FORTUNE_TAX,
+    TIE_WAGERS,
+    W21,
+)
 
 from .models import ASSUMPTION, EXACT, TheoreticalAssumption, WagerOddsCache
 
-TAX_KEY, JACKPOT_KEY, TF_TYPE = (
-    "taxpayers_fortune_tax",
-    "taxpayers_fortune_jackpot",
-    "taxpayers_fortune",
-)
-POT_KEY, RAKE_KEY = "pot", "rake"
+TAX_KEY, JACKPOT_KEY, TF_TYPE = TAXPAYERS_FORTUNE_TAX, TAXPAYERS_FORTUNE_JACKPOT, TAXPAYERS_FORTUNE
+POT_KEY, RAKE_KEY = POT, RAKE
 #: Rake is what the engine says is due on each hand: the house risks nothing on it.
 RAKE_BASIS = "exact (rake due)"
 
@@ -41,19 +51,19 @@ _POB = (
 #: (game, wager) -> (house edge, variance per unit, note). Seeded into TheoreticalAssumption by a
 #: migration; edited there by gaming managers. The code falls back to these if a row is missing.
 DEFAULT_ASSUMPTIONS: dict[tuple[str, str], tuple[str, str, str]] = {}
-for _game in ("ante_up_21", "upcard_luck_21", "blackjack_tie"):
-    DEFAULT_ASSUMPTIONS[(_game, "21")] = ("0.015", "1.3", f"21 bet, {_MEAN_PLAYER}")
-    DEFAULT_ASSUMPTIONS[(_game, "insurance")] = (
+for _game in BLACKJACK_GAMES:
+    DEFAULT_ASSUMPTIONS[(_game, W21)] = ("0.015", "1.3", f"21 bet, {_MEAN_PLAYER}")
+    DEFAULT_ASSUMPTIONS[(_game, INSURANCE)] = (
         "0.074",
         "1.92",
         "insurance, 6 decks, the player's cards ignored (2:1 on p = 96/311)",
     )
 DEFAULT_ASSUMPTIONS.update(
     {
-        ("ante_up_21", "ante"): ("0.02", "1.0", f"Ante, {_ILLUSTRATIVE}"),
-        ("ante_up_21", "bet"): ("0.02", "1.0", f"Bet, {_ILLUSTRATIVE}"),
-        ("poker_or_bust", "ante"): ("0.00016", "0.997219", f"Ante, {_POB}: 0.016% +/- 0.100%"),
-        ("poker_or_bust", "odds"): ("0.06096", "1.816432", f"Odds, {_POB}: 6.096% +/- 0.135%"),
+        (ANTE_UP_21, ANTE): ("0.02", "1.0", f"Ante, {_ILLUSTRATIVE}"),
+        (ANTE_UP_21, BET): ("0.02", "1.0", f"Bet, {_ILLUSTRATIVE}"),
+        (POKER_OR_BUST, ANTE): ("0.00016", "0.997219", f"Ante, {_POB}: 0.016% +/- 0.100%"),
+        (POKER_OR_BUST, ODDS): ("0.06096", "1.816432", f"Odds, {_POB}: 6.096% +/- 0.135%"),
     }
 )
 _TIE_VARIANCE = {
@@ -67,7 +77,7 @@ _TIE_VARIANCE = {
     "blackjack": "370",
 }
 for _bet, _var in _TIE_VARIANCE.items():
-    DEFAULT_ASSUMPTIONS[("blackjack_tie", f"tie_{_bet}")] = (
+    DEFAULT_ASSUMPTIONS[(BLACKJACK_TIE, TIE_WAGERS[_bet])] = (
         "0.05",
         _var,
         f"Tie bonus {_bet}, {_ILLUSTRATIVE} (variance from the pay table)",

@@ -30,6 +30,7 @@ from audit import chain
 from audit.models import Finding
 from audit.rollups.models import DailyCodeRollup, DailyOverpayRollup, DailyRollup
 from audit.selectors import _money_sum, _round_stats, counted_findings
+from tables.games.catalogue import OVERPAY, UNDERPAY
 from tables.models import Round
 
 _DAY = ("gaming_day", "table_id", "dealer_id", "game")
@@ -78,7 +79,7 @@ def figures(**rounds_filter) -> Figures:
                          "findings": 0, "open_findings": 0, "overpaid": _money(0), "underpaid": _money(0)}
     for row in (findings.values(*on_round.values())
                 .annotate(n=Count("id"), waiting=Count("id", filter=Q(status=Finding.OPEN)),
-                          over=_money_sum("amount", kind="overpay"), under=_money_sum("amount", kind="underpay"))):
+                          over=_money_sum("amount", kind=OVERPAY), under=_money_sum("amount", kind=UNDERPAY))):
         key = (_day(row["round__gaming_day"]), row["round__table"], row["round__dealer"], row["round__game"])
         # A counted finding's round is always counted (active, or holding this reviewed error).
         day_rows[key].update(findings=row["n"], open_findings=row["waiting"], overpaid=_money(row["over"]),
@@ -86,10 +87,10 @@ def figures(**rounds_filter) -> Figures:
     out[DailyRollup] = day_rows
     for row in findings.values(*on_round.values(), "kind", "code").annotate(n=Count("id"), amt=_money_sum("amount")):
         put(DailyCodeRollup, row, (*on_round.values(), "kind", "code"), count=row["n"], amount=row["amt"])
-    overpays = findings.filter(kind="overpay").annotate(seat0=Coalesce("seat", Value(0)))
+    overpays = findings.filter(kind=OVERPAY).annotate(seat0=Coalesce("seat", Value(0)))
     # The player's lowest overpaid seat of the round carries the round for the player (models.py).
     lower_seat = counted_findings(
-        Finding.objects.filter(round=OuterRef("round"), kind="overpay", player=OuterRef("player"))
+        Finding.objects.filter(round=OuterRef("round"), kind=OVERPAY, player=OuterRef("player"))
         .annotate(seat0=Coalesce("seat", Value(0))).filter(seat0__lt=OuterRef("seat0"))
     )
     for row in (overpays.annotate(lowest=~Exists(lower_seat))

@@ -68,11 +68,7 @@ def engine_build() -> str:
     """Which build of the engine this process runs: "compiled", "python" or "mixed"."""
     return accel.build_description()
 
-ANTE_UP_21 = "ante_up_21"
-UPCARD_LUCK_21 = "upcard_luck_21"
-POKER_OR_BUST = "poker_or_bust"
-HOLDEM_BLACKJACK = "holdem_blackjack"
-BLACKJACK_TIE = "blackjack_tie"
+from .catalogue import ANTE_UP_21, BLACKJACK_TIE, HOLDEM_BLACKJACK, POKER_OR_BUST, UPCARD_LUCK_21  # noqa: E402
 
 GAMES: dict[str, Game] = {
     g.key: g

@@ -27,31 +27,31 @@ import cython
 from . import blackjack as bj
 from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Errors, Finding, Settlement
 from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT
+from .catalogue import (
+    ANTE,
+    ANTE_ABOVE_21_BET,
+    ANTE_UP_21,
+    BET,
+    BET_NOT_EQUAL_ANTE,
+    POKER_BONUS,
+    POKER_BONUS_WITH_FOLD,
+    POKER_BONUS_WRONG_AMOUNT,
+    RULE_ANTE_UP_ANTE,
+    RULE_BET,
+    RULE_BONUS_AMOUNT,
+    RULE_BONUS_PLAY,
+)
 from .money import ZERO, money_text
 
 make_settlement = bj.make_settlement
 
-ANTE, BET, POKER_BONUS = "ante", "bet", "poker_bonus"
 WAGERS = (ANTE, BET, POKER_BONUS)
 
-ANTE_ABOVE_21_BET = "ANTE_ABOVE_21_BET"
-BET_NOT_EQUAL_ANTE = "BET_NOT_EQUAL_ANTE"
-POKER_BONUS_WITH_FOLD = "POKER_BONUS_WITH_FOLD"
-POKER_BONUS_WRONG_AMOUNT = "POKER_BONUS_WRONG_AMOUNT"
 FINDING_CODES = (
     ANTE_ABOVE_21_BET,
     BET_NOT_EQUAL_ANTE,
     POKER_BONUS_WITH_FOLD,
     POKER_BONUS_WRONG_AMOUNT,
-)
-
-RULE_ANTE = 'The "ANTE" bet may not exceed the "21" bet (rule card).'
-RULE_BET = 'The "BET" must be the same amount as the "ANTE" (rule card).'
-RULE_BONUS_PLAY = (
-    "Players making the POKER BONUS bet must play the poker portion of the game (rule card)."
-)
-RULE_BONUS_AMOUNT = (
-    "To play the POKER BONUS, a fixed bet (ruleset: poker_bonus_amount) is placed (rule card)."
 )
 
 QUALIFY = 12 * 16  # Queen-high: any non-pair whose high card is a Queen or better, or any pair
@@ -175,7 +175,7 @@ def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
                 RULE_VIOLATION,
                 f"Seat {seat.seat} ANTE {money_text(ante)} is above the 21 bet {money_text(stake21)}.",
                 f"{path}.ante",
-                RULE_ANTE,
+                RULE_ANTE_UP_ANTE,
                 f"at most {money_text(stake21)}",
                 money_text(ante),
                 ante - stake21,
@@ -518,7 +518,7 @@ def _settle_bonus(number: int, bonus: Decimal, c1: int, c2: int, upcard: int, ru
 
 
 SPEC = bj.GameSpec(
-    key="ante_up_21",
+    key=ANTE_UP_21,
     wagers=WAGERS,
     rule_findings=_rule_findings,
     side_live=_side_live,

@@ -13,14 +13,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from .catalogue import FINDING_KINDS as FINDING_KINDS  # finding kinds: the catalogue's, re-exported
+from .catalogue import OVERPAY, PAY_ABOVE_EXPECTED, PAY_BELOW_EXPECTED, UNDERPAY
+from .catalogue import PROCEDURE as PROCEDURE
+from .catalogue import RULE_VIOLATION as RULE_VIOLATION
 from .money import CENT, ZERO, MoneyError, money_text, to_money
-
-# Finding kinds. Overpay/underpay come from comparing recorded pays with the engine's.
-OVERPAY = "overpay"
-UNDERPAY = "underpay"
-PROCEDURE = "procedure"
-RULE_VIOLATION = "rule_violation"
-FINDING_KINDS = (OVERPAY, UNDERPAY, PROCEDURE, RULE_VIOLATION)
 
 # Settlement outcomes.
 WIN = "win"
@@ -99,7 +96,7 @@ def parse_money(value: object, path: str, errors: Errors, *, positive: bool = Fa
 class Finding:
     """A departure from the rules or a wrong pay, as surveillance reads it."""
 
-    code: str  # stable, e.g. "ANTE_ABOVE_21_BET"; documented in docs/findings.md
+    code: str  # stable, e.g. "ANTE_ABOVE_21_BET"; every code is in catalogue.FINDINGS
     kind: str  # one of FINDING_KINDS
     message: str  # a floor supervisor's words
     path: str = ""  # where in the round: "seats[2].wagers.ante", "dealer.cards[4]", "actions[7]"
@@ -215,7 +212,7 @@ def compare_recorded(settlements: Iterable[Settlement], recorded: Iterable[Recor
         why = f" ({s.explanation})" if s is not None else " (no such wager was settled)"
         findings.append(
             Finding(
-                code="PAY_ABOVE_EXPECTED" if diff > 0 else "PAY_BELOW_EXPECTED",
+                code=PAY_ABOVE_EXPECTED if diff > 0 else PAY_BELOW_EXPECTED,
                 kind=kind,
                 message=(
                     f"{label.capitalize()}: dealer's result {money_text(pay.net)}, "

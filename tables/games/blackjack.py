@@ -101,10 +101,38 @@ from .base import (
     simulator,
 )
 from .cards import ACE, BJ_POINTS, RANK, TEN_VALUE, TEXT, cards_text, parse_card
+from .catalogue import (  # the shared blackjack's finding codes and rules (game modules add their own)
+    DEALER_DREW_HARD_17,
+    DEALER_DREW_SOFT_17,
+    DEALER_DREW_SOFT_18_PLUS,
+    DEALER_DREW_UNNEEDED,
+    DEALER_MISSED_PEEK,
+    DEALER_STOOD_SOFT_17,
+    DEALER_STOPPED_EARLY,
+    DOUBLE_AFTER_SPLIT_NOT_ALLOWED,
+    DOUBLE_NOT_ALLOWED,
+    INSURANCE,
+    INSURANCE_ABOVE_HALF_BET,
+    INSURANCE_NOT_OFFERED,
+    RESPLIT_ACES_NOT_ALLOWED,
+    RULE_DAS,
+    RULE_DEALER_COMPLETES,
+    RULE_DEALER_DRAWS,
+    RULE_DOUBLE_ON,
+    RULE_H17,
+    RULE_INSURANCE,
+    RULE_INSURANCE_OFFERED,
+    RULE_MAX_SPLIT,
+    RULE_PEEK,
+    RULE_RESPLIT_ACES,
+    RULE_S17,
+    RULE_SPLIT_TENS,
+    SPLIT_ABOVE_MAX_HANDS,
+    SPLIT_UNEQUAL_TEN_VALUES,
+    W21,
+)
 from .money import CENT, ZERO, MoneyError, money_text, odds_text, pays, to_money
 
-W21 = "21"
-INSURANCE = "insurance"
 HIT, STAND, DOUBLE, SPLIT = "hit", "stand", "double", "split"
 ACTIONS = (HIT, STAND, DOUBLE, SPLIT)
 _ACTION_SET = frozenset(ACTIONS)
@@ -116,38 +144,6 @@ _DEALER_KEYS = frozenset({"cards"})
 MAX_SEAT_NUMBER = 12
 #: The first-two-card totals a double is allowed on, by the ruleset's ``double_on``.
 DOUBLE_TOTALS = {"9_10_11": frozenset({9, 10, 11}), "10_11": frozenset({10, 11})}
-
-# Finding codes of the shared blackjack (game modules add their own).
-DEALER_STOOD_SOFT_17 = "DEALER_STOOD_SOFT_17"
-DEALER_STOPPED_EARLY = "DEALER_STOPPED_EARLY"
-DEALER_DREW_HARD_17 = "DEALER_DREW_HARD_17"
-DEALER_DREW_SOFT_17 = "DEALER_DREW_SOFT_17"
-DEALER_DREW_SOFT_18_PLUS = "DEALER_DREW_SOFT_18_PLUS"
-DEALER_DREW_UNNEEDED = "DEALER_DREW_UNNEEDED"
-DEALER_MISSED_PEEK = "DEALER_MISSED_PEEK"
-INSURANCE_ABOVE_HALF_BET = "INSURANCE_ABOVE_HALF_BET"
-INSURANCE_NOT_OFFERED = "INSURANCE_NOT_OFFERED"
-DOUBLE_NOT_ALLOWED = "DOUBLE_NOT_ALLOWED"
-DOUBLE_AFTER_SPLIT_NOT_ALLOWED = "DOUBLE_AFTER_SPLIT_NOT_ALLOWED"
-SPLIT_ABOVE_MAX_HANDS = "SPLIT_ABOVE_MAX_HANDS"
-RESPLIT_ACES_NOT_ALLOWED = "RESPLIT_ACES_NOT_ALLOWED"
-SPLIT_UNEQUAL_TEN_VALUES = "SPLIT_UNEQUAL_TEN_VALUES"
-
-RULE_H17 = "Dealer must hit soft 17 (rule card; RULINGS.md)."
-RULE_S17 = "Dealer stands on all 17s (ruleset: dealer_hits_soft_17 off)."
-RULE_DEALER_DRAWS = "Dealer draws to 16 and stands on 17 or more (RULINGS.md)."
-RULE_DEALER_COMPLETES = (
-    "The dealer completes the hand whenever any wager on the layout still depends on it, "
-    "and only then (RULINGS.md)."
-)
-RULE_PEEK = "Dealer peeks for blackjack with an Ace or ten-value up (ruleset: dealer_peeks)."
-RULE_INSURANCE = "Insurance pays 2 to 1, at most half the 21 bet (RULINGS.md)."
-RULE_INSURANCE_OFFERED = "Insurance is offered only when the dealer shows an Ace (RULINGS.md)."
-RULE_DOUBLE_ON = "Double on the first two cards allowed by the ruleset (double_on)."
-RULE_DAS = "Double after split (ruleset: double_after_split)."
-RULE_MAX_SPLIT = "Split up to the ruleset's max_split_hands hands."
-RULE_RESPLIT_ACES = "Split Aces take one card each and may not be resplit (ruleset: resplit_aces)."
-RULE_SPLIT_TENS = "Only equal ranks may be split (ruleset: split_any_ten_values off)."
 
 
 # --------------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ from typing import Any
 from . import paytables as pt
 from .base import Errors, join_path
 from .cards import ACE, JACK, RANK, SPADES, SUIT, TEN_VALUE, make_card
+from .catalogue import POKER_BONUS, TAXPAYERS_FORTUNE, UPCARD_LUCK
 from .dealer_odds import (
     ACE_INDEX,
     OUTCOMES,
@@ -293,7 +294,7 @@ def _upcard_luck_odds(decks: int, table_key: tuple[tuple[str, Fraction], ...]) -
     lose = 1 - sum((o.probability for o in outcomes), Fraction(0))
     outcomes.append(Outcome("lose", lose, Fraction(-1)))
     return WagerOdds(
-        "upcard_luck",
+        UPCARD_LUCK,
         decks,
         tuple(outcomes),
         {"paytable": _ordered(table, pt.UPCARD_LUCK_CATEGORIES)},
@@ -415,7 +416,7 @@ def _taxpayers_fortune_odds(
         "tax_categories": tax_probability,
         "jackpot_lines": line_probability,
     }
-    return WagerOdds("taxpayers_fortune", decks, tuple(outcomes), details)
+    return WagerOdds(TAXPAYERS_FORTUNE, decks, tuple(outcomes), details)
 
 
 def _merge(outcomes: list[Outcome]) -> list[Outcome]:
@@ -455,7 +456,7 @@ def _poker_bonus_odds(decks: int, table_key: tuple[tuple[str, Fraction], ...]) -
     lose = 1 - sum((o.probability for o in outcomes), Fraction(0))
     outcomes.append(Outcome("lose", lose, Fraction(-1)))
     return WagerOdds(
-        "poker_bonus",
+        POKER_BONUS,
         decks,
         tuple(outcomes),
         {"paytable": _ordered(table, pt.POKER_BONUS_CATEGORIES)},
@@ -475,9 +476,9 @@ def wager_odds_for_rules(rules: Any) -> dict[str, WagerOdds]:
 
     out: dict[str, WagerOdds] = {}
     if isinstance(rules, UpcardLuck21Rules):
-        out["upcard_luck"] = upcard_luck_odds(rules.decks, rules.upcard_luck_odds)
+        out[UPCARD_LUCK] = upcard_luck_odds(rules.decks, rules.upcard_luck_odds)
         if rules.taxpayers_fortune and rules.decks in rules.jackpot_columns:
-            out["taxpayers_fortune"] = taxpayers_fortune_odds(
+            out[TAXPAYERS_FORTUNE] = taxpayers_fortune_odds(
                 rules.decks,
                 h17=rules.dealer_hits_soft_17,
                 tax_schedule=rules.tax_schedule,
@@ -485,7 +486,7 @@ def wager_odds_for_rules(rules: Any) -> dict[str, WagerOdds]:
                 marker=rules.taxpayers_fortune_marker,
             )
     if isinstance(rules, AnteUp21Rules):
-        out["poker_bonus"] = poker_bonus_odds(rules.decks, rules.poker_bonus_paytable)
+        out[POKER_BONUS] = poker_bonus_odds(rules.decks, rules.poker_bonus_paytable)
     return out
 
 

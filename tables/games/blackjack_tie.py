@@ -22,20 +22,16 @@ import cython
 
 from . import blackjack as bj
 from .base import LOSE, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
+from .catalogue import BLACKJACK_TIE, RULE_BONUS_TOTAL, TIE_BONUSES_ABOVE_PRIMARY, TIE_WAGERS
 from .money import ZERO, money_text, odds_text
 from .paytables import TIE_BETS
 
 make_settlement = bj.make_settlement
 
-WAGERS = tuple(f"tie_{b}" for b in TIE_BETS)
-BONUS_OF_WAGER = {f"tie_{b}": b for b in TIE_BETS}
+WAGERS = tuple(TIE_WAGERS[b] for b in TIE_BETS)
+BONUS_OF_WAGER = {TIE_WAGERS[b]: b for b in TIE_BETS}
 
-TIE_BONUSES_ABOVE_PRIMARY = "TIE_BONUSES_ABOVE_PRIMARY"
 FINDING_CODES = (TIE_BONUSES_ABOVE_PRIMARY,)
-RULE_BONUS_TOTAL = (
-    "The player may only wager a total of all bonus wagers not to exceed the total of "
-    "the primary blackjack wager (rule card)."
-)
 
 #: Which tie (by its name) each bonus wins on.
 WINS_ON = {
@@ -241,7 +237,7 @@ def _settle_bonus(
 
 
 SPEC = bj.GameSpec(
-    key="blackjack_tie",
+    key=BLACKJACK_TIE,
     wagers=WAGERS,
     rule_findings=_rule_findings,
     side_live=_side_live,

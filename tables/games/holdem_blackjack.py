@@ -195,6 +195,28 @@ from .base import (
     simulator,
 )
 from .cards import TEXT, CardError, parse_card
+from .catalogue import (
+    AWARDS_DO_NOT_BALANCE,
+    BUTTON_WRONG_SEAT,
+    HOLDEM_BLACKJACK,
+    POT,
+    RAKE_ABOVE_EXPECTED,
+    RAKE_BELOW_EXPECTED,
+    RULE_AWARDS,
+    RULE_BIG_BLIND,
+    RULE_BUST,
+    RULE_BUTTON,
+    RULE_CAP,
+    RULE_COMPLETION,
+    RULE_MATCH,
+    RULE_MAX_CARDS,
+    RULE_ORDER_LATER,
+    RULE_ORDER_R1,
+    RULE_RAKE,
+    RULE_SMALL_BLIND,
+)
+from .catalogue import RAKE as RAKE_WAGER  # the house's settlement; RAKE is the log's action
+from .catalogue import RULE_HOLDEM_ANTE as RULE_ANTE
 from .holdem_pots import (
     CHARLIE_KEY,
     PotTuple,
@@ -210,16 +232,6 @@ from .holdem_state import (
     ACTIONS,
     RAKE,
     ROUND_NAMES,
-    RULE_ANTE,
-    RULE_BIG_BLIND,
-    RULE_BUST,
-    RULE_CAP,
-    RULE_COMPLETION,
-    RULE_MATCH,
-    RULE_MAX_CARDS,
-    RULE_ORDER_LATER,
-    RULE_ORDER_R1,
-    RULE_SMALL_BLIND,
     Action,
     Stakes,
     State,
@@ -251,12 +263,7 @@ __all__ = [
 _ROUND_NAMES = ROUND_NAMES
 _CARD_BY_TEXT = {t: i for i, t in enumerate(TEXT)}
 
-RULE_BUTTON = (
-    "The dealer button is moved from player to player one position clockwise between each hand."
-)
 RULE_SHOWDOWN = "The player with the best blackjack hand wins the pot. Ties split the pot."
-RULE_RAKE = "House ruling: rake = the table's percent of all pots, rounded down to the cent, capped; none when the hand ends in round 1."
-RULE_AWARDS = "Everything put in the pot is pushed to the winners or taken as rake."
 
 
 class HandSeat(NamedTuple):
@@ -684,7 +691,7 @@ def _button_finding(rnd: Round, previous: Mapping, m: _Memo) -> Finding | None:
     if rnd.button == due:
         return None
     return Finding(
-        "BUTTON_WRONG_SEAT",
+        BUTTON_WRONG_SEAT,
         PROCEDURE,
         f"Button at seat {rnd.button}; from seat {prev} last hand it should have moved one seat to seat {due}.",
         "button",
@@ -785,7 +792,7 @@ def _folded_settlement(
         net = (back or 0) - put_in
         s = Settlement(
             seat,
-            "pot",
+            POT,
             m.dec(put_in),
             m.dec(net),
             WIN if net > 0 else LOSE if net < 0 else PUSH,
@@ -802,7 +809,7 @@ def _rake_settlement(m: _Memo, contested: int, rake: int, why: str) -> Settlemen
     key = (contested, rake, why)
     s = m.rakes.get(key)
     if s is None:
-        s = Settlement(0, "rake", m.dec(contested), m.dec(rake), WIN if rake else PUSH, why)
+        s = Settlement(0, RAKE_WAGER, m.dec(contested), m.dec(rake), WIN if rake else PUSH, why)
         if len(m.rakes) < _MEMO_SIZE:
             m.rakes[key] = s
     return s
@@ -872,7 +879,7 @@ def audit(
         append(
             Settlement(
                 seat,
-                "pot",
+                POT,
                 stake if stake is not None else m.dec(put_in),
                 net_dec if net_dec is not None else m.dec(net),
                 WIN if net > 0 else LOSE if net < 0 else PUSH,
@@ -891,7 +898,7 @@ def audit(
             recorded = [
                 RecordedPay(
                     clock[j],
-                    "pot",
+                    POT,
                     m.dec(awards.get(clock[j], 0) - contrib[j]),
                     None,
                     rp.award_paths.get(clock[j], f"seats[{rp.index[j]}]"),
@@ -904,7 +911,7 @@ def audit(
             over = taken > rake
             findings.append(
                 Finding(
-                    "RAKE_ABOVE_EXPECTED" if over else "RAKE_BELOW_EXPECTED",
+                    RAKE_ABOVE_EXPECTED if over else RAKE_BELOW_EXPECTED,
                     UNDERPAY if over else OVERPAY,
                     f"Dealer raked {chips_text(taken)}; due {chips_text(rake)} ({rake_why}).",
                     rp.rake_path or "actions",
@@ -921,7 +928,7 @@ def audit(
             diff = pushed + taken - total_in
             findings.append(
                 Finding(
-                    "AWARDS_DO_NOT_BALANCE",
+                    AWARDS_DO_NOT_BALANCE,
                     PROCEDURE,
                     f"Dealer pushed {chips_text(pushed)} and raked {chips_text(taken)} from {chips_text(total_in)} put in: "
                     + (
@@ -976,6 +983,6 @@ def simulate_round(
 ) -> dict:
     """A realistic hand in JSON form (:mod:`tables.games.simulate_holdem_blackjack`, which
     registers itself in :data:`~.base.SIMULATORS` when imported)."""
-    return simulator("holdem_blackjack")(
+    return simulator(HOLDEM_BLACKJACK)(
         rng, rules if rules is not None else HoldemBlackjackRules(), seats=seats, inject=inject
     )

@@ -42,6 +42,33 @@ from typing import Any, NamedTuple
 
 from .base import PROCEDURE, RULE_VIOLATION, Errors, Finding
 from .cards import TEXT
+from .catalogue import (  # the codes and the card's words quoted in findings
+    ALL_IN_WRONG_AMOUNT,
+    ANTE_MISSING,
+    ANTE_WRONG_AMOUNT,
+    BET_WRONG_SIZE,
+    BETTING_NOT_COMPLETE,
+    BLIND_MISSING,
+    BLIND_WRONG_AMOUNT,
+    BLIND_WRONG_SEAT,
+    CALL_WRONG_AMOUNT,
+    CHECK_FACING_BET,
+    FINAL_BET_OUT_OF_SPREAD,
+    HIT_ON_BUST,
+    HIT_PAST_MAX_CARDS,
+    OUT_OF_TURN,
+    RAISE_CAP_EXCEEDED,
+    RULE_BIG_BLIND,
+    RULE_BUST,
+    RULE_CAP,
+    RULE_COMPLETION,
+    RULE_HOLDEM_ANTE,
+    RULE_MATCH,
+    RULE_MAX_CARDS,
+    RULE_ORDER_LATER,
+    RULE_ORDER_R1,
+    RULE_SMALL_BLIND,
+)
 from .holdem_pots import chips_text, hand_key, money_text_cents, to_cents, to_decimal
 from .rulesets import HoldemBlackjackRules
 
@@ -112,19 +139,6 @@ _VERBS = {
 }
 ROUND_NAMES = {1: "round 1", 2: "round 2", 3: "the final round"}
 
-# The card's words, quoted in findings.
-RULE_ORDER_R1 = "Action starts with the player to the left of the big blind and continues clockwise around the table."
-RULE_ORDER_LATER = "Action starts with the player to the left of the dealer button and continues clockwise around the table."
-RULE_MATCH = "Players may bet, check, call, raise, or fold in turn until all bets are matched."
-RULE_CAP = "There is a maximum of one bet and three raises in each round."
-RULE_COMPLETION = (
-    "Remaining players complete their hands, in turn, going clockwise around the table."
-)
-RULE_BUST = "If a player exceeds 21 they can only Stand (but they are still in the game)."
-RULE_MAX_CARDS = "A player may draw to a maximum of 7 cards."
-RULE_SMALL_BLIND = "The Small Blind is posted by the player to the immediate left of the dealer button and is usually equal to half the Big Blind."
-RULE_BIG_BLIND = "The Big Blind is posted by the player left of the Small Blind and is equal to the size of the minimum bet."
-RULE_ANTE = "Antes are posted by all players and are usually equal to half the Small Blind amount."
 
 
 class Action(NamedTuple):
@@ -457,7 +471,7 @@ class State:
         facing = f"facing {chips_text(owes)} to call" if owes > 0 else "with no action yet"
         add_finding(
             self.findings,
-            "BETTING_NOT_COMPLETE",
+            BETTING_NOT_COMPLETE,
             PROCEDURE,
             f"Betting in {ROUND_NAMES[r]} ended before seat {seat} acted ({facing}).",
             where,
@@ -728,7 +742,7 @@ class State:
                     return False
                 add_finding(
                     findings,
-                    "CHECK_FACING_BET",
+                    CHECK_FACING_BET,
                     PROCEDURE,
                     f"Seat {seat} checked facing a bet of {chips_text(bet)} in {ROUND_NAMES[rno]} "
                     f"({chips_text(owes)} to call).",
@@ -750,7 +764,7 @@ class State:
             ok = False
             add_finding(
                 findings,
-                "ALL_IN_WRONG_AMOUNT",
+                ALL_IN_WRONG_AMOUNT,
                 PROCEDURE,
                 f"Seat {seat} was recorded all in for {chips_text(cents)} with {chips_text(had)} in front of them.",
                 k,
@@ -776,7 +790,7 @@ class State:
                     return False
                 add_finding(
                     findings,
-                    "BET_WRONG_SIZE",
+                    BET_WRONG_SIZE,
                     RULE_VIOLATION,
                     f"Seat {seat} {_VERBS[kind]} to {chips_text(total)} in {ROUND_NAMES[rno]}, "
                     f"which does not raise the bet of {chips_text(bet)}.",
@@ -884,7 +898,7 @@ class State:
             ahead = next(self.clock[q] for q, t in comp.items() if t == ptr)
             add_finding(
                 findings,
-                "OUT_OF_TURN",
+                OUT_OF_TURN,
                 PROCEDURE,
                 f"Seat {seat} {verb} after seat {ahead} had begun completing; "
                 "hands are completed clockwise from the button's left.",
@@ -905,7 +919,7 @@ class State:
                 return False
             add_finding(
                 findings,
-                "OUT_OF_TURN",
+                OUT_OF_TURN,
                 PROCEDURE,
                 f"Seat {seat} {verb} after standing.",
                 k,
@@ -924,7 +938,7 @@ class State:
                 return False
             add_finding(
                 findings,
-                "HIT_PAST_MAX_CARDS",
+                HIT_PAST_MAX_CARDS,
                 RULE_VIOLATION,
                 f"Seat {seat} drew {TEXT[card]} to a {len(held)}-card hand; a hand stops at {max_cards} cards. "
                 "The card does not count.",
@@ -942,7 +956,7 @@ class State:
                 return False
             add_finding(
                 findings,
-                "HIT_ON_BUST",
+                HIT_ON_BUST,
                 RULE_VIOLATION,
                 f"Seat {seat} drew {TEXT[card]} on a busted {-key}; a busted hand may only stand. "
                 "The card does not count.",
@@ -1035,11 +1049,11 @@ class State:
                 if ante[j] == 0:
                     add_finding(
                         findings,
-                        "ANTE_MISSING",
+                        ANTE_MISSING,
                         RULE_VIOLATION,
                         f"Seat {s} posted no ante; the ante is {chips_text(due)}.",
                         f"seats[{index[j]}]",
-                        RULE_ANTE,
+                        RULE_HOLDEM_ANTE,
                         chips_text(due),
                         "0",
                         due,
@@ -1048,11 +1062,11 @@ class State:
                 else:
                     add_finding(
                         findings,
-                        "ANTE_WRONG_AMOUNT",
+                        ANTE_WRONG_AMOUNT,
                         RULE_VIOLATION,
                         f"Seat {s} anted {chips_text(ante[j])}; the ante is {chips_text(due)}.",
                         f"seats[{index[j]}]",
-                        RULE_ANTE,
+                        RULE_HOLDEM_ANTE,
                         chips_text(due),
                         chips_text(ante[j]),
                         abs(ante[j] - due),
@@ -1067,7 +1081,7 @@ class State:
             if not posts:
                 add_finding(
                     findings,
-                    "BLIND_MISSING",
+                    BLIND_MISSING,
                     RULE_VIOLATION,
                     f"No {name} was posted; seat {due_seat} owed {chips_text(size)}.",
                     "actions",
@@ -1082,7 +1096,7 @@ class State:
                 if j != due_pos:
                     add_finding(
                         findings,
-                        "BLIND_WRONG_SEAT",
+                        BLIND_WRONG_SEAT,
                         RULE_VIOLATION,
                         f"Seat {seat} posted the {name}; with the button at seat {self.button} it is seat {due_seat}'s.",
                         k,
@@ -1096,7 +1110,7 @@ class State:
                 if posted != due:
                     add_finding(
                         findings,
-                        "BLIND_WRONG_AMOUNT",
+                        BLIND_WRONG_AMOUNT,
                         RULE_VIOLATION,
                         f"Seat {seat} posted a {name} of {chips_text(posted)}; the {name} is {chips_text(size)}.",
                         k,
@@ -1152,7 +1166,7 @@ def _out_of_turn(
         exp = f"seat {due}"
     add_finding(
         findings,
-        "OUT_OF_TURN",
+        OUT_OF_TURN,
         PROCEDURE,
         msg,
         k,
@@ -1172,7 +1186,7 @@ def _wrong_call(findings: list[Finding], k: int, seat: int, r: int, cents: int, 
     )
     add_finding(
         findings,
-        "CALL_WRONG_AMOUNT",
+        CALL_WRONG_AMOUNT,
         PROCEDURE,
         msg,
         k,
@@ -1198,7 +1212,7 @@ def _raise_cap(
     word = "bet" if bet == 0 else "raised to"
     add_finding(
         findings,
-        "RAISE_CAP_EXCEEDED",
+        RAISE_CAP_EXCEEDED,
         RULE_VIOLATION,
         f"Seat {seat} {word} {chips_text(total)} in {ROUND_NAMES[r]}, a bet or raise past the cap "
         f"(one bet and {st.max_bets - 1} raises).",
@@ -1218,7 +1232,7 @@ def _wrong_size(
     what = "a bet" if bet == 0 else "a raise"
     add_finding(
         findings,
-        "BET_WRONG_SIZE",
+        BET_WRONG_SIZE,
         RULE_VIOLATION,
         f"Seat {seat} {word} {chips_text(total)} in {ROUND_NAMES[r]}, where {what} is {chips_text(size)}.",
         k,
@@ -1244,7 +1258,7 @@ def _out_of_spread(
         )
     add_finding(
         findings,
-        "FINAL_BET_OUT_OF_SPREAD",
+        FINAL_BET_OUT_OF_SPREAD,
         RULE_VIOLATION,
         msg,
         k,

@@ -99,11 +99,28 @@ from .base import (
     compare_recorded,
 )
 from .cards import ALL_CARDS, BJ_POINTS, HIGH_RANK, TEXT, CardError, cards_text, parse_card
+from .catalogue import (
+    ANTE,
+    ANTE_ODDS_UNEQUAL,
+    CARDS_AFTER_BUST,
+    DEALER_DREW_AFTER_BUST,
+    DEALER_DREW_ALL_BUST,
+    DEALER_DREW_ON_STANDING_TOTAL,
+    DEALER_STOOD_SHORT,
+    ODDS,
+    PAY_ABOVE_EXPECTED,
+    PAY_BELOW_EXPECTED,
+    POKER_OR_BUST,
+    RULE_ALL_BUST,
+    RULE_DEALER_BUST,
+    RULE_DEALER_DRAW,
+    RULE_PLAYER_BUST,
+    RULE_WAGERS,
+    WAGER_MISSING,
+)
 from .money import CENT, ZERO, MoneyError, money_text, odds_text, pays, to_money
 from .rulesets import PokerOrBustRules
 
-ANTE = "ante"
-ODDS = "odds"
 WAGERS = (ANTE, ODDS)
 WAGER_NAMES = {ANTE: "Ante", ODDS: "Odds"}
 
@@ -117,28 +134,6 @@ DEALER_STANDS_FROM = 23  # the dealer draws at 22 or less
 ODDS_MIN_PAIR = 11
 PAIR_KEY = "pair_jacks_or_better"
 
-RULE_WAGERS = (
-    "The game begins by the player placing two mandatory Ante and Odds wagers of equal amounts."
-)
-RULE_PLAYER_BUST = (
-    "If the player's point total goes over 31, the player has busted and both the "
-    "Ante and Odds wagers are lost."
-)
-RULE_DEALER_DRAW = (
-    "After all players have acted, the dealer will expose the down card and deliver "
-    "one additional card to his/her hand. If the total of the dealer's three cards is "
-    "22 or less, the dealer must take additional cards until his/her hand value "
-    "exceeds 22. If the dealer's hand value totals 23 to 31, the dealer must stand "
-    "and take no additional cards."
-)
-RULE_DEALER_BUST = (
-    "If the dealer's hand goes over 31, the dealer busts (RULINGS.md: the bust "
-    "stands; no further card is dealt)."
-)
-RULE_ALL_BUST = (
-    "The dealer draws only if some player stands (RULINGS.md): when every player "
-    "has busted, the dealer takes no card."
-)
 
 
 # --- the round ----------------------------------------------------------------------------
@@ -917,7 +912,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
 def _wager_missing(s: SeatHand) -> Finding:
     missing, placed = (ANTE, s.odds) if s.ante is None else (ODDS, s.ante)
     return Finding(
-        code="WAGER_MISSING",
+        code=WAGER_MISSING,
         kind=RULE_VIOLATION,
         message=(
             f"Seat {s.seat} played without an {WAGER_NAMES[missing]}: Ante and Odds are "
@@ -934,7 +929,7 @@ def _wager_missing(s: SeatHand) -> Finding:
 
 def _unequal(s: SeatHand) -> Finding:
     return Finding(
-        code="ANTE_ODDS_UNEQUAL",
+        code=ANTE_ODDS_UNEQUAL,
         kind=RULE_VIOLATION,
         message=(
             f"Seat {s.seat} bet Ante {money_text(s.ante)} and Odds {money_text(s.odds)}: "
@@ -953,7 +948,7 @@ def _cards_after_bust(s: SeatHand, busted: int) -> Finding:
     cards = s.cards
     extra = cards[busted + 1 :]
     return Finding(
-        code="CARDS_AFTER_BUST",
+        code=CARDS_AFTER_BUST,
         kind=PROCEDURE,
         message=(
             f"Seat {s.seat} busted with {points(cards[: busted + 1])} "
@@ -1005,7 +1000,7 @@ def _dealer_findings(
         if n > DEALER_DEAL:
             return [
                 Finding(
-                    code="DEALER_DREW_ALL_BUST",
+                    code=DEALER_DREW_ALL_BUST,
                     kind=PROCEDURE,
                     message=(
                         f"Every player busted, yet the dealer drew {n - DEALER_DEAL} card"
@@ -1031,7 +1026,7 @@ def _dealer_findings(
             what = f"Dealer stood on {d_total} ({cards_text(dealer)})"
         return [
             Finding(
-                code="DEALER_STOOD_SHORT",
+                code=DEALER_STOOD_SHORT,
                 kind=PROCEDURE,
                 message=(
                     f"{what} while players stood; the dealer must draw a third card and then "
@@ -1050,7 +1045,7 @@ def _dealer_findings(
     if s_total > BUST_ABOVE:
         return [
             Finding(
-                code="DEALER_DREW_AFTER_BUST",
+                code=DEALER_DREW_AFTER_BUST,
                 kind=PROCEDURE,
                 message=(
                     f"Dealer busted with {s_total} ({cards_text(should)}) and drew "
@@ -1075,7 +1070,7 @@ def _dealer_findings(
             )
     return [
         Finding(
-            code="DEALER_DREW_ON_STANDING_TOTAL",
+            code=DEALER_DREW_ON_STANDING_TOTAL,
             kind=PROCEDURE,
             message=(
                 f"Dealer drew {cards_text(extra)} on {s_total} ({cards_text(should)}); the dealer "
@@ -1095,15 +1090,15 @@ def _dealer_findings(
 
 #: Dealer errors the simulator can inject, with the finding code each one produces.
 INJECT_FINDINGS = {
-    "unequal_wagers": "ANTE_ODDS_UNEQUAL",
-    "missing_wager": "WAGER_MISSING",
-    "card_after_bust": "CARDS_AFTER_BUST",
-    "dealer_stood_short": "DEALER_STOOD_SHORT",
-    "dealer_drew_on_stand": "DEALER_DREW_ON_STANDING_TOTAL",
-    "dealer_drew_after_bust": "DEALER_DREW_AFTER_BUST",
-    "dealer_drew_all_bust": "DEALER_DREW_ALL_BUST",
-    "overpay": "PAY_ABOVE_EXPECTED",
-    "underpay": "PAY_BELOW_EXPECTED",
+    "unequal_wagers": ANTE_ODDS_UNEQUAL,
+    "missing_wager": WAGER_MISSING,
+    "card_after_bust": CARDS_AFTER_BUST,
+    "dealer_stood_short": DEALER_STOOD_SHORT,
+    "dealer_drew_on_stand": DEALER_DREW_ON_STANDING_TOTAL,
+    "dealer_drew_after_bust": DEALER_DREW_AFTER_BUST,
+    "dealer_drew_all_bust": DEALER_DREW_ALL_BUST,
+    "overpay": PAY_ABOVE_EXPECTED,
+    "underpay": PAY_BELOW_EXPECTED,
 }
 INJECT_KINDS = tuple(INJECT_FINDINGS)
 _BET_SIZES = ("5.00", "10.00", "10.00", "25.00", "25.00", "50.00", "100.00")
@@ -1239,4 +1234,4 @@ def simulate_round(
 
 
 # Poker or Bust is its own simulator (tables.games.Game.simulator_name): registered like the others.
-SIMULATORS["poker_or_bust"] = simulate_round
+SIMULATORS[POKER_OR_BUST] = simulate_round

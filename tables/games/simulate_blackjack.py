@@ -30,6 +30,21 @@ from functools import partial
 from . import blackjack as bj
 from .base import SIMULATORS, AuditContext
 from .cards import ACE, BJ_POINTS, RANK, TEN_VALUE, TEXT
+from .catalogue import (
+    ANTE,
+    ANTE_UP_21,
+    BET,
+    BLACKJACK_GAMES,
+    BLACKJACK_TIE,
+    INSURANCE,
+    POKER_BONUS,
+    TAXPAYERS_FORTUNE,
+    TIE_17,
+    TIE_WAGERS,
+    UPCARD_LUCK,
+    UPCARD_LUCK_21,
+    W21,
+)
 from .money import CENT, money_text
 from .paytables import TIE_BETS
 
@@ -60,9 +75,9 @@ def _module(game: str):
     from . import ante_up_21, blackjack_tie, upcard_luck_21
 
     return {
-        "ante_up_21": ante_up_21,
-        "upcard_luck_21": upcard_luck_21,
-        "blackjack_tie": blackjack_tie,
+        ANTE_UP_21: ante_up_21,
+        UPCARD_LUCK_21: upcard_luck_21,
+        BLACKJACK_TIE: blackjack_tie,
     }[game]
 
 
@@ -231,16 +246,16 @@ def _pick(rng: random.Random, at_most: Decimal) -> Decimal:
 
 def _side_wagers(game: str, rng: random.Random, rules, bet21: Decimal) -> dict[str, Decimal]:
     w: dict[str, Decimal] = {}
-    if game == "ante_up_21":
+    if game == ANTE_UP_21:
         if rng.random() < 0.85:
-            w["ante"] = bet21 if rng.random() < 0.7 else _pick(rng, bet21)
+            w[ANTE] = bet21 if rng.random() < 0.7 else _pick(rng, bet21)
             if rng.random() < 0.3:
-                w["poker_bonus"] = rules.poker_bonus_amount
-    elif game == "upcard_luck_21":
+                w[POKER_BONUS] = rules.poker_bonus_amount
+    elif game == UPCARD_LUCK_21:
         if rng.random() < 0.6:
-            w["upcard_luck"] = _pick(rng, bet21)
+            w[UPCARD_LUCK] = _pick(rng, bet21)
             if rules.taxpayers_fortune and rng.random() < 0.5:
-                w["taxpayers_fortune"] = rules.taxpayers_fortune_marker
+                w[TAXPAYERS_FORTUNE] = rules.taxpayers_fortune_marker
     elif rng.random() < 0.5:
         bets = rng.sample(TIE_BETS, rng.randint(1, 3))
         each = max(_ONE, (bet21 / len(bets)).quantize(_ONE, rounding="ROUND_DOWN"))
@@ -248,7 +263,7 @@ def _side_wagers(game: str, rng: random.Random, rules, bet21: Decimal) -> dict[s
             bets = bets[:1]
             each = bet21
         for b in bets:
-            w[f"tie_{b}"] = each
+            w[TIE_WAGERS[b]] = each
     return w
 
 
@@ -310,18 +325,18 @@ def _deal(
     seats = []
     for number in numbers:
         bet21 = rng.choice(_AMOUNTS)
-        wagers = {"21": bet21, **_side_wagers(game, rng, rules, bet21)}
+        wagers = {W21: bet21, **_side_wagers(game, rng, rules, bet21)}
         seats.append({"seat": number, "wagers": wagers, "c": (shoe.draw(), shoe.draw())})
     if rig is None:
         up, hole = shoe.draw(), shoe.draw()
     if "rule_violation" in inject:
         w = seats[0]["wagers"]
-        if game == "ante_up_21":
-            w["ante"] = w["21"] + _FIVE
-        elif game == "upcard_luck_21":
-            w["upcard_luck"] = w["21"] + _FIVE
+        if game == ANTE_UP_21:
+            w[ANTE] = w[W21] + _FIVE
+        elif game == UPCARD_LUCK_21:
+            w[UPCARD_LUCK] = w[W21] + _FIVE
         else:
-            w["tie_17"] = w["21"] + _FIVE
+            w[TIE_17] = w[W21] + _FIVE
     natural = bj.is_natural_pair(up, hole)
     peek_ends = natural and rules.dealer_peeks and rig != "dealer_missed_peek"
     if unneeded and natural:
@@ -335,14 +350,14 @@ def _deal(
                 if rng.random() < 0.3:
                     s["even_money"] = True
             elif rng.random() < 0.05:
-                w["insurance"] = (w["21"] / 2).quantize(CENT, rounding="ROUND_DOWN")
-        if game == "ante_up_21" and "ante" in w:
+                w[INSURANCE] = (w[W21] / 2).quantize(CENT, rounding="ROUND_DOWN")
+        if game == ANTE_UP_21 and ANTE in w:
             if unneeded:
-                w.pop("poker_bonus", None)
-            elif "poker_bonus" in w or not _folds(c1, c2, rng):
-                w["bet"] = w["ante"]
+                w.pop(POKER_BONUS, None)
+            elif POKER_BONUS in w or not _folds(c1, c2, rng):
+                w[BET] = w[ANTE]
         if unneeded:
-            w.pop("taxpayers_fortune", None)
+            w.pop(TAXPAYERS_FORTUNE, None)
     for s in seats:
         c1, c2 = s["c"]
         if peek_ends:
@@ -405,5 +420,5 @@ def _deal(
     return data
 
 
-for _game in ("ante_up_21", "upcard_luck_21", "blackjack_tie"):
+for _game in BLACKJACK_GAMES:
     SIMULATORS[_game] = partial(simulate, _game)

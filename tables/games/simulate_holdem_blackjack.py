@@ -20,6 +20,25 @@ from collections.abc import Iterable
 
 from .base import SIMULATORS
 from .cards import BJ_POINTS, RANK, TEN_VALUE, TEXT
+from .catalogue import (
+    ANTE_MISSING,
+    ANTE_WRONG_AMOUNT,
+    BET_WRONG_SIZE,
+    BETTING_NOT_COMPLETE,
+    BLIND_WRONG_AMOUNT,
+    BLIND_WRONG_SEAT,
+    CALL_WRONG_AMOUNT,
+    CHECK_FACING_BET,
+    FINAL_BET_OUT_OF_SPREAD,
+    HIT_ON_BUST,
+    HIT_PAST_MAX_CARDS,
+    HOLDEM_BLACKJACK,
+    OUT_OF_TURN,
+    PAY_ABOVE_EXPECTED,
+    PAY_BELOW_EXPECTED,
+    RAISE_CAP_EXCEEDED,
+    RAKE_ABOVE_EXPECTED,
+)
 from .holdem_pots import hand_key, money_text_cents, settle_pots
 from .holdem_state import (
     ACTIONS,
@@ -53,22 +72,22 @@ from .rulesets import HoldemBlackjackRules
 
 #: injectable error -> the finding code it produces
 INJECTIONS: dict[str, str] = {
-    "ante_missing": "ANTE_MISSING",
-    "ante_amount": "ANTE_WRONG_AMOUNT",
-    "blind_amount": "BLIND_WRONG_AMOUNT",
-    "blind_seat": "BLIND_WRONG_SEAT",
-    "out_of_turn": "OUT_OF_TURN",
-    "check_facing_bet": "CHECK_FACING_BET",
-    "call_amount": "CALL_WRONG_AMOUNT",
-    "bet_size": "BET_WRONG_SIZE",
-    "final_spread": "FINAL_BET_OUT_OF_SPREAD",
-    "raise_cap": "RAISE_CAP_EXCEEDED",
-    "betting_not_complete": "BETTING_NOT_COMPLETE",
-    "hit_on_bust": "HIT_ON_BUST",
-    "hit_past_max": "HIT_PAST_MAX_CARDS",
-    "overpay": "PAY_ABOVE_EXPECTED",
-    "underpay": "PAY_BELOW_EXPECTED",
-    "rake": "RAKE_ABOVE_EXPECTED",
+    "ante_missing": ANTE_MISSING,
+    "ante_amount": ANTE_WRONG_AMOUNT,
+    "blind_amount": BLIND_WRONG_AMOUNT,
+    "blind_seat": BLIND_WRONG_SEAT,
+    "out_of_turn": OUT_OF_TURN,
+    "check_facing_bet": CHECK_FACING_BET,
+    "call_amount": CALL_WRONG_AMOUNT,
+    "bet_size": BET_WRONG_SIZE,
+    "final_spread": FINAL_BET_OUT_OF_SPREAD,
+    "raise_cap": RAISE_CAP_EXCEEDED,
+    "betting_not_complete": BETTING_NOT_COMPLETE,
+    "hit_on_bust": HIT_ON_BUST,
+    "hit_past_max": HIT_PAST_MAX_CARDS,
+    "overpay": PAY_ABOVE_EXPECTED,
+    "underpay": PAY_BELOW_EXPECTED,
+    "rake": RAKE_ABOVE_EXPECTED,
 }
 
 
@@ -334,4 +353,4 @@ def simulate_hand(
     return _Sim(rng, rules, seats, inject).run()
 
 
-SIMULATORS["holdem_blackjack"] = simulate_hand
+SIMULATORS[HOLDEM_BLACKJACK] = simulate_hand

@@ -26,35 +26,33 @@ from decimal import Decimal
 from . import blackjack as bj
 from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
 from .cards import ACE, BJ_POINTS, JACK, RANK, SPADES, SUIT, TEN_VALUE, cards_text
+from .catalogue import (
+    RULE_TF_AMOUNT,
+    RULE_TF_OFFERED,
+    RULE_TF_UL,
+    RULE_UL,
+    TAXPAYERS_FORTUNE,
+    TAXPAYERS_FORTUNE_NOT_OFFERED,
+    TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK,
+    TAXPAYERS_FORTUNE_WRONG_AMOUNT,
+    UPCARD_LUCK,
+    UPCARD_LUCK_21,
+    UPCARD_LUCK_ABOVE_21_BET,
+)
+from .catalogue import TAXPAYERS_FORTUNE_JACKPOT as JACKPOT
+from .catalogue import TAXPAYERS_FORTUNE_TAX as TAX
 from .money import ZERO, money_text, odds_text
 from .paytables import JACKPOT_LINE_NAMES, UPCARD_LUCK_CATEGORY_NAMES, UPCARD_LUCK_LIVE_UPCARDS
 
 make_settlement = bj.make_settlement
 
-UPCARD_LUCK = "upcard_luck"
-TAXPAYERS_FORTUNE = "taxpayers_fortune"
-TAX = "taxpayers_fortune_tax"
-JACKPOT = "taxpayers_fortune_jackpot"
 WAGERS = (UPCARD_LUCK, TAXPAYERS_FORTUNE)
 
-UPCARD_LUCK_ABOVE_21_BET = "UPCARD_LUCK_ABOVE_21_BET"
-TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK = "TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK"
-TAXPAYERS_FORTUNE_WRONG_AMOUNT = "TAXPAYERS_FORTUNE_WRONG_AMOUNT"
-TAXPAYERS_FORTUNE_NOT_OFFERED = "TAXPAYERS_FORTUNE_NOT_OFFERED"
 FINDING_CODES = (
     UPCARD_LUCK_ABOVE_21_BET,
     TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK,
     TAXPAYERS_FORTUNE_WRONG_AMOUNT,
     TAXPAYERS_FORTUNE_NOT_OFFERED,
-)
-
-RULE_UL = "The side bet must not exceed the primary blackjack bet (rule card)."
-RULE_TF_UL = (
-    "Players who place the Upcard Luck side bet also have the option of placing a tax (rule card)."
-)
-RULE_TF_AMOUNT = "The minimum tax is $1, which is also the amount of the Taxpayer's Fortune bet (rule card; ruleset)."
-RULE_TF_OFFERED = (
-    "Taxpayer's Fortune is offered at this table only if the ruleset says so (taxpayers_fortune)."
 )
 
 # --------------------------------------------------------------------------------------
@@ -452,7 +450,7 @@ def _settle_jackpot(
 
 
 SPEC = bj.GameSpec(
-    key="upcard_luck_21",
+    key=UPCARD_LUCK_21,
     wagers=WAGERS,
     rule_findings=_rule_findings,
     side_live=_side_live,

@@ -10,6 +10,15 @@ from decimal import Decimal
 
 from tables.games import BLACKJACK_TIE, GAMES, HOLDEM_BLACKJACK, POKER_OR_BUST, UPCARD_LUCK_21
 from tables.games import ante_up_21 as aup
+from tables.games.catalogue import (
+    ANTE,
+    INSURANCE,
+    ODDS,
+    TAXPAYERS_FORTUNE,
+    TIE_WAGERS,
+    UPCARD_LUCK,
+    W21,
+)
 from tables.pages.present import wager_label
 
 _STEPS = (Decimal("1"), Decimal("2"), Decimal("5"), Decimal("10"), Decimal("20"), Decimal("50"))
@@ -67,22 +76,22 @@ def entry_config(table, version) -> dict:
         config.update(
             family="poker_or_bust",
             wagers=[
-                _wager("ante", main, required=True),
-                _wager("odds", main, required=True, mirror="ante"),
+                _wager(ANTE, main, required=True),
+                _wager(ODDS, main, required=True, mirror=ANTE),
             ],
         )
         return config
-    wagers = [_wager("21", main, required=True)]
+    wagers = [_wager(W21, main, required=True)]
     if game == BLACKJACK_TIE:
         wagers += [
-            _wager(f"tie_{b}", side)
+            _wager(TIE_WAGERS[b], side)
             for b in ("LS", "RS", "17", "18", "19", "20", "21", "blackjack")
         ]
     elif game == UPCARD_LUCK_21:
-        wagers.append(_wager("upcard_luck", main))
+        wagers.append(_wager(UPCARD_LUCK, main))
         if rules.taxpayers_fortune:
             wagers.append(
-                _wager("taxpayers_fortune", [], fixed=f"{rules.taxpayers_fortune_marker:.2f}")
+                _wager(TAXPAYERS_FORTUNE, [], fixed=f"{rules.taxpayers_fortune_marker:.2f}")
             )
     else:  # Ante Up 21
         wagers += [
@@ -91,6 +100,6 @@ def entry_config(table, version) -> dict:
             _wager(aup.POKER_BONUS, [], fixed=f"{rules.poker_bonus_amount:.2f}"),
         ]
     if rules.insurance:
-        wagers.append(_wager("insurance", side))
+        wagers.append(_wager(INSURANCE, side))
     config.update(family="blackjack", wagers=wagers)
     return config

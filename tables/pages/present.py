@@ -6,35 +6,19 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from tables.games import HOLDEM_BLACKJACK, POKER_OR_BUST
+from tables.games.catalogue import OVERPAY, PROCEDURE, RULE_VIOLATION, UNDERPAY, W21, WAGER_LABELS
 from tables.games.paytables import JACKPOT_LINE_NAMES
 
 SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
 RANK_TEXT = {"T": "10"}
 
-WAGER_NAMES = {
-    "21": "21 bet",
-    "ante": "Ante",
-    "bet": "Bet",
-    "poker_bonus": "Poker Bonus",
-    "insurance": "Insurance",
-    "upcard_luck": "Upcard Luck",
-    "taxpayers_fortune": "Taxpayer's Fortune",
-    "taxpayers_fortune_tax": "Taxpayer's Fortune tax",
-    "taxpayers_fortune_jackpot": "Taxpayer's Fortune jackpot",
-    "odds": "Odds",
-    "pot": "Pot",
-    "rake": "House rake",
-    "tie_LS": "Tie LS (17-19)",
-    "tie_RS": "Tie RS (20, 21, BJ)",
-    "tie_blackjack": "Tie blackjack",
-    **{f"tie_{n}": f"Tie {n}" for n in ("17", "18", "19", "20", "21")},
-}
+WAGER_NAMES = WAGER_LABELS  # the catalogue's labels (tables.games.catalogue.WAGERS)
 
 KIND_WORDS = {
-    "overpay": "Overpaid",
-    "underpay": "Underpaid",
-    "procedure": "Dealing procedure",
-    "rule_violation": "Against the table's rules",
+    OVERPAY: "Overpaid",
+    UNDERPAY: "Underpaid",
+    PROCEDURE: "Dealing procedure",
+    RULE_VIOLATION: "Against the table's rules",
 }
 
 
@@ -51,7 +35,7 @@ def cards_view(cards) -> list[dict]:
 
 def wager_label(wager: str, hand: int | None = None, line: str | None = None) -> str:
     label = WAGER_NAMES.get(wager, wager.replace("_", " "))
-    if hand is not None and wager == "21":
+    if hand is not None and wager == W21:
         label += f" (hand {hand + 1})"
     if line:
         label += f" — {JACKPOT_LINE_NAMES.get(line, line)}"

@@ -34,6 +34,7 @@ from audit.reports.services.build import build_lines, combine_partials
 from audit.reports.services.runs import current_gaming_day, report_request
 from casino.gaming_day import gaming_day_of
 from tables.games import GAMES
+from tables.games.catalogue import W21
 from tables.models import Casino, Dealer, Round, Table
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_close, table_session_open
@@ -109,8 +110,8 @@ def _overpaid_round(rng: random.Random, table: Table) -> dict:
     data = GAMES[table.game].module.simulate_round(rng, rules, seats=rng.randint(2, 4))
     seat = data["seats"][0]
     seat["player"] = PATTERN_PLAYER
-    stake = Decimal(seat["wagers"]["21"])
-    pay = next(p for p in seat["paid"] if p["wager"] == "21")
+    stake = Decimal(seat["wagers"][W21])
+    pay = next(p for p in seat["paid"] if p["wager"] == W21)
     pay["net"] = str(Decimal(pay["net"]) + stake)
     return data
 

@@ -19,7 +19,16 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import NamedTuple
 
+from tables.games import ANTE_UP_21, BLACKJACK_TIE, POKER_OR_BUST, UPCARD_LUCK_21
 from tables.games.base import RULE_VIOLATION, FieldError, Finding
+from tables.games.catalogue import (
+    ANTE,
+    ODDS,
+    RULE_TABLE_LIMITS,
+    W21,
+    WAGER_ABOVE_TABLE_MAX,
+    WAGER_BELOW_TABLE_MIN,
+)
 from tables.games.money import CENT, MAX_AMOUNT, money_text
 from tables.models import Table, Wager
 
@@ -27,10 +36,8 @@ PLAYER_LENGTH = Wager._meta.get_field("player").max_length
 _MAX_BET = Table._meta.get_field("max_bet")
 LARGEST_TABLE_LIMIT = Decimal(10 ** (_MAX_BET.max_digits - _MAX_BET.decimal_places)) - CENT
 #: The wagers a table's minimum applies to, by game; its maximum applies to every wager.
-MAIN_WAGERS = {"ante_up_21": ("21",), "upcard_luck_21": ("21",), "blackjack_tie": ("21",),
-               "poker_or_bust": ("ante", "odds")}
-LIMITS_RULE = ("A table's limits: every wager at most the table's maximum, the main wager at least "
-               "its minimum (set per table by the gaming manager).")
+MAIN_WAGERS = {ANTE_UP_21: (W21,), UPCARD_LUCK_21: (W21,), BLACKJACK_TIE: (W21,), POKER_OR_BUST: (ANTE, ODDS)}
+LIMITS_RULE = RULE_TABLE_LIMITS  # the catalogue's text (tables.games.catalogue.FINDINGS)
 
 
 class TableLimits(NamedTuple):
@@ -88,13 +95,13 @@ def limit_findings(*, game: str, canonical: dict, data: dict, limits: TableLimit
     for seat, path, wager, stake in _wagers(canonical, data):
         if stake > limits.max_bet:
             findings.append(Finding(
-                code="WAGER_ABOVE_TABLE_MAX", kind=RULE_VIOLATION, path=path, rule=LIMITS_RULE, seat=seat,
+                code=WAGER_ABOVE_TABLE_MAX, kind=RULE_VIOLATION, path=path, rule=LIMITS_RULE, seat=seat,
                 message=f"Seat {seat}'s {wager} of {money_text(stake)} is above the table's maximum of "
                         f"{money_text(limits.max_bet)}.",
                 expected=money_text(limits.max_bet), recorded=money_text(stake), amount=stake - limits.max_bet))
         elif wager in MAIN_WAGERS[game] and stake < limits.min_bet:
             findings.append(Finding(
-                code="WAGER_BELOW_TABLE_MIN", kind=RULE_VIOLATION, path=path, rule=LIMITS_RULE, seat=seat,
+                code=WAGER_BELOW_TABLE_MIN, kind=RULE_VIOLATION, path=path, rule=LIMITS_RULE, seat=seat,
                 message=f"Seat {seat}'s {wager} of {money_text(stake)} is below the table's minimum of "
                         f"{money_text(limits.min_bet)}.",
                 expected=money_text(limits.min_bet), recorded=money_text(stake), amount=limits.min_bet - stake))
