@@ -16,14 +16,16 @@ findings are not the dealer's; a voided round counts only through its reviewed f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
 from audit.models import Finding
+from casino.periods import DEFAULT_DAYS
 from casino.scoping import narrow
+from tables.closing.models import DayClose
 from tables.games.catalogue import OVERPAY, UNDERPAY
 from tables.models import Dealer, Round
 
@@ -131,18 +133,19 @@ def finding_queue(filters: QueueFilters, *, casinos=None) -> QuerySet[Finding]:
 
 
 def finding_queue_totals(queryset: QuerySet[Finding]) -> dict:
-    """Counts and money at stake of a queue, overall and per kind (two aggregate queries)."""
-    overall = queryset.order_by().aggregate(count=Count("id"), amount=_money_sum("amount"))
-    by_kind = list(
+    """Counts and money at stake of a queue, per kind and overall: one aggregate query (the
+    overall figures are the kinds' added up; a period's findings joined to their rounds is the
+    page's costliest read, so it is read once, and its count also serves the page's paginator)."""
+    by_kind = _money_rows(list(
         queryset.order_by()
         .values("kind")
         .annotate(count=Count("id"), amount=_money_sum("amount"))
         .order_by("kind")
-    )
+    ), "amount")
     return {
-        "count": overall["count"],
-        "amount": _cents(overall["amount"]),
-        "by_kind": _money_rows(by_kind, "amount"),
+        "count": sum(row["count"] for row in by_kind),
+        "amount": _cents(sum((row["amount"] for row in by_kind), ZERO)),
+        "by_kind": by_kind,
     }
 
 
@@ -374,15 +377,24 @@ def overpay_patterns(
 # --- corrections asked for -------------------------------------------------------------------
 
 
-def corrections_requested(*, recorded_by=None, table=None) -> QuerySet[Finding]:
+def corrections_requested(*, today: date, recorded_by=None, table=None) -> QuerySet[Finding]:
     """Findings dismissed as a recording mistake whose round has not been corrected since.
 
     Dismissing a finding is surveillance's way of asking the recorder for a correction; the
     request stands while the dismissed finding still belongs to the round's current revision.
+    Only the requests the pit can still act on are listed: rounds of the last ``DEFAULT_DAYS``
+    gaming days up to ``today`` whose day is not closed (a closed day refuses corrections; a
+    gaming manager reopens it first). So the tablet's list reads one period, not the years of
+    history: an unanswered request on a closed day is the close's business, not the pit's.
     """
+    since = today - timedelta(days=DEFAULT_DAYS - 1)
+    closed = DayClose.objects.filter(casino_id=OuterRef("round__table__pit__casino_id"),
+                                     gaming_day=OuterRef("gaming_day"), reopen__isnull=True)
     qs = Finding.objects.select_related("round__table", "reviewed_by").filter(
-        status=Finding.DISMISSED, round__status=Round.ACTIVE, revision__number=F("round__revision")
-    )
+        status=Finding.DISMISSED, round__status=Round.ACTIVE, revision__number=F("round__revision"),
+        # The round's day too, so PostgreSQL reads the period's partitions of rounds as well.
+        gaming_day__range=(since, today), round__gaming_day__range=(since, today),
+    ).exclude(Exists(closed))
     if recorded_by is not None:
         qs = qs.filter(round__recorded_by=recorded_by)
     if table is not None:

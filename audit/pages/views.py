@@ -76,7 +76,10 @@ def queue(request):
             order=d["order"] or "newest",
         )
     findings = finding_queue(filters, casinos=user_casino_ids(request.user))
-    page = Paginator(findings, PAGE_SIZE).get_page(request.GET.get("page"))
+    totals = finding_queue_totals(findings)
+    paginator = Paginator(findings, PAGE_SIZE)
+    paginator.count = totals["count"]  # the totals counted them already: no second COUNT
+    page = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -85,7 +88,7 @@ def queue(request):
         {
             "form": form,
             "page": page,
-            "totals": finding_queue_totals(findings),
+            "totals": totals,
             "kind_words": KIND_WORDS,
             "filters": filters,
             "query": query.urlencode(),

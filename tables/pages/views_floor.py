@@ -8,7 +8,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.selectors import corrections_requested
+from casino.gaming_day import current_gaming_day
 from casino.local_time import local_time_text
+from casino.periods import today_of
 from casino.permissions import role_required
 from casino.roles import PIT_BOSS
 from casino.scoping import scope, user_casino_ids
@@ -39,7 +41,7 @@ def floor(request):
         "tablet/floor.html",
         {
             "pits": pit_live_view(casinos=user_casino_ids(request.user)),
-            "asked": corrections_requested(recorded_by=request.user)[:20],
+            "asked": corrections_requested(recorded_by=request.user, today=today_of(request.user))[:20],
         },
     )
 
@@ -64,7 +66,7 @@ def table_page(request, pk: int):
             "form": DealerForm(table=table),
             "day": day,
             "rounds": rounds[:50],
-            "asked": corrections_requested(table=table),
+            "asked": corrections_requested(table=table, today=current_gaming_day(table.pit.casino)),
         },
     )
 

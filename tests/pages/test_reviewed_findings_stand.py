@@ -105,7 +105,7 @@ def test_dismissing_a_reopened_finding_with_a_note_releases_it(floor, pitboss, s
     # Not a request for another correction: the round was corrected already.
     from audit.selectors import corrections_requested
 
-    assert not corrections_requested().exists()
+    assert not corrections_requested(today=rnd.gaming_day).exists()
     reasons = list(finding.history.order_by("history_date").values_list("history_change_reason", flat=True))
     assert reasons[-1] == "dismiss: second camera: 10 paid"
     assert any("sent back to surveillance" in (r or "") for r in reasons)
