@@ -160,45 +160,61 @@ def day_totals(days: dict) -> list[DayRating]:
     return out
 
 
-def _units(casino_ids, first: date, last: date, identifiers, threshold: timedelta) -> dict[tuple, list[Fold]]:
+#: A session as read: (start, end, rounds, seconds, longest gap, wagers as stored or as a Fold's).
+_Row = tuple
+
+
+def _units(casino_ids, first: date, last: date, identifiers, threshold: timedelta) -> dict[tuple, list[_Row]]:
     """The stored sessions of the range, per (casino, gaming day, table, player) in time order, at
     ``threshold``: stored sessions within it of each other join (exactly what cutting the rounds
     at it gives, since they were cut at a threshold no longer); a (day, table) holding a session
-    with a longer gap inside is cut again from its rounds (the setting was lowered since)."""
+    with a longer gap inside is cut again from its rounds (the setting was lowered since).
+    Sessions stay the rows read unless they join: a busy day is thousands of them."""
     stored = RatingSession.objects.filter(gaming_day__range=(first, last))
     if casino_ids is not None:
         stored = stored.filter(table__pit__casino_id__in=casino_ids)
     if identifiers is not None:
         stored = stored.filter(player__in=list(identifiers))
     longest = threshold // MICRO
-    units: dict[tuple, list[Fold]] = defaultdict(list)
+    units: dict[tuple, list[_Row]] = defaultdict(list)
     casino_of: dict[int, int] = {}
     recut: set[tuple[date, int]] = set()
-    for day, table_id, casino_id, player, start, end, rounds, seconds, gap, wagers in stored.order_by(
-            "start", "id").values_list("gaming_day", "table_id", "table__pit__casino_id", "player", "start", "end",
-                                       "rounds", "seconds", "longest_gap", "wagers"):
+    for day, table_id, casino_id, player, *row in stored.order_by("start", "id").values_list(
+            "gaming_day", "table_id", "table__pit__casino_id", "player", "start", "end", "rounds", "seconds",
+            "longest_gap", "wagers"):
         casino_of[table_id] = casino_id
-        if gap > longest:
+        if row[4] > longest:
             recut.add((day, table_id))
-        units[(casino_id, day, table_id, player)].append(
-            Fold(start=start, end=end, rounds=rounds, seconds=seconds, longest_gap=gap, wagers=figures_of(wagers)))
+        units[(casino_id, day, table_id, player)].append(row)
     if recut:
         for key in [k for k in units if (k[1], k[2]) in recut]:
             del units[key]
-        for (day, table_id, player), sessions in sessions_of_rows(
+        for (day, table_id, player), folds in sessions_of_rows(
                 *raw_rows(first=first, last=last, table_ids={t for _, t in recut}, identifiers=identifiers),
                 threshold).items():
             if (day, table_id) in recut and (identifiers is None or player in identifiers):
-                units[(casino_of[table_id], day, table_id, player)] = sessions
-    for key, sessions in units.items():
-        joined = [sessions[0]]
-        for session in sessions[1:]:
-            if joins(joined[-1], session.start, threshold):
-                joined[-1].merge(session)
-            else:
-                joined.append(session)
-        units[key] = joined
+                units[(casino_of[table_id], day, table_id, player)] = [_row(f) for f in folds]
+    for key, rows in units.items():
+        if len(rows) > 1 and any(rows[i][0] - rows[i - 1][1] <= threshold for i in range(1, len(rows))):
+            units[key] = _joined(rows, threshold)
     return units
+
+
+def _row(fold: Fold) -> _Row:
+    return fold.start, fold.end, fold.rounds, fold.seconds, fold.longest_gap, fold.wagers
+
+
+def _joined(rows: list[_Row], threshold: timedelta) -> list[_Row]:
+    """Neighbouring sessions within ``threshold`` of each other as one (the session rule's ``joins``)."""
+    folds = [Fold(start=a, end=b, rounds=n, seconds=t, longest_gap=g, wagers=figures_of(w) if w else {})
+             for a, b, n, t, g, w in rows]
+    joined = [folds[0]]
+    for fold in folds[1:]:
+        if joins(joined[-1], fold.start, threshold):
+            joined[-1].merge(fold)
+        else:
+            joined.append(fold)
+    return [_row(f) for f in joined]
 
 
 def day_ratings(*, casino_ids, first: date, last: date | None = None,
@@ -214,7 +230,7 @@ def day_ratings(*, casino_ids, first: date, last: date | None = None,
     units = _units(casino_ids, first, last, identifiers, gap_threshold())
     if not units:
         return []
-    keys = {k for sessions in units.values() for s in sessions for k in s.wagers}
+    keys = {k for rows in units.values() for row in rows for k in row[5]}
     book = OddsBook()
     versions = {v.pk: v for v in RulesetVersion.objects.filter(pk__in={int(k.split(":", 1)[0]) for k in keys})}
     tables = {t.pk: t for t in Table.objects.filter(pk__in={k[2] for k in units})}
@@ -232,10 +248,12 @@ def day_ratings(*, casino_ids, first: date, last: date | None = None,
         if rating is None:
             rating = days[(casino_id, player, day)] = DayRating(casino_id=casino_id, identifier=player, gaming_day=day)
         table = tables[table_id]
-        for fold in sessions:
+        for start, end, rounds, seconds, _gap, wagers in sessions:
             session = Session(table_id=table_id, table_label=table.label, game=table.game, gaming_day=day,
-                              start=fold.start, end=fold.end, rounds=fold.rounds, seconds=fold.seconds)
-            for key, (placed, stake, net, due, taken) in fold.wagers.items():
+                              start=start, end=end, rounds=rounds, seconds=seconds)
+            for key, (placed, stake, net, due, taken) in wagers.items():
+                # Stored texts, or the Decimals of sessions joined or cut again here: exact either way.
+                stake, net, due, taken = Decimal(stake), Decimal(net), Decimal(due), Decimal(taken)
                 kind, edge = kinds[key]
                 # The house has no stake in a pot: its theo and actual are the player's rake shares.
                 theo, actual = (due, taken) if edge is None else (stake * edge, -net)
