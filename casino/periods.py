@@ -5,6 +5,20 @@ period of gaming days, by default the last :data:`DEFAULT_DAYS` up to today's, s
 changeable; where raw rows are read a period is at most :data:`MAX_DAYS` long (a longer one is
 a field error). Periods longer than that are the rollups' and the daily report's (README,
 "Tablet and surveillance desk").
+
+The API lists of rows that pile up day by day are :class:`PeriodBoundedListMixin`: rounds, findings,
+table sessions, buy-ins, drop boxes, soft counts (their box's day), inventory slips, chip slips,
+accounting findings, gaming-day closes, cash-outs, jackpot awards, daily reports (whose period is
+``?since=&until=``, the names they had) and investigations (those whose own period, a day or a
+month, shares a day with the one asked). Each reads ``?from=&to=`` or one ``?gaming_day=``, by
+default the last ``DEFAULT_DAYS`` gaming days to the caller's casino's today; a reversed period or
+one over ``MAX_DAYS`` is a 400 on ``to`` (``until``); a single record (retrieve, actions) is found
+whatever its day. ``tests/test_bounded_lists.py`` walks the URLconf and fails for a new list of
+dated rows that is not bounded; its allow-list (with the reasons) has jackpot adjustments only: a
+few manual requests a month, no gaming day of their own, and the ones awaiting approval a queue a
+window of days would hide. Pages: the desk's queue and the investigations page default to the same
+period, shown in their form; the other pages of these rows show one gaming day
+(``?day=``/``?gaming_day=``) or the latest few.
 """
 
 from __future__ import annotations
