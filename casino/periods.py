@@ -5,6 +5,20 @@ period of gaming days, by default the last :data:`DEFAULT_DAYS` up to today's, s
 changeable; where raw rows are read a period is at most :data:`MAX_DAYS` long (a longer one is
 a field error). Periods longer than that are the rollups' and the daily report's (README,
 "Tablet and surveillance desk").
+
+The API lists of rows that pile up day by day are :class:`PeriodBoundedListMixin`: rounds, findings,
+table sessions, buy-ins, drop boxes, soft counts (their box's day), inventory slips, chip slips,
+accounting findings, gaming-day closes, cash-outs, jackpot awards, daily reports (whose period is
+``?since=&until=``, the names they had) and investigations (those whose own period, a day or a
+month, shares a day with the one asked). Each reads ``?from=&to=`` or one ``?gaming_day=``, by
+default the last ``DEFAULT_DAYS`` gaming days to the caller's casino's today; a reversed period or
+one over ``MAX_DAYS`` is a 400 on ``to`` (``until``); a single record (retrieve, actions) is found
+whatever its day. ``tests/test_bounded_lists.py`` walks the URLconf and fails for a new list of
+dated rows that is not bounded; its allow-list (with the reasons) has jackpot adjustments only: a
+few manual requests a month, no gaming day of their own, and the ones awaiting approval a queue a
+window of days would hide. Pages: the desk's queue and the investigations page default to the same
+period, shown in their form; the other pages of these rows show one gaming day
+(``?day=``/``?gaming_day=``) or the latest few.
 """
 
 from __future__ import annotations
@@ -49,28 +63,37 @@ def period_error(since: date, until: date, *, until_field: str = "until") -> dic
     return None
 
 
-def api_period(request) -> tuple[date, date]:
+def api_period(request, names: tuple[str, str] = ("from", "to")) -> tuple[date, date]:
     """An API list's ``?from=&to=`` (or one ``?gaming_day=``); by default the last ``DEFAULT_DAYS``
-    gaming days to the caller's today. A bad date or a period over ``MAX_DAYS``: a field 400."""
+    gaming days to the caller's today. A bad date or a period over ``MAX_DAYS``: a field 400.
+    ``names``: the two parameters, where a list already called them otherwise (``since``/``until``)."""
     params = request.query_params
-    since, until = query_date(params, "from"), query_date(params, "to")
+    since, until = query_date(params, names[0]), query_date(params, names[1])
     day = query_date(params)
     if day is not None and since is None and until is None:
         return day, day
     since, until = default_period(since, until, today_of(request.user))
-    error = period_error(since, until, until_field="to")
+    error = period_error(since, until, until_field=names[1])
     if error:
         raise serializers.ValidationError(error)
     return since, until
 
 
+def period_parameters(first: str = "from", last: str = "to") -> list[OpenApiParameter]:
+    """The period parameters of an API list, for its schema."""
+    return [
+        OpenApiParameter(first, str, description=f"YYYY-MM-DD, the period's first gaming day (default: {DEFAULT_DAYS} "
+                                                 f"days to `{last}`); a period of at most {MAX_DAYS} days"),
+        OpenApiParameter(last, str, description="YYYY-MM-DD, the period's last gaming day (default: today's, or "
+                                                f"{DEFAULT_DAYS} days from `{first}`)"),
+    ]
+
+
 #: The API lists' period parameters, for their schema.
-PERIOD_PARAMETERS = [
-    OpenApiParameter("from", str, description=f"YYYY-MM-DD, the period's first gaming day (default: {DEFAULT_DAYS} "
-                                              f"days to `to`); a period of at most {MAX_DAYS} days"),
-    OpenApiParameter("to", str, description="YYYY-MM-DD, the period's last gaming day (default: today's, or "
-                                            f"{DEFAULT_DAYS} days from `from`)"),
-]
+PERIOD_PARAMETERS = period_parameters()
+#: ``?gaming_day=``, the one-day period, for a list whose filters do not already name it.
+PERIOD_DAY_PARAMETER = OpenApiParameter(
+    "gaming_day", str, description="YYYY-MM-DD: the period of this one gaming day (instead of `from` and `to`)")
 
 
 class PeriodBoundedListMixin:
@@ -80,10 +103,17 @@ class PeriodBoundedListMixin:
     whatever its day."""
 
     period_paths: tuple[str, ...] = ("gaming_day",)
+    #: The query parameters of the period's first and last day.
+    period_params: tuple[str, str] = ("from", "to")
 
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)
         if getattr(self, "action", None) == "list":
-            since, until = api_period(self.request)
-            queryset = queryset.filter(**{f"{path}__range": (since, until) for path in self.period_paths})
+            since, until = api_period(self.request, self.period_params)
+            queryset = self.period_filter(queryset, since, until)
         return queryset
+
+    def period_filter(self, queryset, since: date, until: date):
+        """The rows of gaming days ``since``..``until``; a list whose rows cover a span of days
+        (an investigation's period) says here what "in the period" means."""
+        return queryset.filter(**{f"{path}__range": (since, until) for path in self.period_paths})

@@ -5,7 +5,12 @@ and call a service or selector; a refusal is a 400 naming the field, or a 403; n
 from __future__ import annotations
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -13,6 +18,7 @@ from rest_framework.response import Response
 from casino.api_fields import MoneyField
 from casino.gaming_day import current_gaming_day
 from casino.local_time import local_time_text
+from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
 from casino.roles import CAGE, COMPLIANCE, FINANCE, GAMING_MANAGER, has_role
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope, user_casino
@@ -121,9 +127,11 @@ class CashOutVoidSerializer(serializers.Serializer):
                                        help_text="The right cash-out, recorded in its place.")
 
 
-class CashOutViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class CashOutViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
     """Currency the cage paid patrons (chips redeemed, other cash): the cage records them; the
-    cashier who recorded one, or a gaming manager, voids it with a reason."""
+    cashier who recorded one, or a gaming manager, voids it with a reason. The list reads one
+    period of gaming days (casino/periods.py)."""
 
     queryset = CashOut.objects.select_related("recorded_by", "void").order_by("-recorded_at", "-id")
     serializer_class = CashOutSerializer

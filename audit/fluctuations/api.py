@@ -7,13 +7,19 @@ from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.db_routing import replica_reads_for
 from casino.gaming_day import current_gaming_day
+from casino.periods import PERIOD_DAY_PARAMETER, PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
 from casino.roles import FINANCE, GAMING_MANAGER
 from casino.scoping import (
@@ -119,9 +125,13 @@ class InvestigationCheckSerializer(serializers.Serializer):
     gaming_day = serializers.DateField()
 
 
-class InvestigationViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(list=extend_schema(parameters=[*PERIOD_PARAMETERS, PERIOD_DAY_PARAMETER]))
+class InvestigationViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
     """Hold fluctuations investigated in writing: the owner (finance or a gaming manager) writes
-    the conclusion, a gaming manager who did not write it signs it off or sends it back."""
+    the conclusion, a gaming manager who did not write it signs it off or sends it back.
+
+    The list reads the investigations of one period of gaming days (casino/periods.py): those
+    whose own period (a day, a month) shares a day with it, as the investigations page filters."""
 
     queryset = Investigation.objects.select_related("owner", "concluded_by", "signed_off_by")
     serializer_class = InvestigationSerializer
@@ -130,6 +140,11 @@ class InvestigationViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
                     "sign_off": services.SIGNER_ROLES, "send_back": services.SIGNER_ROLES,
                     "check": (FINANCE, GAMING_MANAGER)}
     filterset_fields = ["status", "period", "rule", "level", "period_start"]
+
+    def period_filter(self, queryset, since, until):
+        """An investigation is in the period when its own period overlaps it: a month's is in every
+        period that has one of the month's days (``?gaming_day=`` a day: the day's and its month's)."""
+        return queryset.filter(period_start__lte=until, period_end__gte=since)
 
     def _done(self, investigation):
         return Response(InvestigationSerializer(self.get_queryset().get(pk=investigation.pk)).data)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.db_routing import replica_reads
 from casino.gaming_day import current_gaming_day
+from casino.periods import default_period, period_error, today_of
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import has_role
@@ -84,23 +85,27 @@ def holds(request, fmt: str = "html"):
 
 
 def _filtered(request) -> tuple[object, dict]:
+    """The investigations asked for. Those of ``day`` (the day's report links here), else of the
+    period ``from``..``to``, by default the last ``DEFAULT_DAYS`` gaming days, shown in the form
+    (issue #20; a reversed or over-long period shows the default one). An investigation is in a
+    period when its own period (a day, a month) shares a day with it, as in the API's list."""
     investigations = scope(investigations_for(Investigation.objects.all()), request.user)
     chosen = {key: request.GET.get(key, "") for key in ("status", "period", "from", "to", "day")}
     if chosen["status"] in dict(Investigation.STATUSES):
         investigations = investigations.filter(status=chosen["status"])
     if chosen["period"] in dict(PERIODS):
         investigations = investigations.filter(period=chosen["period"])
-    for key, lookup in (("from", "period_end__gte"), ("to", "period_start__lte")):
-        if (day := date_or_none(chosen[key])) is not None:
-            investigations = investigations.filter(**{lookup: day})
-        else:
-            chosen[key] = ""
     # The day's report links here: what its periods opened (the day, its month).
     if (day := date_or_none(chosen["day"])) is not None:
-        investigations = investigations.filter(period_start__lte=day, period_end__gte=day)
-    else:
-        chosen["day"] = ""
-    return investigations, chosen
+        chosen["from"] = chosen["to"] = ""
+        return investigations.filter(period_start__lte=day, period_end__gte=day), chosen
+    chosen["day"] = ""
+    today = today_of(request.user)
+    since, until = default_period(date_or_none(chosen["from"]), date_or_none(chosen["to"]), today)
+    if period_error(since, until):
+        since, until = default_period(None, None, today)
+    chosen["from"], chosen["to"] = since.isoformat(), until.isoformat()
+    return investigations.filter(period_end__gte=since, period_start__lte=until), chosen
 
 
 def _query(chosen: dict) -> str:

@@ -9,7 +9,12 @@ from datetime import date
 
 from django.http import HttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -32,6 +37,7 @@ from audit.jackpots.selectors import (
 from casino.api_fields import MoneyField
 from casino.gaming_day import gaming_day_of
 from casino.pagination import paginated
+from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import aware_datetime_or_none, query_date
 from casino.roles import (
     ALL_ROLES,
@@ -360,8 +366,10 @@ class PaySerializer(serializers.Serializer):
     federal_withholding = MoneyField(required=False, default="0")
 
 
-class JackpotAwardViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
-    """Jackpots won. An attendant (pit boss or gaming manager) pays a pending one."""
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class JackpotAwardViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
+    """Jackpots won. An attendant (pit boss or gaming manager) pays a pending one. The list reads
+    one period of gaming days (casino/periods.py)."""
 
     casino_path = "bank__casino"
     queryset = JackpotAward.objects.select_related("table", "paid_by")
@@ -423,7 +431,10 @@ class DecideSerializer(serializers.Serializer):
 
 class JackpotAdjustmentViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Requests to change a meter or reserve (finance or gaming manager); a second gaming
-    manager approves (posts) or rejects."""
+    manager approves (posts) or rejects.
+
+    Not period-bounded, on purpose (tests/test_bounded_lists.py): a few manual requests a month,
+    none written by play, no gaming day of their own; the ones awaiting approval are a queue."""
 
     queryset = JackpotAdjustment.objects.select_related("requested_by", "decided_by")
     casino_path = "bank__casino"

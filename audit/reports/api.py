@@ -10,12 +10,18 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404
 from django.urls import reverse
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.db_routing import ReplicaReadsMixin
+from casino.periods import PeriodBoundedListMixin, period_parameters
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.accounting.api import AccountingFindingSerializer
@@ -187,12 +193,9 @@ class RerunSerializer(serializers.Serializer):
 
 
 class DailyReportFilter(filters.FilterSet):
-    since = filters.DateFilter(field_name="gaming_day", lookup_expr="gte")
-    until = filters.DateFilter(field_name="gaming_day", lookup_expr="lte")
-
     class Meta:
         model = DailyReport
-        fields = ["casino", "status", "gaming_day", "since", "until"]
+        fields = ["casino", "status", "gaming_day"]  # since/until: the list's period (casino/periods.py)
 
 
 def _validation(exc: ValidationError):
@@ -201,8 +204,14 @@ def _validation(exc: ValidationError):
     )
 
 
-class DailyReportViewSet(ReplicaReadsMixin, CasinoScopedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Gaming days and their reconciliation: ``POST`` starts (or re-runs) a day."""
+@extend_schema_view(list=extend_schema(parameters=period_parameters("since", "until")))
+class DailyReportViewSet(ReplicaReadsMixin, CasinoScopedMixin, PeriodBoundedListMixin, mixins.ListModelMixin,
+                         mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Gaming days and their reconciliation: ``POST`` starts (or re-runs) a day. The list reads
+    one period of gaming days, ``?since=&until=`` (its names before periods were the rule; by
+    default the last 30 days, casino/periods.py)."""
+
+    period_params = ("since", "until")
 
     queryset = DailyReport.objects.select_related("casino")
     serializer_class = DailyReportSerializer

@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiExample,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.api_fields import MoneyField
 from casino.pagination import paginated
+from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.roles import (
     ALL_ROLES,
     CAGE,
@@ -159,8 +165,11 @@ INVENTORY_EXAMPLE = OpenApiExample(
                       {"denomination": "100", "count": 40}]})
 
 
-class InventorySlipViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Openers and closers: POST an opener to open a table, a closer to close it."""
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class InventorySlipViewSet(CasinoScopedMixin, PeriodBoundedListMixin, mixins.CreateModelMixin,
+                           viewsets.ReadOnlyModelViewSet):
+    """Openers and closers: POST an opener to open a table, a closer to close it. The list reads
+    one period of gaming days (casino/periods.py)."""
 
     queryset = InventorySlip.objects.select_related("table").prefetch_related(
         Prefetch("lines", queryset=InventoryLine.objects.select_related("denomination")))
@@ -227,7 +236,8 @@ RECEIVE_EXAMPLE = OpenApiExample("Receive, signed by the dealer", request_only=T
                                  value={"dealer": 7, "dealer_badge": "E0042"})
 
 
-class ChipSlipViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class ChipSlipViewSet(CasinoScopedMixin, PeriodBoundedListMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Fills and credits: requested at the table, issued by the cage, received at the table;
     voided by two people."""
 
@@ -296,7 +306,8 @@ class AccountingFindingSerializer(serializers.ModelSerializer):
                   "chip_slip", "created_at"]
 
 
-class AccountingFindingViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class AccountingFindingViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
     """What happened at a table but broke a procedure: inventory discrepancies, receipts
     without the dealer's signature."""
 

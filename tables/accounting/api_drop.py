@@ -7,13 +7,19 @@ from datetime import date
 
 from django.http import HttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.api_fields import MoneyField
 from casino.gaming_day import current_gaming_day
+from casino.periods import PERIOD_DAY_PARAMETER, PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
 from casino.roles import (
     ALL_ROLES,
@@ -115,9 +121,12 @@ class EstimatedDropSerializer(serializers.Serializer):
     estimated_drop = MoneyField(help_text="cash + markers: what went into the drop box")
 
 
-class BuyInViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class BuyInViewSet(CasinoScopedMixin, PeriodBoundedListMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Buy-ins at the tables: the pit boss records them; the pit boss who recorded one, or a
-    gaming manager, voids it with a reason (and may record the right one in its place)."""
+    gaming manager, voids it with a reason (and may record the right one in its place).
+
+    The list reads one period of gaming days (casino/periods.py)."""
 
     queryset = BuyIn.objects.select_related("table", "recorded_by", "void").order_by("-recorded_at", "-id")
     serializer_class = BuyInSerializer
@@ -228,8 +237,10 @@ class CountEnterSerializer(serializers.Serializer):
                                    help_text="Required for every revision after the first.")
 
 
-class DropBoxViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
-    """Each table's drop box per gaming day; the count team drops and counts them."""
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class DropBoxViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
+    """Each table's drop box per gaming day; the count team drops and counts them. The list reads
+    one period of gaming days (casino/periods.py)."""
 
     queryset = DropBox.objects.select_related("table", "drop").order_by("gaming_day", "table__label")
     serializer_class = DropBoxSerializer
@@ -265,10 +276,13 @@ class DropBoxViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
         return Response(SoftCountSerializer(count).data, status=201)
 
 
-class SoftCountViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
-    """Every revision of every count, signed or not; a second counter signs the latest."""
+@extend_schema_view(list=extend_schema(parameters=[*PERIOD_PARAMETERS, PERIOD_DAY_PARAMETER]))
+class SoftCountViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
+    """Every revision of every count, signed or not; a second counter signs the latest. The list
+    reads the counts of one period of their boxes' gaming days (casino/periods.py)."""
 
     casino_path = "box__casino"
+    period_paths = ("box__gaming_day",)
     queryset = (SoftCount.objects.select_related("counted_by", "signature__signed_by")
                 .prefetch_related("lines").order_by("box", "revision"))
     serializer_class = SoftCountSerializer

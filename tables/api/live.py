@@ -68,8 +68,10 @@ class DealerChangeSerializer(serializers.Serializer):
     dealer = CasinoScopedRelatedField(queryset=Dealer.objects.all())
 
 
-class TableSessionViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
-    """Open a table for the gaming day, change its dealer, close it."""
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class TableSessionViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
+    """Open a table for the gaming day, change its dealer, close it. The list reads one period of
+    gaming days (casino/periods.py)."""
 
     casino_path = "table__pit__casino"
     queryset = TableSession.objects.select_related("table").prefetch_related("assignments")

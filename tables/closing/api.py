@@ -10,12 +10,14 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
+    extend_schema_view,
 )
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.gaming_day import current_gaming_day
+from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
 from casino.roles import GAMING_MANAGER
 from casino.scoping import CasinoScopedMixin, scope
@@ -83,9 +85,11 @@ _CASINO = OpenApiParameter("casino", int, description="default: your first casin
 _DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the casino's current gaming day")
 
 
-class DayCloseViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))
+class DayCloseViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnlyModelViewSet):
     """Closes of gaming days, each with its reopen (who, when, why) and what the final report's
-    re-run changed. A day closes by itself (tables/closing/README.md); a gaming manager reopens it."""
+    re-run changed. A day closes by itself (tables/closing/README.md); a gaming manager reopens it.
+    The list reads the closes of one period of gaming days (casino/periods.py)."""
 
     queryset = closes()
     serializer_class = DayCloseSerializer

@@ -4,7 +4,7 @@ would never do (casino/audit_guard.py RULES["fluctuations_investigation"])."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal as D
 
 import pytest
@@ -105,7 +105,7 @@ def test_another_casino_sees_nothing(people):
     client = api_as(stranger)
     assert client.get(_url(inv)).status_code == 404
     assert client.post(_url(inv, "assign"), {"owner": stranger.pk}, format="json").status_code == 404
-    assert client.get("/api/v1/investigations/").json()["count"] == 0
+    assert client.get("/api/v1/investigations/?gaming_day=2026-03-10").json()["count"] == 0
     assert client.get(f"/investigations/{inv.pk}/").status_code == 404
     # Nor can its own people be named owner of this casino's investigation.
     refused = api_as(people["manager"]).post(_url(inv, "assign"), {"owner": stranger.pk}, format="json")
@@ -140,20 +140,46 @@ def test_the_pages_work_the_same_way(people):
     assert page.status_code == 302
     inv.refresh_from_db()
     assert inv.status == "signed_off" and inv.signed_off_by == people["manager"]
-    listing = api_as(people["surveillance"]).get("/investigations/?status=signed_off").content.decode()
+    listing = api_as(people["surveillance"]).get("/investigations/?status=signed_off&from=2026-03-01&to=2026-03-31").content.decode()
     assert f'href="/investigations/{inv.pk}/"' in listing
     assert f'href="/investigations/{inv.pk}/"' not in api_as(people["surveillance"]).get(
-        "/investigations/?status=open").content.decode()
+        "/investigations/?status=open&from=2026-03-01&to=2026-03-31").content.decode()
     for who in ("pit_boss", "cage", "count"):
         assert api_as(user_with_role(who)).get("/investigations/").status_code == 403
+
+
+def test_the_list_page_defaults_to_the_last_30_days_shown_in_its_form(people):
+    """Issue #20: the page (and its files) read one period, the last 30 gaming days by default;
+    an investigation is in it when its own period (a day, a month) shares a day with it."""
+    from casino.periods import today_of
+
+    today = today_of(people["finance"])
+    recent = make_investigation(period_start=today, period_end=today)
+    old = make_investigation(period="month", period_start=today - timedelta(days=70),
+                             period_end=today - timedelta(days=41))
+    fin = api_as(people["finance"])
+    page = fin.get("/investigations/").content.decode()
+    first = (today - timedelta(days=29)).isoformat()
+    assert f'href="/investigations/{recent.pk}/"' in page and f'href="/investigations/{old.pk}/"' not in page
+    assert f'name="from" value="{first}"' in page and f'name="to" value="{today.isoformat()}"' in page
+    assert old.label not in fin.get("/investigations.csv").content.decode("utf-8-sig")
+    # Any day of the old month's period finds it; a reversed period shows the default one.
+    some_day = (today - timedelta(days=50)).isoformat()
+    page = fin.get(f"/investigations/?from={some_day}&to={some_day}").content.decode()
+    assert f'href="/investigations/{old.pk}/"' in page and f'href="/investigations/{recent.pk}/"' not in page
+    page = fin.get(f"/investigations/?from={today.isoformat()}&to={some_day}").content.decode()
+    assert f'href="/investigations/{recent.pk}/"' in page and f'name="from" value="{first}"' in page
+    api = fin.get("/api/v1/investigations/", {"gaming_day": some_day}).json()
+    assert [row["id"] for row in api["results"]] == [old.pk]
+    assert fin.get("/api/v1/investigations/").json()["count"] == 1
 
 
 def test_the_files(people):
     inv = make_investigation(conclusion="")
     fin = api_as(people["finance"])
-    listing = fin.get("/investigations.csv").content.decode("utf-8-sig")
+    listing = fin.get("/investigations.csv?from=2026-03-01&to=2026-03-31").content.decode("utf-8-sig")
     assert "hold 31.00% is outside" not in listing and "31.0000" in listing and inv.label in listing
-    for url in ("/investigations.pdf", f"/investigations/{inv.pk}.pdf"):
+    for url in ("/investigations.pdf?from=2026-03-01&to=2026-03-31", f"/investigations/{inv.pk}.pdf"):
         response = fin.get(url)
         assert response.status_code == 200 and response.content.startswith(b"%PDF"), url
     one = fin.get(f"/investigations/{inv.pk}.csv").content.decode("utf-8-sig")

@@ -201,7 +201,8 @@ def test_w2g_winner_identity_is_for_finance_and_gaming_managers_only(day):
     for role, user in readers.items():
         client = api_as(user)
         detail = client.get(reverse("jackpot-award-detail", kwargs={"pk": award.pk})).json()
-        listed = next(a for a in client.get(reverse("jackpot-award-list")).json()["results"]
+        listed = next(a for a in client.get(reverse("jackpot-award-list"),
+                                              {"gaming_day": award.gaming_day.isoformat()}).json()["results"]
                       if a["id"] == award.pk)
         sees = role in ("finance", "gaming_manager")
         for body in (detail, listed):

@@ -244,7 +244,7 @@ def test_the_page_the_api_the_files_and_the_pdf_carry_the_new_sections(client, s
     assert api_line["why"]["text"] == why and api_line["why"]["errors"] == "-10.00"
     [open_one] = body["unexplained_differences"]
     assert (open_one["code"], open_one["table"], open_one["amount"]) == ("UNEXPLAINED_DIFFERENCE", f.table.pk, "200.00")
-    listed = client.get("/api/v1/accounting-findings/?code=UNEXPLAINED_DIFFERENCE").json()
+    listed = client.get(f"/api/v1/accounting-findings/?code=UNEXPLAINED_DIFFERENCE&gaming_day={GAMING_DAY}").json()
     listed = listed.get("results", listed)
     assert [row["amount"] for row in listed] == ["200.00"]
 
