@@ -106,6 +106,7 @@ def test_a_provisional_report_does_not_close_a_day():
     assert not FinalRun.objects.exists() and _closed(d.f.casino) is None
 
 
+@pytest.mark.postgres
 def test_postgres_refuses_changing_or_deleting_a_close():
     d = played_day()
     d.sign()
