@@ -49,20 +49,33 @@ def line_cards(stored) -> tuple[int, ...]:
 
 
 def encode_bets(bets: tuple[tuple[str, Decimal], ...]) -> str:
-    """``bets.round_bets`` as compact JSON ``["player", "amount", ...]`` ("" for none): any text a
+    """``bets.round_bets`` as compact JSON ``["player","amount",...]`` (``[]`` for none): any text a
     player identifier holds survives, and the amount's text gives back the very Decimal."""
-    if not bets:
-        return ""
     return json.dumps([x for player, bet in bets for x in (player, str(bet))], ensure_ascii=False,
                       separators=(",", ":"))
 
 
+def _pairs(flat: list, money: dict[str, Decimal]) -> tuple[tuple[str, Decimal], ...]:
+    amounts = []
+    for text in flat[1::2]:
+        amount = money.get(text)
+        if amount is None:
+            amount = money[text] = Decimal(text)
+        amounts.append(amount)
+    return tuple(zip(flat[::2], amounts, strict=True))
+
+
 def line_bets(stored: str) -> tuple[tuple[str, Decimal], ...]:
     """The bets of a line, as ``bets.round_bets`` gave them."""
-    if not stored:
-        return ()
-    flat = json.loads(stored)
-    return tuple(zip(flat[::2], map(Decimal, flat[1::2]), strict=True))
+    return _pairs(json.loads(stored or "[]"), {})
+
+
+def lines_bets(stored: list[str]) -> list[tuple[tuple[str, Decimal], ...]]:
+    """The bets of many lines (a day's), as :func:`line_bets` gives each: one JSON parse for all of
+    them, and one Decimal per distinct amount (a day's bets are a few dozen amounts; a Decimal
+    never changes, so the rounds share it)."""
+    money: dict[str, Decimal] = {}
+    return [_pairs(flat, money) for flat in json.loads("[" + ",".join(t or "[]" for t in stored) + "]")]
 
 
 def line_values(*, round_id: int, gaming_day, table_id: int, sequence: int, session_id: int, dealer_id: int,

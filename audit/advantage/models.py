@@ -31,7 +31,7 @@ class CountLine(models.Model):
     decks = models.PositiveSmallIntegerField(help_text="The shoe's size: the round's ruleset version's decks.")
     active = models.BooleanField(default=True, help_text="False once the round is voided (its cards do not count).")
     cards = models.BinaryField(help_text="bets.round_cards: one byte per card, the card's int (tables.games.cards).")
-    bets = models.TextField(blank=True, help_text='bets.round_bets as JSON ["player", "amount", ...]; "" for none.')
+    bets = models.TextField(blank=True, help_text='bets.round_bets as JSON ["player","amount",...] ([] for none).')
 
     class Meta:
         db_table = "advantage_countline"

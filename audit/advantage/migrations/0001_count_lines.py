@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
                 ('decks', models.PositiveSmallIntegerField(help_text="The shoe's size: the round's ruleset version's decks.")),
                 ('active', models.BooleanField(default=True, help_text='False once the round is voided (its cards do not count).')),
                 ('cards', models.BinaryField(help_text="bets.round_cards: one byte per card, the card's int (tables.games.cards).")),
-                ('bets', models.TextField(blank=True, help_text='bets.round_bets as JSON ["player", "amount", ...]; "" for none.')),
+                ('bets', models.TextField(blank=True, help_text='bets.round_bets as JSON ["player","amount",...] ([] for none).')),
                 ('dealer', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tables.dealer')),
                 ('session', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tables.tablesession')),
                 ('table', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tables.table')),
