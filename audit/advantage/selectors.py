@@ -132,8 +132,8 @@ def day_rounds(gaming_day: date, *, casinos, table_id: int | None = None) -> lis
     bets = lines_bets([row[8] for row in rows])
     return [RoundCards(round_id=round_id, table_id=table_id_, table_label=label, sequence=sequence,
                        session_id=session_id, dealer_id=dealer_id, decks=decks, cards=line_cards(cards),
-                       bets=round_bets)
-            for (round_id, table_id_, label, sequence, session_id, dealer_id, decks, cards, _), round_bets
+                       bets=its_bets)
+            for (round_id, table_id_, label, sequence, session_id, dealer_id, decks, cards, _), its_bets
             in zip(rows, bets, strict=True)]
 
 
