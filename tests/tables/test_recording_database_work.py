@@ -73,6 +73,8 @@ HOT_TABLE_INDEXES = {
                       "audit_findi_status_172398_idx", "audit_finding_code_8bc9650c",
                       "audit_finding_reviewed_by_id_83ebd388"},
     "tables_idempotencykey": {"tables_idempotencykey_pkey", "idempotencykey_unique_per_user"},
+    # A round of the assessed games writes its count line (audit/advantage/lines.py).
+    "advantage_countline": {"advantage_countline_pkey", "advantage_line_day_table_seq"},
 }
 
 
