@@ -1,4 +1,6 @@
-"""GET /api/v1/advantage-play/?gaming_day=&table=: the desk page's figures as JSON."""
+"""GET /api/v1/advantage-play/?gaming_day=&table=&limit=&offset=: the desk page's figures as JSON, the
+players a page at a time like every API list (``count``, ``next``, ``previous`` beside the day's
+figures)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.pagination import MAX_LIMIT, CappedLimitOffsetPagination
 from casino.query_dates import query_date
 from casino.scoping import user_casino_ids
 
@@ -50,12 +53,15 @@ class ThresholdsSerializer(serializers.Serializer):
 
 
 class AdvantageDaySerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Players of the day (rows of every page).")
+    next = serializers.URLField(allow_null=True, help_text="The next page of players; null on the last.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page of players; null on the first.")
     gaming_day = serializers.DateField()
     table = serializers.IntegerField(allow_null=True)
     rounds = serializers.IntegerField()
     shoes = serializers.IntegerField()
     thresholds = ThresholdsSerializer()
-    rows = AdvantagePlayerSerializer(many=True)
+    rows = AdvantagePlayerSerializer(many=True, help_text="This page's players, flagged first (see the README).")
 
 
 def _player(row) -> dict:
@@ -72,13 +78,17 @@ def _player(row) -> dict:
 class AdvantagePlayView(APIView):
     """Bet spread against the shoe's running count, per player, for one gaming day: the Hi-Lo true
     count before each round beside the player's base wager, Pearson r with its 95% interval
-    (Fisher z), the spread and a signal. Surveillance and gaming managers."""
+    (Fisher z), the spread and a signal. Surveillance and gaming managers. The players come a page
+    at a time (``?limit=``, default 50, at most 500, from ``?offset=``), flagged first; the day's
+    figures (rounds, shoes) are the whole day's on every page."""
 
     read_roles = ADVANTAGE_READERS
 
     @extend_schema(parameters=[
         OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the current gaming day"),
         OpenApiParameter("table", int, description="One table's id (default: all of your tables)"),
+        OpenApiParameter("limit", int, description=f"Players per page (default 50, at most {MAX_LIMIT})"),
+        OpenApiParameter("offset", int, description="Players to skip"),
     ], responses=AdvantageDaySerializer, operation_id="advantage_play_day")
     def get(self, request):
         day = query_date(request.query_params)
@@ -86,10 +96,15 @@ class AdvantagePlayView(APIView):
             table = chosen_table(request.user, request.query_params.get("table"))
         except UnknownTable as exc:
             raise serializers.ValidationError({"table": [str(exc)]}) from None
+        paginator = CappedLimitOffsetPagination()
+        paginator.get_limit(request), paginator.get_offset(request)  # a bad page is a 400 before the day is read
         day = day or default_day(request.user, table)
         result = advantage_day(day, casinos=user_casino_ids(request.user), table_id=table.pk if table else None)
-        payload = {"gaming_day": day, "table": table.pk if table else None, "rounds": result.rounds,
+        page = paginator.paginate_queryset(result.rows, request, view=self)
+        payload = {"count": paginator.count, "next": paginator.get_next_link(),
+                   "previous": paginator.get_previous_link(),
+                   "gaming_day": day, "table": table.pk if table else None, "rounds": result.rounds,
                    "shoes": result.shoes, "thresholds": {"lower_bound": result.thresholds.lower_bound,
                                                          "min_rounds": result.thresholds.min_rounds},
-                   "rows": [_player(r) for r in result.rows]}
+                   "rows": [_player(r) for r in page]}
         return Response(AdvantageDaySerializer(payload).data)

@@ -23,7 +23,6 @@ the true count up (no house deals that deep).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -77,7 +76,7 @@ class CountedRound:
 
 def hi_lo(cards: Iterable[int]) -> int:
     """The Hi-Lo sum of ``cards``."""
-    return sum(HI_LO[c] for c in cards)
+    return sum(map(HI_LO.__getitem__, cards))
 
 
 def decks_remaining(decks: int, cards_seen: int) -> float:
@@ -88,7 +87,10 @@ def true_count(running: int, decks: int, cards_seen: int) -> float:
     return running / decks_remaining(decks, cards_seen)
 
 
-def _shuffle_reason(previous: RoundCards | None, rnd: RoundCards, seen: Counter, seen_total: int) -> str | None:
+def _shuffle_reason(previous: RoundCards | None, rnd: RoundCards, seen_total: int) -> str | None:
+    """Why a new shoe starts at ``rnd`` before its cards are looked at (None: none of these);
+    ``seen_total``: the cards dealt since the last shuffle. The last reason, a card seen more
+    often than the shoe holds it, is found by :func:`walk` as it counts the round's cards."""
     if previous is None or previous.table_id != rnd.table_id:
         return FIRST_ROUND
     if rnd.session_id != previous.session_id:
@@ -99,27 +101,34 @@ def _shuffle_reason(previous: RoundCards | None, rnd: RoundCards, seen: Counter,
         return NEW_DECKS
     if seen_total + len(rnd.cards) > rnd.decks * CARDS_PER_DECK:
         return SHOE_PASSED
-    if any(seen[card] + n > rnd.decks for card, n in Counter(rnd.cards).items()):
-        return CARD_REPEATED
     return None
 
 
 def walk(rounds: Iterable[RoundCards]) -> Iterator[CountedRound]:
     """The count before each round of ``rounds`` (ordered by table, then sequence)."""
     previous: RoundCards | None = None
-    seen: Counter = Counter()
+    seen = [0] * len(HI_LO)  # how often each card (by int) was dealt since the last shuffle
     seen_total = running = shoe = 0
     for rnd in rounds:
-        reason = _shuffle_reason(previous, rnd, seen, seen_total)
+        cards = rnd.cards
+        reason = _shuffle_reason(previous, rnd, seen_total)
+        if reason is None:
+            # The round's cards counted into the shoe's tally: one passing the shoe's count of it
+            # (``decks``) means the shoe was shuffled before this round.
+            for card in cards:
+                seen[card] += 1
+            if cards and max(map(seen.__getitem__, cards)) > rnd.decks:
+                reason = CARD_REPEATED
         if reason is not None:
-            seen, seen_total, running = Counter(), 0, 0
+            seen, seen_total, running = [0] * len(HI_LO), 0, 0
+            for card in cards:
+                seen[card] += 1
             shoe = 1 if reason == FIRST_ROUND else shoe + 1
         yield CountedRound(
             round=rnd, shoe=shoe, new_shoe_reason=reason, running_count=running, cards_seen=seen_total,
             decks_remaining=decks_remaining(rnd.decks, seen_total),
             true_count=true_count(running, rnd.decks, seen_total),
         )
-        seen.update(rnd.cards)
-        seen_total += len(rnd.cards)
-        running += hi_lo(rnd.cards)
+        seen_total += len(cards)
+        running += hi_lo(cards)
         previous = rnd

@@ -6,19 +6,18 @@ Bounded to one gaming day (one table or all the reader's tables): never all of h
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from functools import cached_property
 
 from django.conf import settings
-from django.db.models import F
 
-from audit.advantage.bets import ASSESSED_GAMES, round_bets, round_cards
 from audit.advantage.count import CountedRound, RoundCards, walk
+from audit.advantage.lines import line_cards, lines_bets
+from audit.advantage.models import CountLine
 from audit.advantage.stats import Correlation, NoVariation, correlation_interval
 from casino.scoping import narrow
-from tables.models import Round, RoundRevision, RulesetVersion
 
 CENT = Decimal("0.01")
 #: The true counts the two mean bets are taken at (a counter bets small at <= 0, big at >= +2).
@@ -60,22 +59,33 @@ class Pair:
 
 @dataclass
 class PlayerRow:
+    """A player's rounds of the day as counted, with the player's bet in each. The pairs are made
+    from them when they are shown (a busy day is ~100,000 pairs; a page shows a few players')."""
+
     player: str
-    pairs: list[Pair] = field(default_factory=list)
+    counted: list[CountedRound] = field(default_factory=list)
+    bets: list[Decimal] = field(default_factory=list)
     correlation: Correlation | None = None
     signal: str = TOO_FEW
 
+    @cached_property
+    def pairs(self) -> list[Pair]:
+        return [Pair(round_id=c.round.round_id, table_label=c.round.table_label, sequence=c.round.sequence,
+                     shoe=c.shoe, running_count=c.running_count, decks_remaining=c.decks_remaining,
+                     true_count=c.true_count, bet=bet)
+                for c, bet in zip(self.counted, self.bets, strict=True)]
+
     @property
     def n(self) -> int:
-        return len(self.pairs)
+        return len(self.bets)
 
     @property
     def min_bet(self) -> Decimal:
-        return min(p.bet for p in self.pairs)
+        return min(self.bets)
 
     @property
     def max_bet(self) -> Decimal:
-        return max(p.bet for p in self.pairs)
+        return max(self.bets)
 
     @property
     def spread(self) -> Decimal:
@@ -83,7 +93,7 @@ class PlayerRow:
         return (self.max_bet / self.min_bet).quantize(CENT)
 
     def _mean(self, keep) -> Decimal | None:
-        bets = [p.bet for p in self.pairs if keep(p.true_count)]
+        bets = [bet for c, bet in zip(self.counted, self.bets, strict=True) if keep(c.true_count)]
         return (sum(bets) / len(bets)).quantize(CENT) if bets else None
 
     @property
@@ -110,60 +120,53 @@ class AdvantageDay:
 
 def day_rounds(gaming_day: date, *, casinos, table_id: int | None = None) -> list[RoundCards]:
     """The day's active rounds of the assessed games, current revision only, in table and round
-    order. A voided round is left out: its cards do not count."""
-    # The revision's own gaming day as well as the round's: PostgreSQL then reads the day's
-    # monthly partition of each, not every month's (tables/history/partitions.py).
-    revisions = narrow(RoundRevision.objects, casinos, "round__table__pit__casino").filter(
-        gaming_day=gaming_day, round__gaming_day=gaming_day, round__status=Round.ACTIVE,
-        round__game__in=ASSESSED_GAMES,
-        number=F("round__revision"),
-    )
+    order. A voided round is left out: its cards do not count.
+
+    Read from the count lines (models.CountLine, kept by lines.py as rounds are recorded,
+    corrected and voided): one small row per round, not the revision's whole JSON."""
+    lines = narrow(CountLine.objects, casinos, "table__pit__casino").filter(gaming_day=gaming_day, active=True)
     if table_id is not None:
-        revisions = revisions.filter(round__table_id=table_id)
-    rows = revisions.order_by("round__table_id", "round__sequence").values_list(
-        "round_id", "round__table_id", "round__table__label", "round__sequence", "round__session_id",
-        "round__dealer_id", "round__ruleset_version_id", "round__game", "data")
-    rows = list(rows.iterator(chunk_size=2000))
-    # Every ruleset version of the day in one query, not one per version.
-    decks = {v.pk: v.rules().decks for v in RulesetVersion.objects.filter(pk__in={r[6] for r in rows})}
-    out = []
-    for round_id, table_id_, label, sequence, session_id, dealer_id, version_id, game, data in rows:
-        out.append(RoundCards(
-            round_id=round_id, table_id=table_id_, table_label=label, sequence=sequence, session_id=session_id,
-            dealer_id=dealer_id, decks=decks[version_id], cards=round_cards(game, data),
-            bets=round_bets(game, data)))
-    return out
+        lines = lines.filter(table_id=table_id)
+    rows = list(lines.order_by("table_id", "sequence").values_list(
+        "round_id", "table_id", "table__label", "sequence", "session_id", "dealer_id", "decks", "cards", "bets"))
+    bets = lines_bets([row[8] for row in rows])
+    return [RoundCards(round_id=round_id, table_id=table_id_, table_label=label, sequence=sequence,
+                       session_id=session_id, dealer_id=dealer_id, decks=decks, cards=line_cards(cards),
+                       bets=its_bets)
+            for (round_id, table_id_, label, sequence, session_id, dealer_id, decks, cards, _), its_bets
+            in zip(rows, bets, strict=True)]
 
 
 def player_rows(counted: list[CountedRound], thresholds: Thresholds) -> list[PlayerRow]:
-    """Per player identifier: the pairs, r and its interval, and the signal. Flagged first, then
-    by the interval's lower bound, then by the player."""
-    by_player: dict[str, PlayerRow] = defaultdict(lambda: PlayerRow(player=""))
+    """Per player identifier: the rounds and bets, r and its interval, and the signal. Flagged
+    first, then by the interval's lower bound, then by the player."""
+    by_player: dict[str, PlayerRow] = {}
     for c in counted:
         for player, bet in c.round.bets:
-            row = by_player[player]
-            row.player = player
-            row.pairs.append(Pair(
-                round_id=c.round.round_id, table_label=c.round.table_label, sequence=c.round.sequence, shoe=c.shoe,
-                running_count=c.running_count, decks_remaining=c.decks_remaining, true_count=c.true_count, bet=bet))
+            row = by_player.get(player)
+            if row is None:
+                row = by_player[player] = PlayerRow(player=player)
+            row.counted.append(c)
+            row.bets.append(bet)
     rows = list(by_player.values())
     for row in rows:
-        row.correlation, row.signal = judge(row.pairs, thresholds)
+        row.correlation, row.signal = judge([c.true_count for c in row.counted], list(map(float, row.bets)),
+                                            thresholds)
     order = {FLAG: 0, WATCH: 1}
     rows.sort(key=lambda r: (order.get(r.signal, 2), -(r.correlation.low if r.correlation else -2.0), r.player))
     return rows
 
 
-def judge(pairs: list[Pair], thresholds: Thresholds) -> tuple[Correlation | None, str]:
-    """r with its interval, and the plain signal (see SIGNAL_WORDS)."""
+def judge(counts: list[float], bets: list[float], thresholds: Thresholds) -> tuple[Correlation | None, str]:
+    """r between the true counts and the bets with its interval, and the plain signal (see SIGNAL_WORDS)."""
     try:
-        corr = correlation_interval([p.true_count for p in pairs], [float(p.bet) for p in pairs])
+        corr = correlation_interval(counts, bets)
     except NoVariation as exc:
         return None, FLAT_BET if exc.which == "bet" else COUNT_CONSTANT
     if corr is None:
         return None, TOO_FEW
     if corr.low > thresholds.lower_bound:
-        return corr, FLAG if len(pairs) >= thresholds.min_rounds else WATCH
+        return corr, FLAG if len(bets) >= thresholds.min_rounds else WATCH
     return corr, CLEAR
 
 

@@ -17,6 +17,9 @@ from .selectors import FLAG, WATCH, advantage_day
 
 #: Rows whose rounds the page lists without being asked.
 OPEN_SIGNALS = (FLAG, WATCH)
+#: The page lists this many players at a time (a busy day is ~2,500 players; rendering them all
+#: cost more than reading and counting the day).
+PLAYER_PAGE = 200
 
 
 class AdvantageForm(forms.Form):
@@ -43,10 +46,20 @@ def advantage(request):
     result = advantage_day(day, casinos=user_casino_ids(request.user), table_id=table.pk if table else None)
     # A busy day is thousands of players and ~100,000 pairs: the page opens the rounds of the
     # flagged and watched players, and of the one chosen with ?player= (only that row shown);
-    # every other row links to it. The API gives every pair.
+    # every other row links to it. The API gives every pair. Players come PLAYER_PAGE at a time.
     player = request.GET.get("player", "").strip()
     if player:
         result.rows = [row for row in result.rows if row.player == player]
+    raw_page = request.GET.get("page", "1")
+    page = int(raw_page) if raw_page.isdigit() and int(raw_page) > 0 else 1
+    if raw_page not in ("", "1") and str(page) != raw_page:
+        error = f'Page: "{raw_page}" is not a page number (1, 2, ...); showing the first.'
+    players = len(result.rows)
+    start = (page - 1) * PLAYER_PAGE
+    result.rows = result.rows[start:start + PLAYER_PAGE]
     return render(request, "surveillance/advantage.html",
                   {"form": form, "result": result, "table": table, "error": error, "player": player,
-                   "day": day, "open_signals": OPEN_SIGNALS})
+                   "day": day, "open_signals": OPEN_SIGNALS, "players": players, "page": page,
+                   "first_shown": start + 1, "last_shown": start + len(result.rows),
+                   "previous_page": page - 1 if page > 1 else None,
+                   "next_page": page + 1 if start + PLAYER_PAGE < players else None})

@@ -76,6 +76,8 @@ HOT_TABLE_INDEXES = {
     # A round extends or starts its players' rating sessions (audit/ratings/writer.py): the day's
     # look-up by table and player, and one player's days.
     "ratings_session": {"ratings_session_pkey", "ratings_session_day", "ratings_session_player"},
+    # A round of the assessed games writes its count line (audit/advantage/lines.py).
+    "advantage_countline": {"advantage_countline_pkey", "advantage_line_day_table_seq"},
 }
 
 
