@@ -355,7 +355,8 @@ def _inner(options) -> int:
     from tests.benchmarks import bench_reconcile, history_load
 
     bench_reconcile._setup()
-    from audit.ratings.writer import ratings_rebuild  # Django is set up now
+    from audit.advantage.lines import lines_rebuild  # Django is set up now
+    from audit.ratings.writer import ratings_rebuild
     from audit.rollups.writer import rollups_rebuild
     # A role probed and refused is a WARNING with its traceback; a page that fails stays an ERROR.
     logging.getLogger("django.request").setLevel(logging.ERROR)
@@ -389,6 +390,9 @@ def _inner(options) -> int:
         rated = time.perf_counter()
         ratings_rebuild(since=plan.days[0], until=today)
         reports += f", rating sessions in {time.perf_counter() - rated:.0f} s"
+        counted = time.perf_counter()
+        lines_rebuild(since=plan.days[0], until=today)
+        reports += f", advantage count lines in {time.perf_counter() - counted:.0f} s"
         # Statistics for every table, as autovacuum keeps them on a floor that has run for a while:
         # the floor, dealers, users and rollups were written row by row just now, and a planner
         # that believes a casino has two tables drives the desk's findings from every round.
