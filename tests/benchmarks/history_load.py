@@ -369,6 +369,15 @@ def _schema_drop(cur) -> list[str]:
     return bench_reconcile._schema_drop(cur, LOADED)
 
 
+def derived_tables() -> list[str]:
+    """The tables kept from the rounds as they are recorded (rebuilt by their commands)."""
+    from audit.advantage.models import CountLine
+    from audit.ratings.models import RatingSession
+    from audit.rollups.writer import SHAPES
+
+    return [m._meta.db_table for m in (*SHAPES, RatingSession, CountLine)]
+
+
 def load(floor: Floor, pool: dict, plan: Plan) -> dict:
     """Replace the loaded tables' rows with the plan's (one transaction: TRUNCATE, COPY,
     indexes and constraints rebuilt, ANALYZE); the seconds each step took and the row counts."""
@@ -391,6 +400,8 @@ def load(floor: Floor, pool: dict, plan: Plan) -> dict:
         cur.execute("SET LOCAL maintenance_work_mem = '512MB'")
         recreate = _schema_drop(cur)
         cur.execute(f"TRUNCATE {', '.join(LOADED)}")
+        # What is derived from the rounds goes with them; the bench rebuilds it after the load.
+        cur.execute(f"TRUNCATE {', '.join(derived_tables())}")
         for table in LOADED:
             # COPY FREEZE (rows written as a vacuum leaves a closed day's) refuses a partitioned table.
             cur.execute("SELECT relkind FROM pg_class WHERE oid = %s::regclass", [table])
