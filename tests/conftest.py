@@ -65,7 +65,7 @@ def _postgres_marker(request):
     """A test marked ``postgres`` (triggers, row locks, PostgreSQL's SQL) is skipped on SQLite, the
     quick start's database, with that reason, rather than failing there."""
     if request.node.get_closest_marker("postgres") and connections["default"].vendor != "postgresql":
-        pytest.skip("needs PostgreSQL (its triggers and SQL); the quick start's SQLite has neither")
+        pytest.skip("marked postgres: needs PostgreSQL (its triggers, row locks or SQL), not the quick start's SQLite")
 
 
 @pytest.fixture(autouse=True)

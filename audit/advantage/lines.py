@@ -19,7 +19,6 @@ changes no round's cards, bets or status, so it leaves the lines as they are.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from datetime import date
 from decimal import Decimal
 
@@ -30,6 +29,7 @@ from audit import chain
 from audit.advantage.bets import ASSESSED_GAMES, round_bets, round_cards
 from audit.advantage.models import CountLine
 from casino.rows import RowInserter
+from tables.history.days import days_with_tables
 from tables.models import Round, RoundRevision, RulesetVersion
 
 _COLUMNS = ("round_id", "gaming_day", "table_id", "sequence", "session_id", "dealer_id", "decks", "active", "cards",
@@ -153,16 +153,6 @@ def lines_rebuild(*, since: date | None = None, until: date | None = None) -> tu
     """Remake the lines of every gaming day in the period (all when open), a day at a time (one
     transaction and one read of the day's revisions each); (days, lines). A day's stray lines (of
     no round) go too."""
-    pairs = set()
-    for model in (Round, CountLine):
-        days = model.objects.order_by().values_list("gaming_day", "table_id").distinct()
-        if since:
-            days = days.filter(gaming_day__gte=since)
-        if until:
-            days = days.filter(gaming_day__lte=until)
-        pairs |= set(days)
-    by_day: dict[date, list[int]] = defaultdict(list)
-    for day, table_id in pairs:
-        by_day[date.fromisoformat(day) if isinstance(day, str) else day].append(table_id)
+    by_day = days_with_tables(Round, CountLine, since=since, until=until)
     lines = sum(lines_recompute(day, by_day[day]) for day in sorted(by_day))
     return len(by_day), lines

@@ -30,6 +30,7 @@ from django.db.models import F
 
 from audit import chain
 from audit.reports.theoretical import JACKPOT_KEY, POT_KEY, RAKE_KEY
+from tables.history.days import days_with_tables
 from tables.models import Round, Wager
 
 from .models import RatingSession
@@ -226,14 +227,7 @@ def sessions_recompute(gaming_day: date, table_ids: Iterable[int]) -> int:
 def ratings_rebuild(*, since: date | None = None, until: date | None = None) -> int:
     """Recompute the sessions of every gaming day with rounds in the period (all when open), a day
     at a time (one read and one transaction per day); how many (day, table) pairs."""
-    pairs = Round.objects.order_by().values_list("gaming_day", "table_id").distinct()
-    if since:
-        pairs = pairs.filter(gaming_day__gte=since)
-    if until:
-        pairs = pairs.filter(gaming_day__lte=until)
-    by_day: dict[date, list[int]] = defaultdict(list)
-    for day, table_id in pairs:
-        by_day[date.fromisoformat(day) if isinstance(day, str) else day].append(table_id)
+    by_day = days_with_tables(Round, since=since, until=until)
     for day in sorted(by_day):
         sessions_recompute(day, by_day[day])
     return sum(len(tables) for tables in by_day.values())

@@ -31,6 +31,7 @@ from audit.models import Finding
 from audit.rollups.models import DailyCodeRollup, DailyOverpayRollup, DailyRollup
 from audit.selectors import _money_sum, _round_stats, counted_findings
 from tables.games.catalogue import OVERPAY, UNDERPAY
+from tables.history.days import days_with_tables
 from tables.models import Round
 
 _DAY = ("gaming_day", "table_id", "dealer_id", "game")
@@ -190,14 +191,7 @@ def rollups_rebuild(*, since: date | None = None, until: date | None = None) -> 
     """Recompute every (gaming day, table) with rounds in the period (all when open), a gaming
     day at a time (one transaction and one read per day: a year of a floor rebuilds in minutes,
     not the hours of one (day, table) at a time); how many (day, table) pairs."""
-    pairs = Round.objects.order_by().values_list("gaming_day", "table_id").distinct()
-    if since:
-        pairs = pairs.filter(gaming_day__gte=since)
-    if until:
-        pairs = pairs.filter(gaming_day__lte=until)
-    by_day: dict[date, list[int]] = defaultdict(list)
-    for day, table_id in pairs:
-        by_day[_day(day)].append(table_id)
+    by_day = days_with_tables(Round, since=since, until=until)
     for day in sorted(by_day):
         _recompute(day, by_day[day])
     return sum(len(tables) for tables in by_day.values())

@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
-
 from audit.rollups.writer import rollups_rebuild
-from casino.query_dates import date_or_none
+from casino.rebuild_command import RebuildCommand
 
 
-class Command(BaseCommand):
+class Command(RebuildCommand):
     help = "Recompute the daily rollups of every (gaming day, table) with rounds in the period."
 
-    def add_arguments(self, parser):
-        parser.add_argument("--from", dest="since", help="First gaming day (YYYY-MM-DD); all when omitted.")
-        parser.add_argument("--to", dest="until", help="Last gaming day (YYYY-MM-DD); all when omitted.")
-
-    def handle(self, *args, since=None, until=None, **options):
-        days = {}
-        for name, raw in (("--from", since), ("--to", until)):
-            days[name] = date_or_none(raw) if raw else None
-            if raw and days[name] is None:
-                raise CommandError(f'{name}: "{raw}" is not a date (YYYY-MM-DD)')
-        if days["--from"] and days["--to"] and days["--from"] > days["--to"]:
-            raise CommandError("--from is after --to")
-        done = rollups_rebuild(since=days["--from"], until=days["--to"])
-        self.stdout.write(f"Rebuilt the rollups of {done} (gaming day, table) pairs.")
+    def rebuild(self, *, since, until) -> str:
+        return f"Rebuilt the rollups of {rollups_rebuild(since=since, until=until)} (gaming day, table) pairs."
