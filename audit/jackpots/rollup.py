@@ -26,7 +26,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db import connections, router
-from django.db.models import Case, DecimalField, F, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models import Case, DecimalField, F, OuterRef, Q, Subquery, Value, When
 
 from audit.jackpots.models import (
     JackpotBank,
@@ -37,6 +37,7 @@ from audit.jackpots.models import (
     LedgerTransaction,
 )
 from audit.jackpots.rules import CENT, ZERO
+from casino.money import money, money_sum
 
 #: The rollup's kind for the contribution base (on the cash account; it is not a leg).
 BASE = "base"
@@ -96,7 +97,7 @@ def closings(banks_upto: dict[int, date | None]) -> dict[int, dict[int, dict[str
         rows = LedgerDayBalance.objects.filter(account=OuterRef("pk"), kind=kind)
         if days:
             rows = rows.filter(gaming_day__lte=OuterRef("upto") if len(one) > 1 else next(iter(one)))
-        fields[f"c_{kind}"] = Subquery(rows.order_by("-gaming_day").values("closing")[:1])
+        fields[f"c_{kind}"] = money(Subquery(rows.order_by("-gaming_day").values("closing")[:1]))
     out: dict[int, dict[int, dict[str, Decimal]]] = defaultdict(dict)
     for row in accounts.annotate(**fields).values("pk", "bank_id", *fields):
         out[row["bank_id"]][row["pk"]] = {k: row[f"c_{k}"] for k in KINDS if row[f"c_{k}"] is not None}
@@ -131,10 +132,10 @@ def _from_legs(banks, first: date | None = None, last: date | None = None):
         txns = txns.filter(gaming_day__lte=last)
     out: dict[tuple[int, str, date], Decimal] = {}
     for account, kind, day, total in legs.values_list(
-            "account_id", "transaction__kind", "transaction__gaming_day").annotate(s=Sum("amount")):
+            "account_id", "transaction__kind", "transaction__gaming_day").annotate(s=money_sum("amount")):
         out[(account, kind, day)] = total
     cash = dict(LedgerAccount.objects.filter(bank__in=banks, kind=LedgerAccount.CASH).values_list("bank_id", "pk"))
-    for bank, day, total in txns.values_list("bank_id", "gaming_day").annotate(s=Sum("contribution_base")):
+    for bank, day, total in txns.values_list("bank_id", "gaming_day").annotate(s=money_sum("contribution_base")):
         if total:
             out[(cash[bank], BASE, day)] = total
     return out
