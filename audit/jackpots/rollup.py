@@ -27,6 +27,7 @@ from decimal import Decimal
 
 from django.db import connections, router
 from django.db.models import Case, DecimalField, F, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Round
 
 from audit.jackpots.models import (
     JackpotBank,
@@ -46,13 +47,15 @@ KINDS = (*(k for k, _ in LedgerTransaction.KINDS), BASE)
 _UPSERT = (
     "INSERT INTO {t} (bank_id, account_id, kind, gaming_day, moved, closing) VALUES {rows} "
     "ON CONFLICT (account_id, kind, gaming_day) DO UPDATE SET "
-    "moved = {t}.moved + excluded.moved, closing = {t}.closing + excluded.moved"
+    "moved = ROUND({t}.moved + excluded.moved, 2), closing = ROUND({t}.closing + excluded.moved, 2)"
 )
 # A new day's row starts from the latest earlier row of its account and kind.
 _ROW = (
-    "(%s, %s, %s, %s, %s, %s + COALESCE((SELECT p.closing FROM {t} p WHERE p.account_id = %s AND p.kind = %s "
-    "AND p.gaming_day < %s ORDER BY p.gaming_day DESC LIMIT 1), 0))"
+    "(%s, %s, %s, %s, %s, ROUND(%s + COALESCE((SELECT p.closing FROM {t} p WHERE p.account_id = %s AND p.kind = %s "
+    "AND p.gaming_day < %s ORDER BY p.gaming_day DESC LIMIT 1), 0), 2))"
 )
+# ROUND(..., 2): the sums are whole cents; on SQLite (a REAL column, float arithmetic) it stores the
+# float a cents value is stored as, not 0.1 + 0.2's (so ``moved = 0`` holds for a day that cancels out).
 
 
 def rollup_add(*, bank_id: int, day: date, rows: list[tuple[int, str, Decimal]], later: bool) -> None:
@@ -71,9 +74,9 @@ def rollup_add(*, bank_id: int, day: date, rows: list[tuple[int, str, Decimal]],
     if later:
         LedgerDayBalance.objects.filter(
             Q(*(Q(account_id=a, kind=k) for a, k, _ in rows), _connector=Q.OR), gaming_day__gt=day
-        ).update(closing=F("closing") + Case(
+        ).update(closing=Round(F("closing") + Case(
             *(When(account_id=a, kind=k, then=Value(v)) for a, k, v in rows),
-            default=Value(ZERO), output_field=DecimalField(max_digits=14, decimal_places=2)))
+            default=Value(ZERO), output_field=DecimalField(max_digits=14, decimal_places=2)), 2))
 
 
 def last_day(bank_id: int) -> date | None:
