@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from audit.models import Finding
+from casino.money import Money, money_sum
 from casino.periods import DEFAULT_DAYS
 from casino.scoping import narrow
 from tables.closing.models import DayClose
@@ -32,7 +32,6 @@ from tables.models import Dealer, Round
 #: The paths from a round and from a finding to its casino (casino/scoping.py).
 ROUND_CASINO, FINDING_CASINO = "table__pit__casino", "round__table__pit__casino"
 ZERO = Decimal("0.00")
-_MONEY = DecimalField(max_digits=16, decimal_places=2)
 
 
 def _cents(value) -> Decimal:
@@ -47,12 +46,9 @@ def _money_rows(rows: list[dict], *keys: str) -> list[dict]:
     return rows
 
 
-def _money_sum(expression: str, **filter_q) -> Coalesce:
-    return Coalesce(
-        Sum(expression, filter=Q(**filter_q) if filter_q else None),
-        Value(ZERO),
-        output_field=_MONEY,
-    )
+def _money_sum(expression: str, **filter_q) -> Money:
+    """The sum to the cent, 0.00 when nothing is summed (casino/money.py: exact on SQLite too)."""
+    return money_sum(expression, filter=Q(**filter_q) if filter_q else None, default=ZERO)
 
 
 def counted_findings(findings: QuerySet[Finding] | None = None) -> QuerySet[Finding]:

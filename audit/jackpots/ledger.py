@@ -12,7 +12,7 @@ from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils import timezone
 
 from audit import chain
@@ -22,6 +22,7 @@ from audit.jackpots.rules import ZERO, apply
 from audit.models import ChainLink
 from casino.double_entry import LedgerUnbalanced, legs_merged  # noqa: F401 - LedgerUnbalanced: callers catch it here
 from casino.gaming_day import gaming_day_of
+from casino.money import money_sum
 from tables.games.paytables import JACKPOT_LINES
 
 BANK_KINDS = (
@@ -202,7 +203,7 @@ def _add_day_so_far(sums, banks, today: dict[int, date], at) -> None:
     where = Q(*(Q(transaction__bank_id__in=pks, transaction__gaming_day=day) for day, pks in by_day.items()),
               _connector=Q.OR)
     legs = LedgerLeg.objects.filter(where, transaction__created_at__lte=at).values_list(
-        "transaction__bank_id", "account_id", "transaction__kind").annotate(s=Sum("amount"))
+        "transaction__bank_id", "account_id", "transaction__kind").annotate(s=money_sum("amount"))
     for bank_id, account, kind, total in legs:
         by_kind = sums[bank_id].setdefault(account, {})
         by_kind[kind] = by_kind.get(kind, ZERO) + total
@@ -211,7 +212,7 @@ def _add_day_so_far(sums, banks, today: dict[int, date], at) -> None:
         "bank_id", "pk"))
     for bank_id, total in LedgerTransaction.objects.filter(
             base, kind=LedgerTransaction.TAX, created_at__lte=at).values_list("bank_id").annotate(
-            s=Sum("contribution_base")):
+            s=money_sum("contribution_base")):
         if total:
             by_kind = sums[bank_id].setdefault(cash[bank_id], {})
             by_kind[rollup.BASE] = by_kind.get(rollup.BASE, ZERO) + total

@@ -32,7 +32,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db.models import Max, Min, Q, Sum
+from django.db.models import Max, Min, Q
 
 from audit.jackpots import rollup
 from audit.jackpots.ledger import ZERO, balances_by_account
@@ -58,6 +58,7 @@ from audit.jackpots.rules import (
     top_up_legs,
 )
 from audit.jackpots.services import JACKPOT_WAGER, TAX_WAGER
+from casino.money import money_sum
 from tables.games.paytables import JACKPOT_LINES
 from tables.models import Round, RoundRevision, Wager
 
@@ -193,7 +194,7 @@ def _legs_since(marks: dict[int, int | None], keys) -> dict[int, dict[tuple[str,
     where = _or([Q(transaction__bank_id=b, transaction_id__gte=pk) for b, pk in marks.items() if pk is not None])
     if where is not None:
         for bank_id, account, total in LedgerLeg.objects.filter(where).values_list(
-                "transaction__bank_id", "account_id").annotate(s=Sum("amount")):
+                "transaction__bank_id", "account_id").annotate(s=money_sum("amount")):
             out[bank_id][keys[account]] += total
     return out
 
@@ -261,7 +262,7 @@ class _Batch:
         where = _or([Q(bank_id=b, pk__gte=lo, pk__lte=hi) for b, (lo, hi) in spans.items()])
         if where is not None:
             for bank_id, total in T.objects.filter(where, kind=T.TAX).values("bank").annotate(
-                    s=Sum("contribution_base")).values_list("bank", "s"):
+                    s=money_sum("contribution_base")).values_list("bank", "s"):
                 self.ledger_base[bank_id] = total or ZERO
         # The period's rounds at every bank's tables (a table is in one bank: rounds, revisions and
         # tax postings keyed by round serve every bank).

@@ -26,7 +26,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db import connections, router
-from django.db.models import Case, DecimalField, F, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models import Case, DecimalField, F, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Round
 
 from audit.jackpots.models import (
     JackpotBank,
@@ -37,6 +38,7 @@ from audit.jackpots.models import (
     LedgerTransaction,
 )
 from audit.jackpots.rules import CENT, ZERO
+from casino.money import money, money_sum
 
 #: The rollup's kind for the contribution base (on the cash account; it is not a leg).
 BASE = "base"
@@ -45,13 +47,15 @@ KINDS = (*(k for k, _ in LedgerTransaction.KINDS), BASE)
 _UPSERT = (
     "INSERT INTO {t} (bank_id, account_id, kind, gaming_day, moved, closing) VALUES {rows} "
     "ON CONFLICT (account_id, kind, gaming_day) DO UPDATE SET "
-    "moved = {t}.moved + excluded.moved, closing = {t}.closing + excluded.moved"
+    "moved = ROUND({t}.moved + excluded.moved, 2), closing = ROUND({t}.closing + excluded.moved, 2)"
 )
 # A new day's row starts from the latest earlier row of its account and kind.
 _ROW = (
-    "(%s, %s, %s, %s, %s, %s + COALESCE((SELECT p.closing FROM {t} p WHERE p.account_id = %s AND p.kind = %s "
-    "AND p.gaming_day < %s ORDER BY p.gaming_day DESC LIMIT 1), 0))"
+    "(%s, %s, %s, %s, %s, ROUND(%s + COALESCE((SELECT p.closing FROM {t} p WHERE p.account_id = %s AND p.kind = %s "
+    "AND p.gaming_day < %s ORDER BY p.gaming_day DESC LIMIT 1), 0), 2))"
 )
+# ROUND(..., 2): the sums are whole cents; on SQLite (a REAL column, float arithmetic) it stores the
+# float a cents value is stored as, not 0.1 + 0.2's (so ``moved = 0`` holds for a day that cancels out).
 
 
 def rollup_add(*, bank_id: int, day: date, rows: list[tuple[int, str, Decimal]], later: bool) -> None:
@@ -70,9 +74,9 @@ def rollup_add(*, bank_id: int, day: date, rows: list[tuple[int, str, Decimal]],
     if later:
         LedgerDayBalance.objects.filter(
             Q(*(Q(account_id=a, kind=k) for a, k, _ in rows), _connector=Q.OR), gaming_day__gt=day
-        ).update(closing=F("closing") + Case(
+        ).update(closing=Round(F("closing") + Case(
             *(When(account_id=a, kind=k, then=Value(v)) for a, k, v in rows),
-            default=Value(ZERO), output_field=DecimalField(max_digits=14, decimal_places=2)))
+            default=Value(ZERO), output_field=DecimalField(max_digits=14, decimal_places=2)), 2))
 
 
 def last_day(bank_id: int) -> date | None:
@@ -96,7 +100,7 @@ def closings(banks_upto: dict[int, date | None]) -> dict[int, dict[int, dict[str
         rows = LedgerDayBalance.objects.filter(account=OuterRef("pk"), kind=kind)
         if days:
             rows = rows.filter(gaming_day__lte=OuterRef("upto") if len(one) > 1 else next(iter(one)))
-        fields[f"c_{kind}"] = Subquery(rows.order_by("-gaming_day").values("closing")[:1])
+        fields[f"c_{kind}"] = money(Subquery(rows.order_by("-gaming_day").values("closing")[:1]))
     out: dict[int, dict[int, dict[str, Decimal]]] = defaultdict(dict)
     for row in accounts.annotate(**fields).values("pk", "bank_id", *fields):
         out[row["bank_id"]][row["pk"]] = {k: row[f"c_{k}"] for k in KINDS if row[f"c_{k}"] is not None}
@@ -131,10 +135,10 @@ def _from_legs(banks, first: date | None = None, last: date | None = None):
         txns = txns.filter(gaming_day__lte=last)
     out: dict[tuple[int, str, date], Decimal] = {}
     for account, kind, day, total in legs.values_list(
-            "account_id", "transaction__kind", "transaction__gaming_day").annotate(s=Sum("amount")):
+            "account_id", "transaction__kind", "transaction__gaming_day").annotate(s=money_sum("amount")):
         out[(account, kind, day)] = total
     cash = dict(LedgerAccount.objects.filter(bank__in=banks, kind=LedgerAccount.CASH).values_list("bank_id", "pk"))
-    for bank, day, total in txns.values_list("bank_id", "gaming_day").annotate(s=Sum("contribution_base")):
+    for bank, day, total in txns.values_list("bank_id", "gaming_day").annotate(s=money_sum("contribution_base")):
         if total:
             out[(cash[bank], BASE, day)] = total
     return out

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db.models import Max, Sum
 
 from casino.local_time import local_time_text
+from casino.money import money_sum
 from tables.games import GAMES
 
 from .legend import COLUMNS as LEGEND
@@ -234,6 +235,8 @@ _SUMMED = (
     "taxes",
     "jackpots",
 )
+#: The money among them: summed to the cent (casino/money.py; SQLite's SUM is a float's).
+_MONEY_SUMMED = frozenset(_SUMMED) - {"rounds", "voided_rounds", "seats_played"}
 
 
 def period_data(casino, first: date, last: date, title: str) -> ReportData:
@@ -247,7 +250,7 @@ def period_data(casino, first: date, last: date, title: str) -> ReportData:
     rows = (
         ReportLine.objects.filter(report__in=reports)
         .values("level", "key")
-        .annotate(label_=Max("label"), **{f"{f}_": Sum(f) for f in _SUMMED})
+        .annotate(label_=Max("label"), **{f"{f}_": money_sum(f) if f in _MONEY_SUMMED else Sum(f) for f in _SUMMED})
         .order_by("level", "label_")
     )
     for r in rows:
@@ -266,11 +269,11 @@ def period_data(casino, first: date, last: date, title: str) -> ReportData:
             label=Max("label"),
             basis=Max("basis"),
             count=Sum("count"),
-            handle=Sum("handle"),
-            paid=Sum("paid"),
-            win=Sum("win"),
-            theo_win=Sum("theo_win"),
-            error_cost=Sum("error_cost"),
+            handle=money_sum("handle"),
+            paid=money_sum("paid"),
+            win=money_sum("win"),
+            theo_win=money_sum("theo_win"),
+            error_cost=money_sum("error_cost"),
         )
         .order_by("level", "label", "game", "wager")
     )

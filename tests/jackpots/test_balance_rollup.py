@@ -14,7 +14,6 @@ from decimal import Decimal
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
-from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
@@ -35,6 +34,7 @@ from audit.jackpots.services import (
     jackpot_adjustment_request,
     jackpot_bank_create,
 )
+from casino.money import money_sum
 from tests.conftest import api_as
 from tests.factories import PitFactory, user_with_role
 from tests.jackpots.helpers import DAY_START, linked_bank
@@ -51,7 +51,7 @@ def _legs_balances(bank, **where) -> dict[int, Decimal]:
     kinds = dict(LedgerAccount.objects.filter(bank=bank).values_list("pk", "kind"))
     legs = LedgerLeg.objects.filter(account__bank=bank, **where)
     return {row["account"]: (row["total"] * (-1 if kinds[row["account"]] in LedgerAccount.CREDIT_NORMAL else 1))
-            .quantize(D("0.01")) for row in legs.values("account").annotate(total=Sum("amount"))}
+            .quantize(D("0.01")) for row in legs.values("account").annotate(total=money_sum("amount"))}
 
 
 def _legs_report(bank, day_from, day_to) -> dict[tuple[str, str], Decimal]:
@@ -69,7 +69,7 @@ def _legs_report(bank, day_from, day_to) -> dict[tuple[str, str], Decimal]:
     for pk, kind, total in LedgerLeg.objects.filter(
             account__bank=bank, transaction__gaming_day__gte=day_from,
             transaction__gaming_day__lte=day_to).values_list("account", "transaction__kind").annotate(
-            s=Sum("amount")):
+            s=money_sum("amount")):
         account = accounts[pk]
         if account.kind in LedgerAccount.LIABILITIES and kind in MOVEMENTS:
             out[(account.line or "payable", kind)] -= total
@@ -86,7 +86,7 @@ def _assert_figures_are_the_legs(bank) -> None:
         assert ln.meter == now.get(keys[("meter", ln.line)], 0)
         assert ln.reserve == now.get(keys[("reserve", ln.line)], 0)
     assert state.payable == now.get(keys[("payable", "")], 0)
-    base = LedgerTransaction.objects.filter(bank=bank, kind="tax").aggregate(s=Sum("contribution_base"))["s"]
+    base = LedgerTransaction.objects.filter(bank=bank, kind="tax").aggregate(s=money_sum("contribution_base"))["s"]
     assert state.contribution_base == (base or 0)
     for day in days:
         assert balances_by_account(bank, upto_day=day) == _legs_balances(bank, transaction__gaming_day__lte=day)
@@ -103,7 +103,7 @@ def _assert_figures_are_the_legs(bank) -> None:
             for kind in MOVEMENTS:
                 assert row.movements[kind] == want[(row.line, kind)], (row.line, kind, first, last)
         base = LedgerTransaction.objects.filter(bank=bank, kind="tax", gaming_day__gte=first,
-                                                gaming_day__lte=last).aggregate(s=Sum("contribution_base"))["s"]
+                                                gaming_day__lte=last).aggregate(s=money_sum("contribution_base"))["s"]
         assert report.banks[0]["contribution_base"] == (base or 0)
 
 
