@@ -11,11 +11,11 @@ from collections.abc import Iterable
 from decimal import Decimal
 
 from django.db import transaction as db_transaction
-from django.db.models import Sum
 from django.utils import timezone
 
 from casino.double_entry import ZERO, LedgerUnbalanced, legs_merged
 from casino.gaming_day import gaming_day_of
+from casino.money import money_sum
 from tables.accounting.models import Account, Denomination, Leg, Transaction
 from tables.models import Casino, Table
 
@@ -80,11 +80,11 @@ def _legs(account: Account, as_of):
 
 def balance(account: Account, as_of=None) -> Decimal:
     """The account's chips (sum of its legs), as of ``as_of`` inclusive, or now."""
-    return _legs(account, as_of).aggregate(total=Sum("amount"))["total"] or ZERO
+    return _legs(account, as_of).aggregate(total=money_sum("amount"))["total"] or ZERO
 
 
 def balance_by_denomination(account: Account, as_of=None) -> dict[Decimal | None, Decimal]:
     """Denomination value (None: legs that name none) -> the account's amount of it;
     denominations that net to zero are left out."""
-    rows = _legs(account, as_of).values("denomination__value").annotate(total=Sum("amount"))
+    rows = _legs(account, as_of).values("denomination__value").annotate(total=money_sum("amount"))
     return {r["denomination__value"]: r["total"] for r in rows if r["total"] != 0}

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Q, Sum
+from django.db.models import Q
 
 from casino.double_entry import ZERO
+from casino.money import money_sum
 from casino.scoping import narrow
 from tables.accounting.models import BuyIn, DropBox, SoftCount
 from tables.models import Table, TableSession
@@ -25,7 +26,7 @@ def estimated_drop(casino_ids, gaming_day: date) -> dict[int, dict[str, Decimal]
     """Table id -> ``{"cash", "marker", "chips", "estimated_drop"}`` for ``gaming_day``: the
     buy-ins not voided; the estimated drop is cash + markers (what goes into the box)."""
     qs = narrow(BuyIn.objects.filter(gaming_day=gaming_day, void__isnull=True), casino_ids)
-    sums = {kind: Sum("amount", filter=Q(kind=kind)) for kind, _ in BuyIn.KINDS}
+    sums = {kind: money_sum("amount", filter=Q(kind=kind)) for kind, _ in BuyIn.KINDS}
     out: dict[int, dict[str, Decimal]] = {}
     for row in qs.values("table_id").annotate(**sums):
         figures = {kind: row[kind] or ZERO for kind, _ in BuyIn.KINDS}

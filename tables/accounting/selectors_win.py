@@ -32,9 +32,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Q, Sum
+from django.db.models import Q
 
 from casino.double_entry import ZERO
+from casino.money import money_sum
 from casino.scoping import narrow
 from tables.accounting.models import Account, BuyIn, CountSignature, InventorySlip, Leg, Transaction
 
@@ -127,7 +128,7 @@ def table_days(casino_ids, first_day: date, last_day: date | None = None,
         **{f"transaction__{k}": v for k, v in days.items()}), "transaction__casino", "account__table_id")
     for table_id, day, kind, amount in (legs.values_list("account__table_id", "transaction__gaming_day",
                                                           "transaction__kind")
-                                        .annotate(amount=Sum("amount")).order_by()):
+                                        .annotate(amount=money_sum("amount")).order_by()):
         figures = out[(table_id, day)]
         if kind == Transaction.FILL:
             figures.fills += amount
@@ -146,6 +147,6 @@ def table_days(casino_ids, first_day: date, last_day: date | None = None,
 
     buy_ins = narrowed(BuyIn.objects.filter(void__isnull=True, kind__in=BuyIn.DROPPED, **days))
     for table_id, day, amount in (buy_ins.values_list("table_id", "gaming_day")
-                                  .annotate(amount=Sum("amount")).order_by()):
+                                  .annotate(amount=money_sum("amount")).order_by()):
         out[(table_id, day)].estimated_drop += amount
     return dict(out)

@@ -14,7 +14,8 @@ end, also on a failure or Ctrl-C (about 3.4 GB per million rounds), it:
    corrections, voids, reviews, through COPY), with a session and dealer per table and day
    and a daily report for every closed day (the newest reconciled by the real run, the
    older ones copies of it on their own day);
-3. times every GET page and API list the URLconf has (``?limit=50`` too for API lists): the
+3. times every GET page and API list the URLconf has (``?limit=50`` too for API lists), with what
+   is loaded frozen out of the garbage collector's full passes as gunicorn's ``pre_fork`` does: the
    median of 3 requests after a warm-up through Django's test client (one request when the
    warm-up took over 5 s), logged in as the first role the page lets in (pit boss,
    surveillance, finance, compliance, cage, count, gaming manager); routes it cannot fill or
@@ -30,6 +31,7 @@ and about 17 GB of disk); ``BENCH_HISTORY_ARGS`` passes flags then.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import re
@@ -317,6 +319,11 @@ def _time_pages(casino, users) -> tuple[dict, list]:
 
     pages, skipped = _pages(casino)
     timed, left = {}, list(skipped)
+    # As the production server does before forking its workers (deploy/gunicorn.conf.py pre_fork):
+    # what is loaded by now (Django, the apps, and here the bench's floor and pool) stays out of
+    # the garbage collector's full passes, which would otherwise walk it inside the timed requests.
+    gc.collect()
+    gc.freeze()
     client = Client(raise_request_exception=False)
     for label, url in pages:
         status, role, warm = None, None, 0.0
