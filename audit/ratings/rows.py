@@ -22,10 +22,12 @@ def wager_dict(total) -> dict:
             "actual": str(cents(total.actual))}
 
 
-def _figures(figures) -> dict:
-    return {"rounds": figures.rounds, "minutes": figures.minutes, "stake": str(figures.stake),
-            "average_bet": str(figures.average_bet), "theo": str(figures.theo), "actual": str(figures.actual),
-            "wagers": [wager_dict(w) for w in figures.wager_list()]}
+def _figures(figures, *, wagers: bool = True) -> dict:
+    out = {"rounds": figures.rounds, "minutes": figures.minutes, "stake": str(figures.stake),
+           "average_bet": str(figures.average_bet), "theo": str(figures.theo), "actual": str(figures.actual)}
+    if wagers:
+        out["wagers"] = [wager_dict(w) for w in figures.wager_list()]
+    return out
 
 
 def session_dict(session) -> dict:
@@ -34,23 +36,19 @@ def session_dict(session) -> dict:
             "end": session.end.isoformat().replace("+00:00", "Z"), **_figures(session)}
 
 
-def day_dict(rating, user, *, sessions: bool = True) -> dict:
+def day_dict(rating, user, *, sessions: bool = True, wagers: bool = True) -> dict:
     player = rating.player
     out = {"gaming_day": rating.gaming_day.isoformat(), "casino": rating.casino_id, "identifier": rating.identifier,
            "player": player.pk if player else None, "registered": player is not None}
     if may_see_names(user):
         out["name"] = player.name if player else ""
         out["loyalty_number"] = player.loyalty_number if player else ""
-    out.update(_figures(rating))
+    out.update(_figures(rating, wagers=wagers))
     out["sessions"] = [session_dict(s) for s in rating.sessions] if sessions else len(rating.sessions)
     return out
 
 
 def csv_rows(ratings, user) -> list[dict]:
-    rows = []
-    for rating in ratings:
-        row = day_dict(rating, user, sessions=False)
-        row.pop("wagers")
-        rows.append(row)
-    return rows
+    # One row per player and day: the CSV has no per-wager columns, so none are made.
+    return [day_dict(rating, user, sessions=False, wagers=False) for rating in ratings]
 
