@@ -97,7 +97,6 @@ class Fold:
     seconds: int = 0
     longest_gap: int = 0  # microseconds
     wagers: Figures = field(default_factory=dict)
-    row: RatingSession | None = None  # the stored row it came from, if any
 
     def merge(self, other: Fold) -> None:
         """``other`` (later, within the threshold) joins this session: its gap to this one counts."""
