@@ -47,8 +47,10 @@ class FindingViewSet(ReplicaReadsMixin, CasinoScopedMixin, PeriodBoundedListMixi
 
     queryset = Finding.objects.select_related("revision", "round").order_by("-id")
     casino_path = "round__table__pit__casino"
-    # The finding's own day, and its round's (the same day): the casino scope joins the rounds.
-    period_paths = ("gaming_day", "round__gaming_day")
+    # The finding's own day, its round's and its revision's (the same day): the casino scope
+    # joins the rounds, the serializer the revisions.
+    period_paths = ("gaming_day", "round__gaming_day", "revision__gaming_day")
+    object_day = True
     serializer_class = FindingSerializer
     filterset_class = FindingFilter
     read_roles = (SURVEILLANCE, GAMING_MANAGER, FINANCE)

@@ -29,6 +29,9 @@ from tables.closing.models import DayClose
 from tables.games.catalogue import OVERPAY, UNDERPAY
 from tables.models import Dealer, Round
 
+#: A period of gaming days (first, last), or None for all of them.
+Days = tuple[date, date] | None
+
 #: The paths from a round and from a finding to its casino (casino/scoping.py).
 ROUND_CASINO, FINDING_CASINO = "table__pit__casino", "round__table__pit__casino"
 ZERO = Decimal("0.00")
@@ -51,8 +54,13 @@ def _money_sum(expression: str, **filter_q) -> Money:
     return money_sum(expression, filter=Q(**filter_q) if filter_q else None, default=ZERO)
 
 
-def counted_findings(findings: QuerySet[Finding] | None = None) -> QuerySet[Finding]:
-    """The findings of ``findings`` (all by default) that count as dealer errors (module docstring)."""
+def counted_findings(findings: QuerySet[Finding] | None = None, *, days: Days = None) -> QuerySet[Finding]:
+    """The findings of ``findings`` (all by default) that count as dealer errors (module docstring).
+
+    ``days`` (first, last), when the caller's rows are of one period: said of the finding, its
+    round and its revision alike (each one the same day), so PostgreSQL plans the period's month
+    partitions of each, not every month kept; the finding's own day alone would not prune the
+    others (a range is not carried across the join the way an equality is)."""
     qs = Finding.objects.all() if findings is None else findings
     standing_earlier = Finding.objects.filter(
         round=OuterRef("round"),
@@ -61,6 +69,10 @@ def counted_findings(findings: QuerySet[Finding] | None = None) -> QuerySet[Find
         code=OuterRef("code"),
         path=OuterRef("path"),
     )
+    if days is not None:
+        qs = qs.filter(**{f"{path}__range": days for path in ("gaming_day", "round__gaming_day",
+                                                                "revision__gaming_day")})
+        standing_earlier = standing_earlier.filter(gaming_day__range=days)
     return qs.filter(
         Q(status=Finding.OPEN, round__status=Round.ACTIVE, revision__number=F("round__revision"))
         | Q(status__in=Finding.REVIEWED),
@@ -148,16 +160,21 @@ def finding_queue_totals(queryset: QuerySet[Finding]) -> dict:
 # --- dealers ---------------------------------------------------------------------------------
 
 
-def _round_stats(rounds: QuerySet[Round]) -> QuerySet:
+def _round_stats(rounds: QuerySet[Round], days: Days = None) -> QuerySet:
     """Active rounds, and voided ones holding a reviewed error, annotated with whether they
-    hold a dealer error (one EXISTS per row, in SQL)."""
+    hold a dealer error (one EXISTS per row, in SQL); ``days``: the rounds' period, as
+    :func:`counted_findings` takes it."""
     return rounds.annotate(
-        has_error=Exists(counted_findings(Finding.objects.filter(round=OuterRef("pk"))))
+        has_error=Exists(counted_findings(Finding.objects.filter(round=OuterRef("pk")), days=days))
     ).filter(Q(status=Round.ACTIVE) | Q(has_error=True))
 
 
-def _finding_money(findings: QuerySet[Finding]) -> QuerySet[Finding]:
-    return counted_findings(findings)
+def _finding_money(findings: QuerySet[Finding], days: Days = None) -> QuerySet[Finding]:
+    return counted_findings(findings, days=days)
+
+
+def _days(since: date | None, until: date | None) -> Days:
+    return (since, until) if since and until else None
 
 
 def _rates(row: dict) -> dict:
@@ -184,7 +201,7 @@ def dealer_error_rounds(dealer: Dealer, *, since: date | None = None, until: dat
     if until:
         rounds = rounds.filter(gaming_day__lte=until)
     return (
-        _round_stats(rounds)
+        _round_stats(rounds, _days(since, until))
         .filter(has_error=True)
         .select_related("table")
         .order_by("-recorded_at")
@@ -209,14 +226,14 @@ def dealer_table(*, since: date | None = None, until: date | None = None, casino
             findings.filter(gaming_day__lte=until),
         )
     per_round = (
-        _round_stats(rounds)
+        _round_stats(rounds, _days(since, until))
         .values("dealer")
         .annotate(rounds=Count("id"), error_rounds=Count("id", filter=Q(has_error=True)))
         .order_by()
     )
     money = {
         row["round__dealer"]: row
-        for row in _finding_money(findings)
+        for row in _finding_money(findings, _days(since, until))
         .values("round__dealer")
         .annotate(
             overpaid=_money_sum("amount", kind=OVERPAY),
@@ -259,13 +276,13 @@ def floor_average(*, since: date | None = None, until: date | None = None, casin
             rounds.filter(gaming_day__lte=until),
             findings.filter(gaming_day__lte=until),
         )
-    row = _round_stats(rounds).aggregate(
+    row = _round_stats(rounds, _days(since, until)).aggregate(
         rounds=Count("id"),
         error_rounds=Count("id", filter=Q(has_error=True)),
         dealers=Count("dealer", distinct=True),
     )
     row.update(
-        _finding_money(findings).aggregate(
+        _finding_money(findings, _days(since, until)).aggregate(
             overpaid=_money_sum("amount", kind=OVERPAY),
             underpaid=_money_sum("amount", kind=UNDERPAY),
             findings=Count("id"),
@@ -288,11 +305,11 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
             rounds.filter(gaming_day__lte=until),
             findings.filter(gaming_day__lte=until),
         )
-    row = _round_stats(rounds).aggregate(
+    row = _round_stats(rounds, _days(since, until)).aggregate(
         rounds=Count("id"), error_rounds=Count("id", filter=Q(has_error=True))
     )
     row.update(
-        _finding_money(findings).aggregate(
+        _finding_money(findings, _days(since, until)).aggregate(
             overpaid=_money_sum("amount", kind=OVERPAY),
             underpaid=_money_sum("amount", kind=UNDERPAY),
             findings=Count("id"),
@@ -300,7 +317,7 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
     )
     row["by_code"] = _money_rows(
         list(
-            _finding_money(findings)
+            _finding_money(findings, _days(since, until))
             .values("code", "kind")
             .annotate(count=Count("id"), amount=_money_sum("amount"))
             .order_by("-count", "code")
@@ -314,7 +331,7 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
 
 
 def _overpays(since: date | None, until: date | None, dealer: int | None, casinos) -> QuerySet[Finding]:
-    qs = _finding_money(narrow(Finding.objects.filter(kind=OVERPAY), casinos, FINDING_CASINO))
+    qs = _finding_money(narrow(Finding.objects.filter(kind=OVERPAY), casinos, FINDING_CASINO), _days(since, until))
     if since:
         qs = qs.filter(gaming_day__gte=since)
     if until:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
@@ -105,6 +106,24 @@ class PeriodBoundedListMixin:
     period_paths: tuple[str, ...] = ("gaming_day",)
     #: The query parameters of the period's first and last day.
     period_params: tuple[str, str] = ("from", "to")
+    #: A partitioned table's view: a single object's query also names the object's own gaming day
+    #: through every path, read first from the row by its key (one index probe a month kept), so
+    #: the query that joins the other partitioned tables plans one month, not every month kept.
+    object_day: bool = False
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        kwarg = self.lookup_url_kwarg or self.lookup_field
+        if not self.object_day or getattr(self, "action", None) == "list" or kwarg not in self.kwargs:
+            return queryset
+        try:
+            day = (queryset.model._default_manager.filter(**{self.lookup_field: self.kwargs[kwarg]})
+                   .order_by().values_list("gaming_day", flat=True).first())
+        except (TypeError, ValueError, ValidationError):
+            return queryset  # get_object answers 404 for a key of the wrong type
+        if day is None:
+            return queryset
+        return queryset.filter(**{path: day for path in self.period_paths})
 
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -29,7 +30,7 @@ from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
-from tables.models import Dealer, Round
+from tables.models import Dealer, Round, Wager
 from tables.pages.present import KIND_WORDS, data_diff, net_words, round_view, wager_label
 
 READERS = (SURVEILLANCE, GAMING_MANAGER)
@@ -100,9 +101,16 @@ def queue(request):
     )
 
 
+#: A revision's wagers in their model's order, without the join to revisions and rounds that
+#: ordering by the ``revision`` foreign key (its model's ordering) costs.
+WAGER_ORDER = ("seat", "wager", "hand")
+
+
 def _revision_rows(rnd: Round) -> list[dict]:
     rows, previous = [], None
-    for rev in rnd.revisions.select_related("author").prefetch_related("wagers").order_by("number"):
+    day = rnd.gaming_day
+    wagers = Prefetch("wagers", queryset=Wager.objects.filter(gaming_day=day).order_by(*WAGER_ORDER))
+    for rev in rnd.revisions.filter(gaming_day=day).select_related("author").prefetch_related(wagers).order_by("number"):
         rows.append(
             {
                 "revision": rev,
@@ -128,7 +136,7 @@ def _wager_rows(revision) -> list[dict]:
             "explanation": w.explanation,
             "differs": w.recorded_net is not None and w.recorded_net != w.expected_net,
         }
-        for w in revision.wagers.all()
+        for w in revision.wagers.filter(gaming_day=revision.gaming_day).order_by(*WAGER_ORDER)
     ]
 
 
@@ -141,15 +149,18 @@ def round_detail(request, pk: int):
         ), request.user, "table__pit__casino"),
         pk=pk,
     )
-    current = rnd.revisions.get(number=rnd.revision)
+    # Each read of the round's rows names its gaming day, of every partitioned table it reads:
+    # PostgreSQL then plans one month's partition, not every month kept (README "Years of history").
+    day = rnd.gaming_day
+    current = rnd.revisions.get(number=rnd.revision, gaming_day=day)
     findings = list(
-        Finding.objects.filter(round=rnd)
+        Finding.objects.filter(round=rnd, gaming_day=day, revision__gaming_day=day)
         .select_related("revision", "reviewed_by")
         .order_by("-revision__number", "id")
     )
     histories = {}
     for record in (
-        Finding.history.filter(id__in=[f.pk for f in findings])
+        Finding.history.filter(id__in=[f.pk for f in findings], gaming_day=day)
         .select_related("history_user")
         .order_by("history_date")
     ):

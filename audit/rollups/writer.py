@@ -23,7 +23,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import connections, router, transaction
-from django.db.models import Count, Exists, OuterRef, Q, Value
+from django.db.models import Count, Exists, Max, Min, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 
 from audit import chain
@@ -56,11 +56,19 @@ def _day(value) -> date:
 
 def figures(**rounds_filter) -> Figures:
     """The rollup rows of the rounds matching ``rounds_filter`` (Round lookups), from raw rows."""
+    day = rounds_filter.get("gaming_day")
+    if day:
+        days = (day, day)
+    else:  # rounds by id: their days first, so that every read below plans their months only
+        span = Round.objects.filter(**rounds_filter).aggregate(first=Min("gaming_day"), last=Max("gaming_day"))
+        days = (span["first"], span["last"]) if span["first"] else None
+        if days:
+            rounds_filter = {**rounds_filter, "gaming_day__range": days}
     rounds = Round.objects.filter(**rounds_filter).order_by()
     on_rounds = {f"round__{k}": v for k, v in rounds_filter.items()}
     # A finding's day is its round's: said of the findings too, PostgreSQL reads one month of them.
     on_rounds.update({k: v for k, v in rounds_filter.items() if k.startswith("gaming_day")})
-    findings = counted_findings(Finding.objects.filter(**on_rounds)).order_by()
+    findings = counted_findings(Finding.objects.filter(**on_rounds), days=days).order_by()
     on_round = {"gaming_day": "round__gaming_day", "table_id": "round__table", "dealer_id": "round__dealer",
                 "game": "round__game"}
     out: Figures = {model: {} for model in SHAPES}
@@ -72,7 +80,7 @@ def figures(**rounds_filter) -> Figures:
                            for name, v in figs.items()}
 
     day_rows = {}
-    for row in (_round_stats(rounds).values("gaming_day", "table", "dealer", "game")
+    for row in (_round_stats(rounds, days).values("gaming_day", "table", "dealer", "game")
                 .annotate(n=Count("id"), active=Count("id", filter=Q(status=Round.ACTIVE)),
                           errors=Count("id", filter=Q(has_error=True)))):
         key = (_day(row["gaming_day"]), row["table"], row["dealer"], row["game"])
@@ -92,7 +100,7 @@ def figures(**rounds_filter) -> Figures:
     # The player's lowest overpaid seat of the round carries the round for the player (models.py).
     lower_seat = counted_findings(
         Finding.objects.filter(round=OuterRef("round"), kind=OVERPAY, player=OuterRef("player"))
-        .annotate(seat0=Coalesce("seat", Value(0))).filter(seat0__lt=OuterRef("seat0"))
+        .annotate(seat0=Coalesce("seat", Value(0))).filter(seat0__lt=OuterRef("seat0")), days=days
     )
     for row in (overpays.annotate(lowest=~Exists(lower_seat))
                 .values("round__gaming_day", "round__table", "round__dealer", "seat0", "player")
@@ -165,7 +173,7 @@ def round_recorded(sender, *, round, revision, **kwargs) -> None:  # noqa: A002
                "overpaid": 0, "underpaid": 0}
         _increment({**_EMPTY, DailyRollup: {key: row}})
         return
-    _increment(_difference(_EMPTY, figures(pk=round.pk)))
+    _increment(_difference(_EMPTY, figures(pk=round.pk, gaming_day=round.gaming_day)))
 
 
 def rollups_recompute(gaming_day: date, table_id: int) -> None:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from audit.selectors import QueueFilters, finding_queue
 from tables.history.partitions import partition_name
 from tests.factories import user_with_role
-from tests.history.helpers import months_ago, postgres_only, rounds_on
+from tests.history.helpers import UNDERPAY, months_ago, postgres_only, rounds_on
 
 pytestmark = [pytest.mark.django_db, postgres_only]
 
@@ -56,3 +56,77 @@ def test_the_findings_api_list_reads_only_the_periods_months_of_rounds(client, h
             cursor.execute(f"EXPLAIN {sql}")
             plan = "\n".join(row[0] for row in cursor.fetchall())
         assert round_partitions(plan) <= {partition_name("tables_round", day)}, plan
+
+
+# --- one round, one finding, one dealer: the reads that join partitioned tables plan one month ----
+
+PARTITIONED = ("tables_round", "tables_historicalround", "tables_roundrevision", "tables_wager", "audit_finding",
+               "audit_historicalfinding")
+
+
+def partitions(plan: str) -> set[str]:
+    names = "|".join(PARTITIONED)
+    return set(re.findall(rf"\b((?:{names})_(?:y\d{{4}}m\d{{2}}|default))\b", plan))
+
+
+def joined_partitioned_reads(captured) -> list[str]:
+    """The captured queries that read two or more partitioned tables (a join or a subquery): the
+    ones whose plan multiplies by the months kept when a table's day is not said."""
+    return [q["sql"] for q in captured.captured_queries
+            if sum(bool(re.search(rf'"{name}"', q["sql"])) for name in PARTITIONED) >= 2]
+
+
+def assert_months(sqls: list[str], days: list) -> None:
+    # A period's default partitions stay in a range's plan (PostgreSQL keeps them unless the range
+    # is one month's); they hold nothing once the months are made ahead (history_maintenance).
+    allowed = {partition_name(table, day) for table in PARTITIONED for day in days}
+    allowed |= {f"{table}_default" for table in PARTITIONED}
+    assert sqls
+    for sql in sqls:
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN {sql}")
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        assert partitions(plan) <= allowed, (sorted(partitions(plan) - allowed), sql)
+
+
+def test_a_rounds_desk_page_reads_its_own_month_only(client, history):
+    rnd = history[-1]
+    client.force_login(user_with_role("surveillance", casinos=[rnd.table.pit.casino]))
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(reverse("desk-round", args=[rnd.pk]))
+    assert answer.status_code == 200
+    assert_months(joined_partitioned_reads(captured), [rnd.gaming_day])
+
+
+def test_a_findings_api_page_reads_its_own_month_only(client, history):
+    rnd = history[0]
+    finding = rnd.findings.first()
+    client.force_login(user_with_role("surveillance", casinos=[rnd.table.pit.casino]))
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(reverse("finding-detail", args=[finding.pk]))
+    assert answer.status_code == 200 and answer.json()["id"] == finding.pk
+    assert_months(joined_partitioned_reads(captured), [rnd.gaming_day])
+
+
+def test_a_dealers_page_reads_the_periods_months_only(client, history):
+    rnd = history[-1]
+    client.force_login(user_with_role("surveillance", casinos=[rnd.table.pit.casino]))
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(reverse("desk-dealer", args=[rnd.dealer_id]))
+    assert answer.status_code == 200
+    assert rnd.pk in [r.pk for r in answer.context["recent"]]
+    since = answer.context["recent_since"]
+    assert_months(joined_partitioned_reads(captured), [since, rnd.gaming_day])
+
+
+def test_recording_a_round_reads_its_own_month_only(history):
+    """The rollups' figures of a new round (and of a correction) read the round's month: recording
+    must not slow down as the months pile up."""
+    from tables.services.rounds import round_record
+
+    table = history[-1].table
+    pitboss = history[-1].recorded_by
+    with CaptureQueriesContext(connection) as captured:
+        audited = round_record(table=table, data=UNDERPAY, author=pitboss)
+    assert audited.round.findings.exists()
+    assert_months(joined_partitioned_reads(captured), [audited.round.gaming_day])
