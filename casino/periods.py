@@ -123,7 +123,7 @@ class PeriodBoundedListMixin:
             return queryset  # get_object answers 404 for a key of the wrong type
         if day is None:
             return queryset
-        return queryset.filter(**{path: day for path in self.period_paths})
+        return queryset.filter(**dict.fromkeys(self.period_paths, day))
 
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)
