@@ -33,10 +33,14 @@ class Money(Func):
     arity = 1
     output_field = MONEY_OUTPUT
 
+    def __init__(self, expression, quantum: Decimal = CENT, **extra):
+        super().__init__(expression, **extra)
+        self.quantum = quantum
+
     def convert_value(self, value, expression, connection):
         # After the backend's converter: SQLite's gave Decimal(float to 15 digits); PostgreSQL
         # gives the exact numeric.
-        return None if value is None else Decimal(value).quantize(CENT)
+        return None if value is None else Decimal(value).quantize(self.quantum)
 
 
 def money(expression) -> Money:
@@ -46,3 +50,11 @@ def money(expression) -> Money:
 def money_sum(expression, **kwargs) -> Money:
     """``Sum(expression, **kwargs)`` (``filter``, ``default``, ``distinct``) to the cent."""
     return Money(Sum(expression, **kwargs))
+
+
+def decimal_sum(expression, quantum: Decimal, **kwargs) -> Money:
+    """A sum of figures with ``quantum``'s places (a product of money columns: 0.0001), read back
+    to those places as :func:`money_sum` reads money back to the cent."""
+    places = -quantum.as_tuple().exponent
+    return Money(Sum(expression, output_field=DecimalField(max_digits=30, decimal_places=places), **kwargs),
+                 quantum=quantum)

@@ -17,14 +17,19 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.db.models import Count, F, Q
+
 from audit.reports.models import LEVEL_TABLE, DailyReport, ReportLine
 from casino.double_entry import ZERO
+from casino.money import decimal_sum, money_sum
 from casino.scoping import narrow
 from tables.accounting.selectors_win import CashFigures, summed, table_days
 from tables.games import GAMES
 from tables.models import Table
 
 CENT = Decimal("0.01")
+#: A variance's places: the square of a standard deviation in cents.
+VARIANCE = Decimal("0.0001")
 LEVEL_ORDER = {"floor": 0, "pit": 1, "game": 2, "table": 3}
 
 
@@ -110,25 +115,51 @@ def _units_of(table: Table) -> list[tuple[str, str, str, str]]:
             ("floor", "floor", casino.name, "")]
 
 
+def _play_by_table(casino_ids, ranges: dict[str, tuple[date, date]], tables) -> dict[tuple[int, str], Play]:
+    """``(table id, range name) -> Play``: the final reports' table lines summed per table and range
+    by the database, one row a table (the rows a period reads grow with its days; the rows this
+    returns do not)."""
+    first = min(start for start, _ in ranges.values())
+    last = max(end for _, end in ranges.values())
+    lines = narrow(ReportLine.objects.filter(
+        level=LEVEL_TABLE, report__provisional=False, report__status=DailyReport.DONE,
+        report__gaming_day__range=(first, last)), casino_ids, "report__casino")
+    sums = {}
+    for name, span in ranges.items():
+        within = Q(report__gaming_day__range=span)
+        sums |= {f"{name}__win": money_sum("win", filter=within), f"{name}__expected": money_sum("expected_win", filter=within),
+                 f"{name}__theo": money_sum("theo_win", filter=within),
+                 f"{name}__var": decimal_sum(F("theo_sd") * F("theo_sd"), VARIANCE, filter=within),
+                 f"{name}__days": Count("id", filter=within)}
+    out: dict[tuple[int, str], Play] = {}
+    for row in lines.values("key").annotate(**sums).order_by():
+        if not row["key"].isdigit() or int(row["key"]) not in tables:
+            continue
+        for name in ranges:
+            if row[f"{name}__days"]:
+                out[(int(row["key"]), name)] = Play(
+                    win=row[f"{name}__win"], expected_win=row[f"{name}__expected"], theo_win=row[f"{name}__theo"],
+                    theo_var=row[f"{name}__var"], days=row[f"{name}__days"])
+    return out
+
+
 def holds_over(casino_ids, ranges: dict[str, tuple[date, date]], table_ids=None) -> list[UnitHolds]:
-    """Every unit of the casinos' tables with its ``PeriodHold`` for each named range."""
+    """Every unit of the casinos' tables with its ``PeriodHold`` for each named range.
+
+    Each table's figures are summed per range first (a table day enters each range holding it once),
+    then each unit sums its tables' sums: the work per unit does not grow with the period's days."""
     first = min(start for start, _ in ranges.values())
     last = max(end for _, end in ranges.values())
     tables = narrow(Table.objects.select_related("pit__casino"), casino_ids, "pit__casino")
     if table_ids is not None:
         tables = tables.filter(pk__in=table_ids)
     tables = {t.pk: t for t in tables}
-    cash = table_days(casino_ids, first, last, table_ids=list(tables))
-
-    lines = narrow(ReportLine.objects.filter(
-        level=LEVEL_TABLE, report__provisional=False, report__status=DailyReport.DONE,
-        report__gaming_day__range=(first, last)), casino_ids, "report__casino")
-    play: dict[tuple[int, date], Play] = defaultdict(Play)
-    for key, day, win, expected, theo, sd in lines.values_list(
-            "key", "report__gaming_day", "win", "expected_win", "theo_win", "theo_sd"):
-        if not key.isdigit() or int(key) not in tables:
-            continue
-        play[(int(key), day)].add(Play(win=win, expected_win=expected, theo_win=theo, theo_var=sd * sd, days=1))
+    play = _play_by_table(casino_ids, ranges, tables)
+    cash: dict[tuple[int, str], CashFigures] = defaultdict(CashFigures)
+    for (table_id, day), figures in table_days(casino_ids, first, last, table_ids=list(tables)).items():
+        for name, (start, end) in ranges.items():
+            if start <= day <= end:
+                cash[(table_id, name)].add(figures)
 
     units: dict[tuple[int, str, str], UnitHolds] = {}
     members: dict[tuple[int, str, str], list[int]] = defaultdict(list)
@@ -140,14 +171,11 @@ def holds_over(casino_ids, ranges: dict[str, tuple[date, date]], table_ids=None)
                                          {name: PeriodHold(start, end) for name, (start, end) in ranges.items()})
             members[ident].append(table.pk)
 
-    days_of: dict[int, set[date]] = defaultdict(set)
-    for table_id, day in (*cash, *play):
-        days_of[table_id].add(day)
     for ident, unit in units.items():
-        for period in unit.periods.values():
-            in_range = [(t, d) for t in members[ident] for d in days_of[t] if period.start <= d <= period.end]
-            period.cash = summed(cash[k] for k in in_range if k in cash)
-            for k in in_range:
+        for name, period in unit.periods.items():
+            keys = [(t, name) for t in members[ident]]
+            period.cash = summed(cash[k] for k in keys if k in cash)
+            for k in keys:
                 if k in play:
                     period.play.add(play[k])
     return sorted(units.values(), key=lambda u: u.sort_key)
