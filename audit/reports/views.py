@@ -17,7 +17,9 @@ from django.views.decorators.http import require_http_methods
 
 from casino.db_routing import replica_reads
 from casino.gaming_day import gaming_day_of
+from casino.periods import default_period, period_error, today_of
 from casino.permissions import role_required
+from casino.query_dates import date_or_none
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope
 from tables.models import Casino
@@ -56,6 +58,12 @@ def readable_reports(user):
     gaming managers (surveillance reads final reports' outlier and dealer sections)."""
     reports = scope(DailyReport.objects.select_related("casino"), user)
     return reports if has_role(user, *RUNNERS) else reports.filter(provisional=False)
+
+
+#: What the list of reports shows of each (a report row also holds its summary and files).
+INDEX_FIELDS = ("id", "casino", "gaming_day", "provisional", "status", "error", "runs", "chunks_total",
+                "chunks_done", "finished_at", "casino__name", "casino__time_zone",
+                "casino__gaming_day_start_hour")
 
 
 def _casino(request) -> Casino | None:
@@ -97,16 +105,26 @@ def reports_index(request):
     if casino is not None:
         reports = reports.filter(casino=casino)
     yesterday = None
+    today = today_of(request.user)
     if casino is not None:
         today = gaming_day_of(timezone.now(), casino.time_zone, casino.gaming_day_start_hour)
         yesterday = date.fromordinal(today.toordinal() - 1)
+    # One period of gaming days, the last DEFAULT_DAYS by default, shown and changeable (issue #20):
+    # a page's rows do not pile up with the years kept. A reversed or too long one says why.
+    since, until = default_period(date_or_none(request.GET.get("from")), date_or_none(request.GET.get("to")), today)
+    period_errors = period_error(since, until, until_field="to") or {}
+    if period_errors:
+        since, until = default_period(None, None, today)
+    reports = reports.filter(gaming_day__range=(since, until)).only(*INDEX_FIELDS)
     return render(
         request,
         "reports/index.html",
         {
             "casino": casino,
             "casinos": scope(Casino.objects.all(), request.user, "pk"),
-            "reports": reports[:120],
+            "reports": reports,
+            "period": {"from": since.isoformat(), "to": until.isoformat()},
+            "period_errors": period_errors,
             "yesterday": yesterday,
             "entered": request.POST.get("gaming_day") if errors else None,
             "errors": errors,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -123,7 +123,7 @@ def test_api_start_validation_and_rerun(done):
 
 def test_pages_by_role(done):
     finance, surveillance = user_with_role("finance"), user_with_role("surveillance")
-    page = api_as(finance).get(reverse("reports")).content.decode()
+    page = api_as(finance).get(reverse("reports"), {"from": str(DAY), "to": str(DAY)}).content.decode()
     assert str(DAY) in page and "Run" in page
     day = api_as(finance).get(reverse("reports-day", args=[done.pk])).content.decode()
     assert "Tables" in day and "Download PDF" in day and "Dealers" in day and "Outliers" in day
@@ -167,7 +167,7 @@ def test_the_report_shows_its_day_in_the_casinos_time(done):
     client = api_as(user_with_role("finance"))
     page = client.get(reverse("reports-day", args=[done.pk])).content.decode()
     assert bounds in page and "UTC" not in page
-    index = client.get(reverse("reports")).content.decode()
+    index = client.get(reverse("reports"), {"from": str(DAY), "to": str(DAY)}).content.decode()
     assert f"<td>{local_time_text(done.finished_at, done.casino)}</td>" in index
     book = load_workbook(io.BytesIO(_body(client.get(reverse("reports-file", args=[done.pk]) + "?file=xlsx"))))
     notes = [row[0].value for row in book["Notes"].iter_rows()]
@@ -189,3 +189,20 @@ def test_a_day_not_ended_is_refused_with_its_end_in_local_time(done):
         report_request(casino=done.casino, gaming_day=date(2026, 7, 3), via="command",
                        now=datetime(2026, 7, 3, 14, 0, tzinfo=UTC))
     assert "2026-07-03, which ends at 2026-07-04 06:00 EDT" in refused.value.message_dict["gaming_day"][0]
+
+
+def test_the_list_of_reports_shows_one_period_the_last_30_days_by_default(done):
+    """Issue #20: the list does not grow with the years kept; another period is asked for, and a
+    reversed or too long one is said to be so next to its field."""
+    client = api_as(user_with_role("finance"))
+    # Three days back: inside the last 30 of the casino's gaming days whatever the hour in New York.
+    recent = DailyReport.objects.create(casino=done.casino, gaming_day=date.today() - timedelta(days=3),
+                                        status=DailyReport.DONE)
+    page = client.get(reverse("reports")).content.decode()
+    assert str(recent.gaming_day) in page and str(DAY) not in page
+    asked = client.get(reverse("reports"), {"from": "2026-06-15", "to": "2026-07-15"}).content.decode()
+    assert str(DAY) in asked and str(recent.gaming_day) not in asked
+    assert 'value="2026-06-15"' in asked and 'value="2026-07-15"' in asked
+    reversed_ = client.get(reverse("reports"), {"from": "2026-07-15", "to": "2026-06-15"})
+    assert reversed_.status_code == 200
+    assert 'id="to-error"' in reversed_.content.decode() and str(recent.gaming_day) in reversed_.content.decode()
