@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Count, F, Q
+from django.db.models import Case, Count, F, IntegerField, Value, When
 
 from audit.reports.models import LEVEL_TABLE, DailyReport, ReportLine
 from casino.double_entry import ZERO
@@ -28,6 +28,7 @@ from tables.games import GAMES
 from tables.models import Table
 
 CENT = Decimal("0.01")
+ONE_DAY = timedelta(days=1)
 #: A variance's places: the square of a standard deviation in cents.
 VARIANCE = Decimal("0.0001")
 LEVEL_ORDER = {"floor": 0, "pit": 1, "game": 2, "table": 3}
@@ -116,31 +117,31 @@ def _units_of(table: Table) -> list[tuple[str, str, str, str]]:
 
 
 def _play_by_table(casino_ids, ranges: dict[str, tuple[date, date]], tables) -> dict[tuple[int, str], Play]:
-    """``(table id, range name) -> Play``: the final reports' table lines summed per table and range
-    by the database, one row a table (the rows a period reads grow with its days; the rows this
-    returns do not)."""
-    first = min(start for start, _ in ranges.values())
-    last = max(end for _, end in ranges.values())
+    """``(table id, range name) -> Play``: the final reports' table lines summed by the database per
+    table and segment, the segments being the spans between the ranges' bounds (each range is a
+    union of them: year to date = before the month + the month before the day + the day), then
+    the segments added per range. The rows this returns do not grow with the days a range holds,
+    and each line enters one sum, not one per range."""
+    bounds = sorted({start for start, _ in ranges.values()} | {end + ONE_DAY for _, end in ranges.values()})
+    segment = Case(*(When(report__gaming_day__lt=bound, then=Value(i)) for i, bound in enumerate(bounds[1:])),
+                   output_field=IntegerField())
     lines = narrow(ReportLine.objects.filter(
         level=LEVEL_TABLE, report__provisional=False, report__status=DailyReport.DONE,
-        report__gaming_day__range=(first, last)), casino_ids, "report__casino")
-    sums = {}
-    for name, span in ranges.items():
-        within = Q(report__gaming_day__range=span)
-        sums |= {f"{name}__win": money_sum("win", filter=within), f"{name}__expected": money_sum("expected_win", filter=within),
-                 f"{name}__theo": money_sum("theo_win", filter=within),
-                 f"{name}__var": decimal_sum(F("theo_sd") * F("theo_sd"), VARIANCE, filter=within),
-                 f"{name}__days": Count("id", filter=within)}
-    out: dict[tuple[int, str], Play] = {}
-    for row in lines.values("key").annotate(**sums).order_by():
+        report__gaming_day__range=(bounds[0], bounds[-1] - ONE_DAY)), casino_ids, "report__casino")
+    rows = (lines.annotate(segment=segment).values("key", "segment")
+            .annotate(win=money_sum("win"), expected=money_sum("expected_win"), theo=money_sum("theo_win"),
+                      var=decimal_sum(F("theo_sd") * F("theo_sd"), VARIANCE), days=Count("id")).order_by())
+    out: dict[tuple[int, str], Play] = defaultdict(Play)
+    for row in rows:
         if not row["key"].isdigit() or int(row["key"]) not in tables:
             continue
-        for name in ranges:
-            if row[f"{name}__days"]:
-                out[(int(row["key"]), name)] = Play(
-                    win=row[f"{name}__win"], expected_win=row[f"{name}__expected"], theo_win=row[f"{name}__theo"],
-                    theo_var=row[f"{name}__var"], days=row[f"{name}__days"])
-    return out
+        first, last = bounds[row["segment"]], bounds[row["segment"] + 1] - ONE_DAY
+        play = Play(win=row["win"], expected_win=row["expected"], theo_win=row["theo"], theo_var=row["var"],
+                    days=row["days"])
+        for name, (start, end) in ranges.items():
+            if start <= first and last <= end:
+                out[(int(row["key"]), name)].add(play)
+    return dict(out)
 
 
 def holds_over(casino_ids, ranges: dict[str, tuple[date, date]], table_ids=None) -> list[UnitHolds]:
