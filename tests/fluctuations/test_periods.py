@@ -3,12 +3,16 @@ March 2026 and in the prior year; the day, month- and year-to-date beside the pr
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal as D
 
 import pytest
+from django.db import transaction
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from audit.fluctuations.periods import holds_over, prior_year, standard_ranges
+from audit.reports.models import ReportLine
 from tests.factories import TableFactory, user_with_role
 from tests.fluctuations.helpers import day, fake_cash, report_line
 
@@ -169,3 +173,35 @@ def test_a_unit_is_the_sum_of_its_tables_whatever_the_days(monkeypatch):
             assert _figures(units[("floor", a.pit.casino.name)][name]) == _figures(pit)
 
     check()
+
+
+@settings(max_examples=25, deadline=None)
+@given(lines=st.lists(st.tuples(st.integers(0, 1), st.integers(-800, 10), st.integers(-5000, 5000),
+                                st.integers(0, 900)), max_size=14, unique_by=lambda line: line[:2]),
+       asked=st.integers(-400, 10), check=st.booleans())
+def test_each_range_sums_the_lines_of_its_days_whatever_the_bounds(lines, asked, check):
+    """The report lines are summed per table and segment between the ranges' bounds, then the
+    segments per range: the same as adding, for each range, every line of a day in it."""
+    from audit.fluctuations.periods import _play_by_table
+    from audit.fluctuations.services import check_ranges
+
+    with transaction.atomic():
+        sid = transaction.savepoint()
+        a = TableFactory(label="A", game="ante_up_21")
+        b = TableFactory(label="B", pit=a.pit, game="blackjack_tie")
+        tables = {a.pk: a, b.pk: b}
+        anchor = date(2026, 3, 10)
+        for which, offset, win, sd in lines:
+            report_line(a.pit.casino, (a, b)[which], anchor + timedelta(days=offset), win=str(win),
+                        expected=str(win + 1), theo=str(win // 3), sd=f"{sd}.25")
+        day = anchor + timedelta(days=asked)
+        ranges = check_ranges(day) if check else standard_ranges(day)
+        got = _play_by_table([a.pit.casino_id], ranges, tables)
+        for name, (start, end) in ranges.items():
+            for table in (a, b):
+                rows = ReportLine.objects.filter(key=str(table.pk), report__gaming_day__range=(start, end))
+                want = sum((D(r.win) for r in rows), D(0)), sum((r.theo_sd * r.theo_sd for r in rows), D(0))
+                play = got.get((table.pk, name))
+                have = (play.win, play.theo_var, play.days) if play else (D(0), D(0), 0)
+                assert have == (*want, len(rows)), (name, table.label)
+        transaction.savepoint_rollback(sid)
