@@ -5,7 +5,8 @@ prior year; a month and the month before it for the fluctuation check).
 The money is read only through tables/accounting/selectors_win.py (``table_days`` over the
 whole span, ``summed`` per unit): the one definition of statistical win and hold %. The
 recorded play beside it (win, win if settled right, theoretical win and its variance) is summed
-from the final daily reports' table lines (audit/reports/models.py ReportLine, level "table");
+from the final daily reports' table lines (audit/reports/models.py ReportLine, level "table"),
+a whole month's from its months' line (MonthTableLine, kept as the reports are done);
 the period's standard deviation is the square root of the summed variances (days and tables
 are independent). A unit's pit and game are the table's current ones.
 """
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Case, Count, F, IntegerField, Value, When
+from django.db.models import Case, IntegerField, Q, Sum, Value, When
 
-from audit.reports.models import LEVEL_TABLE, DailyReport, ReportLine
+from audit.reports.models import MonthTableLine
+from audit.reports.services.month_lines import VARIANCE, final_table_lines, month_of, play_sums
 from casino.double_entry import ZERO
 from casino.money import decimal_sum, money_sum
 from casino.scoping import narrow
@@ -29,8 +31,6 @@ from tables.models import Table
 
 CENT = Decimal("0.01")
 ONE_DAY = timedelta(days=1)
-#: A variance's places: the square of a standard deviation in cents.
-VARIANCE = Decimal("0.0001")
 LEVEL_ORDER = {"floor": 0, "pit": 1, "game": 2, "table": 3}
 
 
@@ -116,28 +116,64 @@ def _units_of(table: Table) -> list[tuple[str, str, str, str]]:
             ("floor", "floor", casino.name, "")]
 
 
+def _pieces(bounds: list[date]) -> tuple[dict[date, int], list[tuple[date, date, int]]]:
+    """The segments between ``bounds`` (segment i: bounds[i] to the day before bounds[i+1]) cut
+    into the whole months they hold (month's first day -> segment) and the spans of days left
+    over at their ends (first, last, segment)."""
+    months: dict[date, int] = {}
+    spans: list[tuple[date, date, int]] = []
+    for i, (start, stop) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        last = stop - ONE_DAY
+        month = start if start.day == 1 else month_of(start)[1] + ONE_DAY
+        if month > last or month_of(month)[1] > last:  # no whole month inside
+            spans.append((start, last, i))
+            continue
+        if start < month:
+            spans.append((start, month - ONE_DAY, i))
+        while month_of(month)[1] <= last:
+            months[month] = i
+            month = month_of(month)[1] + ONE_DAY
+        if month <= last:
+            spans.append((month, last, i))
+    return months, spans
+
+
 def _play_by_table(casino_ids, ranges: dict[str, tuple[date, date]], tables) -> dict[tuple[int, str], Play]:
-    """``(table id, range name) -> Play``: the final reports' table lines summed by the database per
-    table and segment, the segments being the spans between the ranges' bounds (each range is a
-    union of them: year to date = before the month + the month before the day + the day), then
-    the segments added per range. The rows this returns do not grow with the days a range holds,
-    and each line enters one sum, not one per range."""
+    """``(table id, range name) -> Play``: the recorded play of final, done daily reports summed
+    per table and segment, the segments being the spans between the ranges' bounds (each range is
+    a union of them: year to date = before the month + the month before the day + the day), then
+    the segments added per range. A segment's whole months are read from the months' lines (one
+    row a table and month, audit/reports/services/month_lines.py), only its leftover days from
+    the daily lines: what is read does not grow with the days a range holds."""
     bounds = sorted({start for start, _ in ranges.values()} | {end + ONE_DAY for _, end in ranges.values()})
-    segment = Case(*(When(report__gaming_day__lt=bound, then=Value(i)) for i, bound in enumerate(bounds[1:])),
-                   output_field=IntegerField())
-    lines = narrow(ReportLine.objects.filter(
-        level=LEVEL_TABLE, report__provisional=False, report__status=DailyReport.DONE,
-        report__gaming_day__range=(bounds[0], bounds[-1] - ONE_DAY)), casino_ids, "report__casino")
-    rows = (lines.annotate(segment=segment).values("key", "segment")
-            .annotate(win=money_sum("win"), expected=money_sum("expected_win"), theo=money_sum("theo_win"),
-                      var=decimal_sum(F("theo_sd") * F("theo_sd"), VARIANCE), days=Count("id")).order_by())
+    months, spans = _pieces(bounds)
+    rows = []
+    if months:
+        in_segment: dict[int, list[date]] = defaultdict(list)
+        for month, i in months.items():
+            in_segment[i].append(month)
+        segment = Case(*(When(month__in=held, then=Value(i)) for i, held in in_segment.items()),
+                       output_field=IntegerField())
+        month_rows = narrow(MonthTableLine.objects.filter(month__in=list(months)), casino_ids, "casino")
+        rows += list(month_rows.annotate(segment=segment).values("key", "segment").annotate(
+            win_=money_sum("win"), expected_=money_sum("expected_win"), theo_=money_sum("theo_win"),
+            var_=decimal_sum("theo_var", VARIANCE), days_=Sum("days")).order_by())
+    if spans:
+        within = Q()
+        for first, last, _ in spans:
+            within |= Q(report__gaming_day__range=(first, last))
+        segment = Case(*(When(report__gaming_day__range=(first, last), then=Value(i)) for first, last, i in spans),
+                       output_field=IntegerField())
+        day_rows = (final_table_lines(casino_ids).filter(within).annotate(segment=segment)
+                    .values("key", "segment").annotate(**{f"{k}_": v for k, v in play_sums().items()}).order_by())
+        rows += list(day_rows)
     out: dict[tuple[int, str], Play] = defaultdict(Play)
     for row in rows:
         if not row["key"].isdigit() or int(row["key"]) not in tables:
             continue
         first, last = bounds[row["segment"]], bounds[row["segment"] + 1] - ONE_DAY
-        play = Play(win=row["win"], expected_win=row["expected"], theo_win=row["theo"], theo_var=row["var"],
-                    days=row["days"])
+        play = Play(win=row["win_"], expected_win=row["expected_"], theo_win=row["theo_"], theo_var=row["var_"],
+                    days=row["days_"])
         for name, (start, end) in ranges.items():
             if start <= first and last <= end:
                 out[(int(row["key"]), name)].add(play)

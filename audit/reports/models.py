@@ -349,3 +349,27 @@ class DealerLine(models.Model):
 
     def __str__(self) -> str:
         return self.label
+
+
+class MonthTableLine(models.Model):
+    """One table's recorded play of one month: the table lines of the month's final, done daily
+    reports, summed. A long period (a year to date) reads its whole months here and only its
+    partial months' days from the daily lines, so its cost does not grow with the days it holds
+    (issue #20). Derived data: kept in the transaction that makes a final report done or takes it
+    out of done (services/month_lines.py), rebuilt by ``manage.py report_months_rebuild``."""
+
+    casino = models.ForeignKey("tables.Casino", on_delete=models.PROTECT, related_name="+")
+    month = models.DateField(help_text="The month's first day.")
+    key = models.CharField(max_length=64, help_text="The table's id, as the daily line's key.")
+    win = models.DecimalField(max_digits=18, decimal_places=2, default=0)
+    expected_win = models.DecimalField(max_digits=18, decimal_places=2, default=0)
+    theo_win = models.DecimalField(max_digits=18, decimal_places=2, default=0)
+    theo_var = models.DecimalField(max_digits=30, decimal_places=4, default=0,
+                                   help_text="Sum of the days' squared standard deviations.")
+    days = models.PositiveIntegerField(default=0, help_text="Daily table lines summed.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["casino", "month", "key"], name="month_table_line_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.casino_id} {self.month:%Y-%m} table {self.key}"

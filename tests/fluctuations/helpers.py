@@ -8,6 +8,7 @@ from datetime import date
 from decimal import Decimal as D
 
 from audit.reports.models import DailyReport, ReportLine
+from audit.reports.services.month_lines import month_lines_refresh
 from tables.accounting.selectors_win import CashFigures
 
 
@@ -33,5 +34,8 @@ def report_line(casino, table, gaming_day: date, *, win, expected, theo, sd, pro
     report, _ = DailyReport.objects.get_or_create(
         casino=casino, gaming_day=gaming_day, provisional=provisional,
         defaults={"status": DailyReport.DONE, "runs": 1})
-    return ReportLine.objects.create(report=report, level=level, key=str(table.pk), label=table.label,
+    line = ReportLine.objects.create(report=report, level=level, key=str(table.pk), label=table.label,
                                      win=D(win), expected_win=D(expected), theo_win=D(theo), theo_sd=D(sd))
+    if not provisional:  # as the report's run does when it is done (audit/reports/services/runs.py)
+        month_lines_refresh(casino.pk, gaming_day)
+    return line

@@ -40,6 +40,7 @@ from ..signals import report_finished
 from .build import build_lines, combine_partials
 from .cash import unexplained_findings_raise
 from .liability import liability_for_day
+from .month_lines import month_lines_refresh
 from .reaudit import rounds_reaudit
 
 log = logging.getLogger(__name__)
@@ -222,6 +223,8 @@ def _run_request(
     report.heartbeat_at = now
     report.period_start, report.period_end = start, end
     report.save()
+    if not report.provisional:  # a done day re-run leaves its month's sums until it is done again
+        month_lines_refresh(report.casino_id, report.gaming_day)
     _enqueue(report, full)
     return report
 
@@ -480,6 +483,7 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
         report.save(update_fields=["files", "status", "chunks_done", "finished_at"])
         ReportChunk.objects.filter(report=report).exclude(run_id=report.run_id).delete()
         if not report.provisional:
+            month_lines_refresh(report.casino_id, report.gaming_day)
             replaced = _provisional_replace(report)
             transaction.on_commit(lambda: _files_remove(replaced))
         done = report
@@ -527,6 +531,8 @@ def report_fail(*, report_id: int, run_id: str, error: str) -> None:
     report.error = error[:4000]
     report.finished_at = timezone.now()
     report.save(update_fields=["status", "error", "finished_at"])
+    if not report.provisional:
+        month_lines_refresh(report.casino_id, report.gaming_day)
 
 
 def gaming_days_close(*, now=None, catch_up_days: int | None = None) -> list[DailyReport]:
