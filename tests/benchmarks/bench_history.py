@@ -165,6 +165,7 @@ def _reports(casino, days, today) -> str:
 
     from audit.reports.models import DailyReport, ReportLine
     from audit.reports.services import runs
+    from audit.reports.services.month_lines import month_lines_rebuild
 
     settings.REPORTS_ROOT = Path(settings.VAR_DIR) / "bench-history-reports"
     closed = [d for d in days if d < today]
@@ -196,7 +197,10 @@ def _reports(casino, days, today) -> str:
             line.pk, line.report = None, copy
         ReportLine.objects.bulk_create(lines, batch_size=2000)
         made += 1
-    return (f"report of {closed[-1]} {source.status}, {made} copies on older days "
+    # The copies were written row by row, not through a run: their months are summed as
+    # report_months_rebuild does after a bulk load (deploy/README.md §10).
+    months = month_lines_rebuild()
+    return (f"report of {closed[-1]} {source.status}, {made} copies on older days, {months} months summed "
             f"({time.perf_counter() - started:.1f} s)")
 
 
