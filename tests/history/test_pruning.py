@@ -89,34 +89,35 @@ def assert_months(sqls: list[str], days: list) -> None:
         assert partitions(plan) <= allowed, (sorted(partitions(plan) - allowed), sql)
 
 
-def test_a_rounds_desk_page_reads_its_own_month_only(client, history):
-    rnd = history[-1]
+def surveillance_reads(client, rnd, url: str):
+    """``url`` read by surveillance of ``rnd``'s casino: the answer and the reads that joined
+    partitioned tables."""
     client.force_login(user_with_role("surveillance", casinos=[rnd.table.pit.casino]))
     with CaptureQueriesContext(connection) as captured:
-        answer = client.get(reverse("desk-round", args=[rnd.pk]))
+        answer = client.get(url)
     assert answer.status_code == 200
-    assert_months(joined_partitioned_reads(captured), [rnd.gaming_day])
+    return answer, joined_partitioned_reads(captured)
+
+
+def test_a_rounds_desk_page_reads_its_own_month_only(client, history):
+    rnd = history[-1]
+    _, reads = surveillance_reads(client, rnd, reverse("desk-round", args=[rnd.pk]))
+    assert_months(reads, [rnd.gaming_day])
 
 
 def test_a_findings_api_page_reads_its_own_month_only(client, history):
     rnd = history[0]
     finding = rnd.findings.first()
-    client.force_login(user_with_role("surveillance", casinos=[rnd.table.pit.casino]))
-    with CaptureQueriesContext(connection) as captured:
-        answer = client.get(reverse("finding-detail", args=[finding.pk]))
-    assert answer.status_code == 200 and answer.json()["id"] == finding.pk
-    assert_months(joined_partitioned_reads(captured), [rnd.gaming_day])
+    answer, reads = surveillance_reads(client, rnd, reverse("finding-detail", args=[finding.pk]))
+    assert answer.json()["id"] == finding.pk
+    assert_months(reads, [rnd.gaming_day])
 
 
 def test_a_dealers_page_reads_the_periods_months_only(client, history):
     rnd = history[-1]
-    client.force_login(user_with_role("surveillance", casinos=[rnd.table.pit.casino]))
-    with CaptureQueriesContext(connection) as captured:
-        answer = client.get(reverse("desk-dealer", args=[rnd.dealer_id]))
-    assert answer.status_code == 200
+    answer, reads = surveillance_reads(client, rnd, reverse("desk-dealer", args=[rnd.dealer_id]))
     assert rnd.pk in [r.pk for r in answer.context["recent"]]
-    since = answer.context["recent_since"]
-    assert_months(joined_partitioned_reads(captured), [since, rnd.gaming_day])
+    assert_months(reads, [answer.context["recent_since"], rnd.gaming_day])
 
 
 def test_recording_a_round_reads_its_own_month_only(history):
