@@ -323,6 +323,14 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.table} #{self.sequence}"
 
+    def day_revisions(self):
+        """This round's revisions, read from its own month's partition (the day said)."""
+        return self.revisions.filter(gaming_day=self.gaming_day)
+
+    def day_findings(self):
+        """This round's findings, read from its own month's partition (the day said)."""
+        return self.findings.filter(gaming_day=self.gaming_day)
+
 
 class RoundCounter(models.Model):
     """The sequence of a table's newest round: the next round takes one more (issue #20).
@@ -342,6 +350,10 @@ class RoundCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}: round {self.last}"
+
+
+#: A revision's wagers in their order (the model's ordering after the revision, without its join).
+WAGER_ORDER = ("seat", "wager", "hand")
 
 
 class RoundRevision(models.Model):
@@ -372,6 +384,12 @@ class RoundRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} r{self.number}"
+
+    def day_wagers(self):
+        """This revision's wagers in their order, read from its own month's partition: the day
+        said, and no join to revisions and rounds (which ordering by the ``revision`` key, the
+        model's ordering, costs across every month kept)."""
+        return self.wagers.filter(gaming_day=self.gaming_day).order_by(*WAGER_ORDER)
 
 
 class Wager(models.Model):

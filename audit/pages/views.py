@@ -30,7 +30,7 @@ from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
-from tables.models import Dealer, Round, Wager
+from tables.models import WAGER_ORDER, Dealer, Round, Wager
 from tables.pages.present import KIND_WORDS, data_diff, net_words, round_view, wager_label
 
 READERS = (SURVEILLANCE, GAMING_MANAGER)
@@ -101,16 +101,10 @@ def queue(request):
     )
 
 
-#: A revision's wagers in their model's order, without the join to revisions and rounds that
-#: ordering by the ``revision`` foreign key (its model's ordering) costs.
-WAGER_ORDER = ("seat", "wager", "hand")
-
-
 def _revision_rows(rnd: Round) -> list[dict]:
     rows, previous = [], None
-    day = rnd.gaming_day
-    wagers = Prefetch("wagers", queryset=Wager.objects.filter(gaming_day=day).order_by(*WAGER_ORDER))
-    for rev in rnd.revisions.filter(gaming_day=day).select_related("author").prefetch_related(wagers).order_by("number"):
+    wagers = Prefetch("wagers", queryset=Wager.objects.filter(gaming_day=rnd.gaming_day).order_by(*WAGER_ORDER))
+    for rev in rnd.day_revisions().select_related("author").prefetch_related(wagers).order_by("number"):
         rows.append(
             {
                 "revision": rev,
@@ -136,7 +130,7 @@ def _wager_rows(revision) -> list[dict]:
             "explanation": w.explanation,
             "differs": w.recorded_net is not None and w.recorded_net != w.expected_net,
         }
-        for w in revision.wagers.filter(gaming_day=revision.gaming_day).order_by(*WAGER_ORDER)
+        for w in revision.day_wagers()
     ]
 
 
@@ -152,7 +146,7 @@ def round_detail(request, pk: int):
     # Each read of the round's rows names its gaming day, of every partitioned table it reads:
     # PostgreSQL then plans one month's partition, not every month kept (README "Years of history").
     day = rnd.gaming_day
-    current = rnd.revisions.get(number=rnd.revision, gaming_day=day)
+    current = rnd.day_revisions().get(number=rnd.revision)
     findings = list(
         Finding.objects.filter(round=rnd, gaming_day=day, revision__gaming_day=day)
         .select_related("revision", "reviewed_by")

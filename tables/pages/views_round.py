@@ -188,7 +188,7 @@ def holdem_next(request, pk: int):
 
 
 def _saved_body(rnd: Round, revision) -> dict:
-    findings = list(Finding.objects.filter(revision=revision).order_by("id"))
+    findings = list(Finding.objects.filter(revision=revision, gaming_day=revision.gaming_day).order_by("id"))
     return {
         "round": rnd.pk,
         "sequence": rnd.sequence,
@@ -243,8 +243,9 @@ def round_result(request, pk: int):
         scope(Round.objects.select_related("table__pit__casino", "dealer", "recorded_by"), request.user, "table__pit__casino"),
         pk=pk,
     )
-    current = rnd.revisions.get(number=rnd.revision)
-    findings = list(Finding.objects.filter(revision=current).order_by("id"))
+    current = rnd.day_revisions().get(number=rnd.revision)
+    findings = list(rnd.day_findings().filter(revision=current).order_by("id"))
+    wagers = list(current.day_wagers())
     return render(
         request,
         "tablet/round_result.html",
@@ -254,7 +255,7 @@ def round_result(request, pk: int):
             "view": round_view(rnd.game, current.data),
             "summary": current.audit.get("summary", {}),
             "settlements": settlements_words(current.audit.get("settlements", [])),
-            "recorded": {(w.seat, w.wager, w.hand): w.recorded_net for w in current.wagers.all()},
+            "recorded": {(w.seat, w.wager, w.hand): w.recorded_net for w in wagers},
             "wagers": [
                 {
                     "label": wager_label(w.wager, w.hand, w.line),
@@ -264,12 +265,12 @@ def round_result(request, pk: int):
                     "recorded": net_words(w.recorded_net) if w.recorded_net is not None else None,
                     "differs": w.recorded_net is not None and w.recorded_net != w.expected_net,
                 }
-                for w in current.wagers.all()
+                for w in wagers
             ],
             "findings": findings_words(findings),
             "at_stake": sum((f.amount for f in findings), Decimal("0.00")),
             "may_correct": rnd.status == Round.ACTIVE and round_may_change(round=rnd, user=request.user),
-            "revisions": rnd.revisions.select_related("author").order_by("number"),
+            "revisions": rnd.day_revisions().select_related("author").order_by("number"),
         },
     )
 
@@ -284,7 +285,7 @@ def round_correct_page(request, pk: int):
     _own(request, rnd)
     if request.method == "POST":
         return _correct(request, rnd)
-    current = rnd.revisions.get(number=rnd.revision)
+    current = rnd.day_revisions().get(number=rnd.revision)
     table = rnd.table
     config = {
         **entry_config(table, rnd.ruleset_version),
@@ -305,7 +306,7 @@ def round_correct_page(request, pk: int):
             "config": config,
             "session": True,
             "dealer": rnd.dealer,
-            "reviewed": rnd.findings.filter(status__in=Finding.REVIEWED).count(),
+            "reviewed": rnd.day_findings().filter(status__in=Finding.REVIEWED).count(),
         },
     )
 

@@ -105,6 +105,20 @@ def test_a_rounds_desk_page_reads_its_own_month_only(client, history):
     assert_months(reads, [rnd.gaming_day])
 
 
+def test_a_rounds_tablet_page_reads_its_own_month_only(client, history):
+    """Every read of its revisions, wagers and findings, not only the joins: the round itself is
+    the one read by id alone (its day is what it tells)."""
+    rnd = history[-1]
+    client.force_login(rnd.recorded_by)
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(reverse("tablet-round", args=[rnd.pk]))
+    assert answer.status_code == 200
+    reads = [q["sql"] for q in captured.captured_queries
+             if any(f'"{name}"' in q["sql"] for name in PARTITIONED)
+             and not re.search(rf'FROM "tables_round" .*"tables_round"\."id" = {rnd.pk}\b', q["sql"])]
+    assert_months(reads, [rnd.gaming_day])
+
+
 def test_a_findings_api_page_reads_its_own_month_only(client, history):
     rnd = history[0]
     finding = rnd.findings.first()
