@@ -31,7 +31,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
 from casino.gaming_day import current_gaming_day
-from casino.query_dates import query_date
+from casino.query_dates import date_or_none, query_date
 from casino.scoping import user_casino
 
 #: Gaming days up to today's shown by default: a month is what surveillance compares over.
@@ -62,6 +62,17 @@ def period_error(since: date, until: date, *, until_field: str = "until") -> dic
     if (until - since).days + 1 > MAX_DAYS:
         return {until_field: [f"A period of at most {MAX_DAYS} gaming days."]}
     return None
+
+
+def page_period(params, today: date, names: tuple[str, str] = ("from", "to")) -> tuple[date, date, dict]:
+    """A page's ``?from=&to=`` (``names``): the period shown, by default the last ``DEFAULT_DAYS``
+    gaming days to ``today``, and its field errors; a reversed or over-long period shows the default
+    one, and the errors say why (a date that does not parse is left out, as the form's empty field)."""
+    since, until = default_period(date_or_none(params.get(names[0])), date_or_none(params.get(names[1])), today)
+    errors = period_error(since, until, until_field=names[1]) or {}
+    if errors:
+        since, until = default_period(None, None, today)
+    return since, until, errors
 
 
 def api_period(request, names: tuple[str, str] = ("from", "to")) -> tuple[date, date]:

@@ -18,12 +18,16 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Case, IntegerField, Q, Sum, Value, When
+from django.db.models import Case, IntegerField, Q, Value, When
 
 from audit.reports.models import MonthTableLine
-from audit.reports.services.month_lines import VARIANCE, final_table_lines, month_of, play_sums
+from audit.reports.services.month_lines import (
+    final_table_lines,
+    month_of,
+    month_play_sums,
+    play_sums,
+)
 from casino.double_entry import ZERO
-from casino.money import decimal_sum, money_sum
 from casino.scoping import narrow
 from tables.accounting.selectors_win import CashFigures, summed, table_days
 from tables.games import GAMES
@@ -155,9 +159,8 @@ def _play_by_table(casino_ids, ranges: dict[str, tuple[date, date]], tables) -> 
         segment = Case(*(When(month__in=held, then=Value(i)) for i, held in in_segment.items()),
                        output_field=IntegerField())
         month_rows = narrow(MonthTableLine.objects.filter(month__in=list(months)), casino_ids, "casino")
-        rows += list(month_rows.annotate(segment=segment).values("key", "segment").annotate(
-            win_=money_sum("win"), expected_=money_sum("expected_win"), theo_=money_sum("theo_win"),
-            var_=decimal_sum("theo_var", VARIANCE), days_=Sum("days")).order_by())
+        rows += list(month_rows.annotate(segment=segment).values("key", "segment")
+                     .annotate(**{f"{k}_": v for k, v in month_play_sums().items()}).order_by())
     if spans:
         within = Q()
         for first, last, _ in spans:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.db_routing import replica_reads
 from casino.gaming_day import current_gaming_day
-from casino.periods import default_period, period_error, today_of
+from casino.periods import page_period, today_of
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import has_role
@@ -101,9 +101,7 @@ def _filtered(request) -> tuple[object, dict]:
         return investigations.filter(period_start__lte=day, period_end__gte=day), chosen
     chosen["day"] = ""
     today = today_of(request.user)
-    since, until = default_period(date_or_none(chosen["from"]), date_or_none(chosen["to"]), today)
-    if period_error(since, until):
-        since, until = default_period(None, None, today)
+    since, until, _ = page_period(chosen, today)
     chosen["from"], chosen["to"] = since.isoformat(), until.isoformat()
     return investigations.filter(period_end__gte=since, period_start__lte=until), chosen
 

@@ -17,9 +17,8 @@ from django.views.decorators.http import require_http_methods
 
 from casino.db_routing import replica_reads
 from casino.gaming_day import gaming_day_of
-from casino.periods import default_period, period_error, today_of
+from casino.periods import page_period, today_of
 from casino.permissions import role_required
-from casino.query_dates import date_or_none
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope
 from tables.models import Casino
@@ -111,10 +110,7 @@ def reports_index(request):
         yesterday = date.fromordinal(today.toordinal() - 1)
     # One period of gaming days, the last DEFAULT_DAYS by default, shown and changeable (issue #20):
     # a page's rows do not pile up with the years kept. A reversed or too long one says why.
-    since, until = default_period(date_or_none(request.GET.get("from")), date_or_none(request.GET.get("to")), today)
-    period_errors = period_error(since, until, until_field="to") or {}
-    if period_errors:
-        since, until = default_period(None, None, today)
+    since, until, period_errors = page_period(request.GET, today)
     reports = reports.filter(gaming_day__range=(since, until)).only(*INDEX_FIELDS)
     return render(
         request,

@@ -213,3 +213,17 @@ def casino_since(day: date, **fields):
     casino._history_date = datetime.combine(day, time(12), tzinfo=UTC)
     casino.save()
     return casino
+
+
+def done_report(settings, tmp_path, *, day: date, rounds_per_table: int, seed: int):
+    """A simulated day (``simulated_day``) reconciled to the end: its final report, done, with its
+    files under ``tmp_path`` (tests marked ``django_db(transaction=True)``: the run starts on commit)."""
+    from audit.reports.models import DailyReport
+    from audit.reports.services.runs import report_request
+
+    settings.REPORTS_ROOT = tmp_path / "reports"
+    sim = simulated_day(day=day, rounds_per_table=rounds_per_table, seed=seed)
+    report = report_request(casino=sim["casino"], gaming_day=day, via="command")
+    report.refresh_from_db()
+    assert report.status == DailyReport.DONE, report.error
+    return report

@@ -16,11 +16,10 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from audit.reports.models import DailyReport, ReportLine
-from audit.reports.services.runs import report_request
+from audit.reports.models import ReportLine
 from tests.conftest import api_as
 from tests.factories import user_with_role
-from tests.reports.helpers import simulated_day
+from tests.reports.helpers import done_report
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DAY = date(2026, 7, 1)
@@ -28,12 +27,7 @@ DAY = date(2026, 7, 1)
 
 @pytest.fixture
 def done(settings, tmp_path):
-    settings.REPORTS_ROOT = tmp_path / "reports"
-    sim = simulated_day(day=DAY, rounds_per_table=5, seed=13)
-    report = report_request(casino=sim["casino"], gaming_day=DAY, via="command")
-    report.refresh_from_db()
-    assert report.status == DailyReport.DONE, report.error
-    return report
+    return done_report(settings, tmp_path, day=DAY, rounds_per_table=5, seed=13)
 
 
 def _download(client, report, fmt: str) -> bytes:

@@ -20,7 +20,7 @@ from audit.reports.services.runs import report_request
 from casino.local_time import local_time_text
 from tests.conftest import api_as
 from tests.factories import user_with_role
-from tests.reports.helpers import simulated_day
+from tests.reports.helpers import done_report
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DAY = date(2026, 7, 1)
@@ -28,12 +28,7 @@ DAY = date(2026, 7, 1)
 
 @pytest.fixture
 def done(settings, tmp_path):
-    settings.REPORTS_ROOT = tmp_path / "reports"
-    sim = simulated_day(day=DAY, rounds_per_table=6, seed=11)
-    report = report_request(casino=sim["casino"], gaming_day=DAY, via="command")
-    report.refresh_from_db()
-    assert report.status == DailyReport.DONE, report.error
-    return report
+    return done_report(settings, tmp_path, day=DAY, rounds_per_table=6, seed=11)
 
 
 def _body(response) -> bytes:

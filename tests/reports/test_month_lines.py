@@ -14,7 +14,7 @@ from django.db.models import Count, F, Sum
 from audit.reports.models import DailyReport, MonthTableLine, ReportLine
 from audit.reports.services.month_lines import month_lines_rebuild
 from audit.reports.services.runs import report_fail, report_request
-from tests.reports.helpers import simulated_day
+from tests.reports.helpers import done_report
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DAY = date(2026, 7, 1)
@@ -36,12 +36,7 @@ def _from_the_lines(*reports):
 
 @pytest.fixture
 def done(settings, tmp_path):
-    settings.REPORTS_ROOT = tmp_path / "reports"
-    sim = simulated_day(day=DAY, rounds_per_table=4, seed=5)
-    report = report_request(casino=sim["casino"], gaming_day=DAY, via="command")
-    report.refresh_from_db()
-    assert report.status == DailyReport.DONE, report.error
-    return report
+    return done_report(settings, tmp_path, day=DAY, rounds_per_table=4, seed=5)
 
 
 def test_a_done_final_report_is_summed_into_its_month_and_a_rerun_takes_it_out_until_done(done, monkeypatch):

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db import connection, transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, Sum
 
 from audit.reports.models import LEVEL_TABLE, DailyReport, MonthTableLine, ReportLine
 from casino.money import decimal_sum, money_sum
@@ -43,6 +43,12 @@ def play_sums() -> dict:
     return {"win": money_sum("win"), "expected": money_sum("expected_win"), "theo": money_sum("theo_win"),
             "var": decimal_sum(F("theo_sd") * F("theo_sd"), VARIANCE),
             "days": Count("id")}
+
+
+def month_play_sums() -> dict:
+    """The same aggregates (:func:`play_sums`' names) over months' lines, which hold those sums."""
+    return {"win": money_sum("win"), "expected": money_sum("expected_win"), "theo": money_sum("theo_win"),
+            "var": decimal_sum("theo_var", VARIANCE), "days": Sum("days")}
 
 
 def month_sums(casino_id: int, month: date) -> list[MonthTableLine]:

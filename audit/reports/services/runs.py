@@ -531,7 +531,7 @@ def report_fail(*, report_id: int, run_id: str, error: str) -> None:
     report.error = error[:4000]
     report.finished_at = timezone.now()
     report.save(update_fields=["status", "error", "finished_at"])
-    if not report.provisional:
+    if not report.provisional:  # the run is checked, not its status: a done day that fails leaves its month
         month_lines_refresh(report.casino_id, report.gaming_day)
 
 
