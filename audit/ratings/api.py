@@ -27,7 +27,7 @@ from tables.players.models import Player
 from tables.players.roles import RATING_READERS
 
 from .rows import CSV_COLUMNS, csv_rows, day_dict
-from .selectors import check_range, day_ratings, player_ratings
+from .selectors import check_range, day_ratings, link_players, player_ratings
 
 _DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the current gaming day")
 _FROM = OpenApiParameter("from", str, description="YYYY-MM-DD, with to: a range of at most 31 gaming days")
@@ -112,7 +112,7 @@ def _all(request):
     casinos = Casino.objects.order_by("pk")
     default = (casinos.filter(pk__in=ids) if ids is not None else casinos).first()
     first, last = _range(request, default)
-    return first, last, day_ratings(casino_ids=ids, first=first, last=last)
+    return ids, first, last, day_ratings(casino_ids=ids, first=first, last=last, sessions=False)
 
 
 class RatingListView(APIView):
@@ -123,9 +123,13 @@ class RatingListView(APIView):
         """Every player's rating for the gaming day (or each day of a range), highest theo first: a
         page of ``?limit=`` (default 50, at most 500) from ``?offset=``, like every API list; the
         CSV file has every player in one download."""
-        first, last, ratings = _all(request)
+        ids, first, last, ratings = _all(request)
         paginator = CappedLimitOffsetPagination()
         page = paginator.paginate_queryset(ratings, request, view=self)
+        # Ranked from the day rows; the page's players are read again with their sessions.
+        detailed = {(r.casino_id, r.gaming_day, r.identifier): r for r in day_ratings(
+            casino_ids=ids, first=first, last=last, identifiers={r.identifier for r in page})} if page else {}
+        page = [detailed.get((r.casino_id, r.gaming_day, r.identifier)) or link_players([r])[0] for r in page]
         return Response({"count": paginator.count, "next": paginator.get_next_link(),
                          "previous": paginator.get_previous_link(),
                          **_body(first, last, [day_dict(r, request.user) for r in page])})
@@ -137,6 +141,6 @@ class RatingCsvView(APIView):
     @extend_schema(parameters=[_DAY, _FROM, _TO, _CASINO], responses={(200, "text/csv"): bytes})
     def get(self, request):
         """The same ratings as a CSV file, one row per player and gaming day."""
-        first, last, ratings = _all(request)
+        _ids, first, last, ratings = _all(request)
         name = f"ratings-{first}" if first == last else f"ratings-{first}-to-{last}"
-        return download("csv", name, name, CSV_COLUMNS, csv_rows(ratings, request.user))
+        return download("csv", name, name, CSV_COLUMNS, csv_rows(link_players(ratings), request.user))

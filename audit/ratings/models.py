@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from tables.models import Table
+from tables.models import Casino, Table
 
 
 class RatingSession(models.Model):
@@ -44,3 +44,35 @@ class RatingSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at table {self.table_id} on {self.gaming_day} from {self.start}"
+
+
+class RatingDay(models.Model):
+    """One player's gaming day at one casino, summed from their rating sessions by the same writer
+    (writer.day_of), so that a day's list, top players and CSV read one row per player, not every
+    session. Derived like the sessions and rebuilt with them.
+
+    ``sessions`` and ``seconds`` depend on the gap threshold: ``threshold`` is the one they were
+    counted at (microseconds). A read at another threshold, or of a day whose sessions hold a gap
+    longer than it (null: the setting was lowered since they were cut), reads the sessions instead."""
+
+    gaming_day = models.DateField()
+    casino = models.ForeignKey(Casino, on_delete=models.CASCADE, related_name="+", db_index=False)
+    player = models.CharField(max_length=40, help_text="The identifier recorded at the seat.")
+    rounds = models.IntegerField()
+    sessions = models.IntegerField(help_text="Rating sessions at every table, as cut at ``threshold``.")
+    seconds = models.IntegerField(help_text="Time on game: the union of the sessions' spans, in whole seconds.")
+    threshold = models.BigIntegerField(
+        null=True, help_text="The gap threshold in microseconds the sessions were counted at; null: a session "
+                             "holds a longer gap, so the day is read from the sessions.")
+    #: "<ruleset version id>:<wager>" -> the day's sums of [wagers placed, stake, net, rake due share, taken share]
+    wagers = models.JSONField()
+
+    class Meta:
+        db_table = "ratings_day"
+        constraints = [
+            # A day (or range) of a casino's players reads a range of it; the writer's upsert key.
+            models.UniqueConstraint(fields=["gaming_day", "casino", "player"], name="ratings_day_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.gaming_day} at casino {self.casino_id}"

@@ -44,7 +44,7 @@ def day_dict(rating, user, *, sessions: bool = True, wagers: bool = True) -> dic
         out["name"] = player.name if player else ""
         out["loyalty_number"] = player.loyalty_number if player else ""
     out.update(_figures(rating, wagers=wagers))
-    out["sessions"] = [session_dict(s) for s in rating.sessions] if sessions else len(rating.sessions)
+    out["sessions"] = [session_dict(s) for s in rating.sessions] if sessions else rating.session_count
     return out
 
 

@@ -24,8 +24,17 @@ from audit.reports.theoretical import POT_KEY, OddsBook, wager_type
 from tables.models import RulesetVersion, Table
 from tables.players.selectors import players_by_identifier
 
-from .models import RatingSession
-from .writer import MICRO, Fold, figures_of, gap_threshold, joins, raw_rows, sessions_of_rows
+from .models import RatingDay, RatingSession
+from .writer import (
+    MICRO,
+    Fold,
+    covered_seconds,
+    figures_of,
+    gap_threshold,
+    joined,
+    raw_rows,
+    sessions_of_rows,
+)
 
 CENT = Decimal("0.01")
 ZERO = Decimal(0)
@@ -114,7 +123,8 @@ class DayRating(_Figures):
     identifier: str = ""
     gaming_day: date | None = None
     player: object = None  # the registered Player, or None: "not registered"
-    sessions: list = field(default_factory=list)
+    sessions: list = field(default_factory=list)  # empty when read without them (``sessions=False``)
+    session_count: int = 0
 
 
 def check_range(first: date, last: date) -> None:
@@ -122,19 +132,6 @@ def check_range(first: date, last: date) -> None:
         raise ValidationError({"to": ["Must not be before from."]})
     if (last - first).days + 1 > MAX_DAYS:
         raise ValidationError({"to": [f"A range of at most {MAX_DAYS} gaming days."]})
-
-
-def _covered_seconds(intervals: list[tuple[datetime, datetime]]) -> int:
-    """Length of the union of the intervals: two tables played at once count once."""
-    total, end_so_far = 0.0, None
-    for start, end in sorted(intervals):
-        if end_so_far is None or start > end_so_far:
-            total += (end - start).total_seconds()
-            end_so_far = end
-        elif end > end_so_far:
-            total += (end - end_so_far).total_seconds()
-            end_so_far = end
-    return int(total)
 
 
 def day_totals(days: dict) -> list[DayRating]:
@@ -146,18 +143,29 @@ def day_totals(days: dict) -> list[DayRating]:
         for session in rating.sessions:
             rating.rounds += session.rounds
             rating.add_wagers(session.wagers)
-        rating.seconds = _covered_seconds([(s.start, s.end) for s in rating.sessions])
+        rating.seconds = covered_seconds([(s.start, s.end) for s in rating.sessions])
+        rating.session_count = len(rating.sessions)
         out.append(rating)
+    return link_players(_sorted(out))
+
+
+def _sorted(out: list[DayRating]) -> list[DayRating]:
+    """By day, then theo (highest first)."""
+    out.sort(key=lambda r: (r.gaming_day, -r.theo, r.identifier))
+    return out
+
+
+def link_players(ratings: list[DayRating]) -> list[DayRating]:
+    """The registered players linked to ``ratings`` (one read per casino); unregistered: None."""
     by_casino = defaultdict(set)
-    for rating in out:
+    for rating in ratings:
         by_casino[rating.casino_id].add(rating.identifier)
     for casino_id, identifiers_here in by_casino.items():
         known = players_by_identifier(casino_id, identifiers_here)
-        for rating in out:
+        for rating in ratings:
             if rating.casino_id == casino_id:
                 rating.player = known.get(rating.identifier)
-    out.sort(key=lambda r: (r.gaming_day, -r.theo, r.identifier))
-    return out
+    return ratings
 
 
 #: A session as read: (start, end, rounds, seconds, longest gap, wagers as stored or as a Fold's).
@@ -205,66 +213,99 @@ def _row(fold: Fold) -> _Row:
 
 
 def _joined(rows: list[_Row], threshold: timedelta) -> list[_Row]:
-    """Neighbouring sessions within ``threshold`` of each other as one (the session rule's ``joins``)."""
     folds = [Fold(start=a, end=b, rounds=n, seconds=t, longest_gap=g, wagers=figures_of(w) if w else {})
              for a, b, n, t, g, w in rows]
-    joined = [folds[0]]
-    for fold in folds[1:]:
-        if joins(joined[-1], fold.start, threshold):
-            joined[-1].merge(fold)
-        else:
-            joined.append(fold)
-    return [_row(f) for f in joined]
+    return [_row(f) for f in joined(folds, threshold)]
+
+
+class _Prices:
+    """Per "<version>:<wager>": the (game, wager type) it sums under and its house edge (None for
+    a Hold'em pot), from the odds book; read once per request for the keys it meets."""
+
+    def __init__(self, keys: set[str]) -> None:
+        book = OddsBook()
+        versions = RulesetVersion.objects.in_bulk({int(k.split(":", 1)[0]) for k in keys})
+        self.kinds: dict[str, tuple[tuple[str, str], Decimal | None]] = {}
+        for key in keys:
+            version_id, wager = key.split(":", 1)
+            version = versions[int(version_id)]
+            edge = None if wager == POT_KEY else book.odds(version, wager).house_edge
+            self.kinds[key] = ((version.game, wager_type(wager)), edge)
+
+    def add(self, into: dict, wagers: dict) -> None:
+        """``wagers`` (stored texts, or Decimals summed here: exact either way) priced into
+        ``into``'s per-(game, wager type) totals."""
+        for key, (placed, stake, net, due, taken) in wagers.items():
+            stake, net, due, taken = Decimal(stake), Decimal(net), Decimal(due), Decimal(taken)
+            kind, edge = self.kinds[key]
+            # The house has no stake in a pot: its theo and actual are the player's rake shares.
+            theo, actual = (due, taken) if edge is None else (stake * edge, -net)
+            total = into.get(kind)
+            if total is None:
+                into[kind] = WagerTotal(*kind, placed, stake, theo, actual)
+            else:
+                total.count += placed
+                total.stake += stake
+                total.theo += theo
+                total.actual += actual
+
+
+def _from_days(casino_ids, first: date, last: date, identifiers, threshold: timedelta) -> list[DayRating] | None:
+    """The ratings without their sessions or registered players, from the day rows (one per player
+    and day); None when a day row was counted at another threshold (the sessions are read instead)."""
+    stored = RatingDay.objects.filter(gaming_day__range=(first, last))
+    if casino_ids is not None:
+        stored = stored.filter(casino_id__in=casino_ids)
+    if identifiers is not None:
+        stored = stored.filter(player__in=list(identifiers))
+    rows = list(stored.values_list("casino_id", "gaming_day", "player", "rounds", "sessions", "seconds",
+                                   "threshold", "wagers"))
+    limit = threshold // MICRO
+    if any(row[6] != limit for row in rows):
+        return None
+    prices = _Prices({k for row in rows for k in row[7]})
+    out = []
+    for casino_id, day, player, rounds, sessions, seconds, _limit, wagers in rows:
+        rating = DayRating(casino_id=casino_id, identifier=player, gaming_day=day, rounds=rounds, seconds=seconds,
+                           session_count=sessions)
+        prices.add(rating.wagers, wagers)
+        out.append(rating)
+    return _sorted(out)
 
 
 def day_ratings(*, casino_ids, first: date, last: date | None = None,
-                identifiers: Iterable[str] | None = None) -> list[DayRating]:
+                identifiers: Iterable[str] | None = None, sessions: bool = True) -> list[DayRating]:
     """Every player's rating for each gaming day of ``first``..``last`` at ``casino_ids`` (None:
     every casino), optionally only for ``identifiers``; sorted by day, then theo (highest first).
 
     Read from the rating sessions kept as rounds are recorded (writer.py); here each session's
     wagers get the odds book's theo (stake x house edge per ruleset version and wager) and the
-    Hold'em rake shares become the house's theo and actual."""
+    Hold'em rake shares become the house's theo and actual. ``sessions=False``: the same figures
+    without the sessions, the registered players left to :func:`link_players` (for the ones
+    shown), read from the day rows the writer keeps beside the sessions (one per player and day),
+    or from the sessions when those were counted at another threshold."""
     last = last or first
     check_range(first, last)
-    units = _units(casino_ids, first, last, identifiers, gap_threshold())
+    threshold = gap_threshold()
+    if not sessions:
+        summed = _from_days(casino_ids, first, last, identifiers, threshold)
+        if summed is not None:
+            return summed
+    units = _units(casino_ids, first, last, identifiers, threshold)
     if not units:
         return []
-    keys = {k for rows in units.values() for row in rows for k in row[5]}
-    book = OddsBook()
-    versions = {v.pk: v for v in RulesetVersion.objects.filter(pk__in={int(k.split(":", 1)[0]) for k in keys})}
+    prices = _Prices({k for rows in units.values() for row in rows for k in row[5]})
     tables = {t.pk: t for t in Table.objects.filter(pk__in={k[2] for k in units})}
-    # per "<version>:<wager>": the (game, wager type) it sums under and the house edge (None for a pot)
-    kinds: dict[str, tuple[tuple[str, str], Decimal | None]] = {}
-    for key in keys:
-        version_id, wager = key.split(":", 1)
-        version = versions[int(version_id)]
-        edge = None if wager == POT_KEY else book.odds(version, wager).house_edge
-        kinds[key] = ((version.game, wager_type(wager)), edge)
-
     days: dict[tuple, DayRating] = {}
-    for (casino_id, day, table_id, player), sessions in units.items():
+    for (casino_id, day, table_id, player), rows in units.items():
         rating = days.get((casino_id, player, day))
         if rating is None:
             rating = days[(casino_id, player, day)] = DayRating(casino_id=casino_id, identifier=player, gaming_day=day)
         table = tables[table_id]
-        for start, end, rounds, seconds, _gap, wagers in sessions:
+        for start, end, rounds, seconds, _gap, wagers in rows:
             session = Session(table_id=table_id, table_label=table.label, game=table.game, gaming_day=day,
                               start=start, end=end, rounds=rounds, seconds=seconds)
-            for key, (placed, stake, net, due, taken) in wagers.items():
-                # Stored texts, or the Decimals of sessions joined or cut again here: exact either way.
-                stake, net, due, taken = Decimal(stake), Decimal(net), Decimal(due), Decimal(taken)
-                kind, edge = kinds[key]
-                # The house has no stake in a pot: its theo and actual are the player's rake shares.
-                theo, actual = (due, taken) if edge is None else (stake * edge, -net)
-                total = session.wagers.get(kind)
-                if total is None:
-                    session.wagers[kind] = WagerTotal(*kind, placed, stake, theo, actual)
-                else:
-                    total.count += placed
-                    total.stake += stake
-                    total.theo += theo
-                    total.actual += actual
+            prices.add(session.wagers, wagers)
             rating.sessions.append(session)
     return day_totals(days)
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from operator import itemgetter
 
 from django.conf import settings
 from django.db import connections, router, transaction
@@ -31,9 +32,9 @@ from django.db.models import F
 from audit import chain
 from audit.reports.theoretical import JACKPOT_KEY, POT_KEY, RAKE_KEY
 from tables.history.days import days_with_tables
-from tables.models import Round, Wager
+from tables.models import Round, Table, Wager
 
-from .models import RatingSession
+from .models import RatingDay, RatingSession
 
 ZERO = Decimal(0)
 SECOND = timedelta(seconds=1)
@@ -129,6 +130,60 @@ def session_start(at: datetime, figures: Figures) -> Fold:
     return Fold(start=at, end=at, wagers={k: list(v) for k, v in figures.items()})
 
 
+def joined(folds: list[Fold], threshold: timedelta) -> list[Fold]:
+    """Sessions of one player at one table (time order) with neighbours within ``threshold`` of
+    each other as one (the session rule's :func:`joins`): what cutting their rounds at a
+    threshold at least as long as the one they were cut with gives. Merges into ``folds``."""
+    out = [folds[0]]
+    for fold in folds[1:]:
+        if joins(out[-1], fold.start, threshold):
+            out[-1].merge(fold)
+        else:
+            out.append(fold)
+    return out
+
+
+def covered_seconds(intervals: list[tuple[datetime, datetime]]) -> int:
+    """Length of the union of the intervals: two tables played at once count once."""
+    total, end_so_far = 0.0, None
+    for start, end in sorted(intervals):
+        if end_so_far is None or start > end_so_far:
+            total += (end - start).total_seconds()
+            end_so_far = end
+        elif end > end_so_far:
+            total += (end - end_so_far).total_seconds()
+            end_so_far = end
+    return int(total)
+
+
+@dataclass
+class Day:
+    """A player's gaming day at a casino: what a :class:`~.models.RatingDay` row holds."""
+
+    rounds: int
+    sessions: int
+    seconds: int
+    wagers: Figures
+    threshold: int | None  # microseconds; None: a session holds a longer gap (cut again from the rounds)
+
+
+def day_of(by_table: Iterable[list[Fold]], threshold: timedelta) -> Day:
+    """A player's day from their stored sessions at each table (each list in time order), read at
+    ``threshold``: the rounds and money summed, the sessions joined where within it, time on game
+    the union of their spans."""
+    limit = threshold // MICRO
+    by_table = list(by_table)
+    exact = all(f.longest_gap <= limit for folds in by_table for f in folds)
+    sessions = [s for folds in by_table if folds for s in joined(folds, threshold)]
+    wagers: Figures = {}
+    for session in sessions:
+        for key, values in session.wagers.items():
+            _add(wagers, key, values)
+    return Day(rounds=sum(s.rounds for s in sessions), sessions=len(sessions),
+               seconds=covered_seconds([(s.start, s.end) for s in sessions]), wagers=wagers,
+               threshold=limit if exact else None)
+
+
 Unit = tuple[date, int, str]  # (gaming day, table id, player)
 
 
@@ -208,44 +263,116 @@ def _store(units: dict[Unit, list[Fold]], using: str) -> None:
             copy.write_row((*row[:-1], json.dumps(row[-1])))
 
 
+def _fold(start, end, rounds, seconds, longest_gap, wagers) -> Fold:
+    return Fold(start=start, end=end, rounds=rounds, seconds=seconds, longest_gap=longest_gap,
+                wagers=figures_of(wagers))
+
+
+def _day_rows(gaming_day: date, casino_id: int, sessions: dict[str, dict[int, list]], using: str) -> None:
+    """Write the day rows of the players in ``sessions`` (player -> table id -> their stored
+    sessions' field tuples): one upsert; a player left without a session loses their row."""
+    threshold = gap_threshold()
+    rows, gone = [], []
+    for player, by_table in sessions.items():
+        if not any(by_table.values()):
+            gone.append(player)
+            continue
+        day = day_of(([_fold(*f) for f in sorted(fields, key=_START)] for fields in by_table.values()), threshold)
+        rows.append(RatingDay(gaming_day=gaming_day, casino_id=casino_id, player=player, rounds=day.rounds,
+                              sessions=day.sessions, seconds=day.seconds, threshold=day.threshold,
+                              wagers=_text(day.wagers)))
+    if gone:
+        RatingDay.objects.using(using).filter(gaming_day=gaming_day, casino_id=casino_id, player__in=gone).delete()
+    if rows:
+        RatingDay.objects.using(using).bulk_create(
+            rows, update_conflicts=True, unique_fields=["gaming_day", "casino", "player"],
+            update_fields=["rounds", "sessions", "seconds", "threshold", "wagers"])
+
+
+_SESSION_FIELDS = ("start", "end", "rounds", "seconds", "longest_gap", "wagers")
+_START = itemgetter(0)
+
+
+def days_refresh(gaming_day: date, casino_id: int, players: Iterable[str] | None, *, using: str) -> None:
+    """Recompute the day rows of ``players`` (None: every player) at ``casino_id`` on ``gaming_day``
+    from their stored sessions at every table."""
+    stored = RatingSession.objects.using(using).filter(gaming_day=gaming_day, table__pit__casino_id=casino_id)
+    sessions: dict[str, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    if players is not None:
+        players = list(players)
+        stored = stored.filter(player__in=players)
+        for player in players:
+            sessions[player] = defaultdict(list)
+    else:
+        RatingDay.objects.using(using).filter(gaming_day=gaming_day, casino_id=casino_id).delete()
+    for player, table_id, *fields in stored.values_list("player", "table_id", *_SESSION_FIELDS):
+        sessions[player][table_id].append(tuple(fields))
+    _day_rows(gaming_day, casino_id, sessions, using)
+
+
 def sessions_recompute(gaming_day: date, table_ids: Iterable[int]) -> int:
     """Rebuild the sessions of ``table_ids`` on ``gaming_day`` from the raw rounds (the repair path,
-    and what a correction or a void does). Under the tables' locks, taken in id order as every
-    writer takes them. How many sessions."""
+    and what a correction or a void does), and the day rows of every player they had or now have.
+    Under the tables' locks, taken in id order as every writer takes them. How many sessions."""
     table_ids = sorted(set(table_ids))
     using = router.db_for_write(RatingSession)
     with transaction.atomic(using=using):
         for table_id in table_ids:
             chain.lock_table_chain(table_id, using=using)
-        RatingSession.objects.using(using).filter(gaming_day=gaming_day, table_id__in=table_ids).delete()
+        here = RatingSession.objects.using(using).filter(gaming_day=gaming_day, table_id__in=table_ids)
+        casino_of = dict(Table.objects.using(using).filter(pk__in=table_ids).values_list("pk", "pit__casino_id"))
+        players = defaultdict(set)
+        for table_id, player in here.values_list("table_id", "player").distinct():
+            players[casino_of[table_id]].add(player)
+        here.delete()
         units = sessions_of_rows(*raw_rows(first=gaming_day, last=gaming_day, table_ids=table_ids), gap_threshold())
         _store(units, using)
+        for _day, table_id, player in units:
+            players[casino_of[table_id]].add(player)
+        for casino_id, theirs in sorted(players.items()):
+            days_refresh(gaming_day, casino_id, sorted(theirs), using=using)
     return sum(len(s) for s in units.values())
 
 
 def ratings_rebuild(*, since: date | None = None, until: date | None = None) -> int:
-    """Recompute the sessions of every gaming day with rounds in the period (all when open), a day
-    at a time (one read and one transaction per day); how many (day, table) pairs."""
+    """Recompute the sessions and day rows of every gaming day with rounds in the period (all when
+    open), a day at a time (one read and one transaction per day); how many (day, table) pairs."""
     by_day = days_with_tables(Round, since=since, until=until)
+    using = router.db_for_write(RatingSession)
     for day in sorted(by_day):
-        sessions_recompute(day, by_day[day])
+        with transaction.atomic(using=using):
+            RatingDay.objects.using(using).filter(gaming_day=day).delete()
+            sessions_recompute(day, by_day[day])
     return sum(len(tables) for tables in by_day.values())
+
+
+def rating_days_rebuild(*, using: str = "default") -> int:
+    """The day rows of every (gaming day, casino) from the stored sessions (the data migration that
+    adds them; the sessions themselves are not recut). How many (day, casino) pairs."""
+    pairs = (RatingSession.objects.using(using).values_list("gaming_day", "table__pit__casino_id")
+             .distinct().order_by("gaming_day", "table__pit__casino_id"))
+    pairs = list(pairs)
+    for gaming_day, casino_id in pairs:
+        with transaction.atomic(using=using):
+            days_refresh(gaming_day, casino_id, None, using=using)
+    return len(pairs)
 
 
 # --- kept as rounds are recorded -------------------------------------------------------------------
 
-def _recorded(rnd: Round, revision) -> None:
+def _recorded(rnd: Round, revision, casino_id: int) -> None:
     """A new round: each of its players' latest session at the table that day is extended, or a
-    new one started."""
+    new one started, and their day rows written again from their sessions at every table."""
     figures = round_figures(rnd.ruleset_version_id, ((w.player, w.wager, w.stake, w.expected_net, w.recorded_net)
                                                      for w in revision.wager_rows))
     if not figures:
         return
     using = rnd._state.db or router.db_for_write(RatingSession)
+    theirs = list(RatingSession.objects.using(using).filter(
+        gaming_day=rnd.gaming_day, player__in=list(figures), table__pit__casino_id=casino_id))
     latest: dict[str, RatingSession] = {}
-    for row in (RatingSession.objects.using(using)
-                .filter(gaming_day=rnd.gaming_day, table_id=rnd.table_id, player__in=list(figures))):
-        if row.player not in latest or row.end > latest[row.player].end:
+    for row in theirs:
+        if row.table_id == rnd.table_id and (row.player not in latest or row.end > latest[row.player].end):
             latest[row.player] = row
     at = rnd.recorded_at
     if any(row.end > at for row in latest.values()):
@@ -256,8 +383,7 @@ def _recorded(rnd: Round, revision) -> None:
     threshold = gap_threshold()
     for player, figs in figures.items():
         row = latest.get(player)
-        stored = None if row is None else Fold(start=row.start, end=row.end, rounds=row.rounds, seconds=row.seconds,
-                                               longest_gap=row.longest_gap, wagers=figures_of(row.wagers))
+        stored = None if row is None else _fold(*(getattr(row, f) for f in _SESSION_FIELDS))
         session = session_step(stored, at, figs, threshold)
         if session is None:
             new.append(RatingSession(gaming_day=rnd.gaming_day, table_id=rnd.table_id, player=player,
@@ -271,13 +397,20 @@ def _recorded(rnd: Round, revision) -> None:
             changed, ["end", "rounds", "seconds", "longest_gap", "wagers"])
     if new:
         RatingSession.objects.using(using).bulk_create(new)
+    sessions: dict[str, dict[int, list]] = {player: defaultdict(list) for player in figures}
+    for row in theirs + new:
+        sessions[row.player][row.table_id].append(tuple(getattr(row, f) for f in _SESSION_FIELDS))
+    _day_rows(rnd.gaming_day, casino_id, sessions, using)
 
 
-def round_posted_sessions(sender, *, round, revision, **kwargs) -> None:  # noqa: A002
+def round_posted_sessions(sender, *, round, revision, casino_id=None, **kwargs) -> None:  # noqa: A002
     """``round_posted`` listener: a new round extends or starts its players' sessions; a
     correction (which may change stakes, pays and who sat where) recomputes its day's table."""
     if revision.number == 1 and getattr(revision, "wager_rows", None) is not None:
-        _recorded(round, revision)
+        if casino_id is None:  # recording names it; a caller of its own may not
+            casino_id = Table.objects.using(round._state.db or "default").values_list(
+                "pit__casino_id", flat=True).get(pk=round.table_id)
+        _recorded(round, revision, casino_id)
     else:
         sessions_recompute(round.gaming_day, [round.table_id])
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 #: A revision of a round was posted (recorded, or a correction): kwargs ``round``, ``revision``,
-#: ``audit`` (the engine's result), ``author``, ``at`` and ``bank`` (what :func:`meters` gave for it).
+#: ``audit`` (the engine's result), ``author``, ``at`` and ``bank`` (what :func:`meters` gave for it);
+#: a new round also ``casino_id`` (its table's casino, read with the table's lock).
 round_posted = Signal()
 #: A round was voided: kwargs ``round``, ``author``, ``reason``, ``at``.
 round_voided = Signal()

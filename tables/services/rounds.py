@@ -337,7 +337,8 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at)
     _chain_revision(revision, now.chain_head)
-    round_posted.send(Round, round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank)
+    round_posted.send(Round, round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank,
+                      casino_id=now.casino_id)
     return AuditedRound(rnd, revision, result)
 
 

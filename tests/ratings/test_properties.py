@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.ratings.selectors import _covered_seconds
+from audit.ratings.writer import covered_seconds as _covered_seconds
 
 T0 = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
 intervals = st.lists(st.tuples(st.integers(0, 600), st.integers(0, 120)), max_size=8).map(

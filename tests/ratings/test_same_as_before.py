@@ -95,7 +95,7 @@ def _mixed_day():
 MONEY = {"stake", "average", "average_bet", "theo", "actual"}
 
 
-def _as_dicts(ratings):
+def _as_dicts(ratings, *, sessions: bool = True):
     """The API's figures, money as Decimal: on SQLite the previous computation wrote a whole
     stake as "170" (Django's float sum), the SQL one "170.00"; the amount is the same."""
     def money(value):
@@ -105,7 +105,7 @@ def _as_dicts(ratings):
             return [money(v) for v in value]
         return value
     user = AnonymousUser()
-    return [money(day_dict(r, user)) for r in ratings]
+    return [money(day_dict(r, user, sessions=sessions)) for r in ratings]
 
 
 def _cents(text: str) -> bool:

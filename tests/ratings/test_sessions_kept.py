@@ -16,10 +16,11 @@ from django.test import override_settings
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from audit.ratings.models import RatingSession
+from audit.ratings.models import RatingDay, RatingSession
 from audit.ratings.selectors import day_ratings
 from audit.ratings.writer import (
     figures_of,
+    rating_days_rebuild,
     ratings_rebuild,
     round_posted_sessions,
     sessions_recompute,
@@ -37,31 +38,55 @@ def stored() -> list[tuple]:
                    sorted(figures_of(s.wagers).items())) for s in RatingSession.objects.all())
 
 
+def stored_days() -> list[tuple]:
+    return sorted((d.gaming_day, d.casino_id, d.player, d.rounds, d.sessions, d.seconds, d.threshold,
+                   sorted(figures_of(d.wagers).items())) for d in RatingDay.objects.all())
+
+
 def _same_as_raw(casino_ids) -> None:
     for minutes in (15, 5, 40):  # as cut; shorter (cut again from the rounds); longer (sessions join)
         with override_settings(RATING_GAP_MINUTES=minutes):
             new = day_ratings(casino_ids=casino_ids, first=DAY)
-            assert _as_dicts(new) == _as_dicts(previous_day_ratings(casino_ids=casino_ids, first=DAY)), minutes
+            previous = previous_day_ratings(casino_ids=casino_ids, first=DAY)
+            assert _as_dicts(new) == _as_dicts(previous), minutes
+            # Without the sessions: the day rows at the threshold they were counted at, else the sessions.
+            summed = day_ratings(casino_ids=casino_ids, first=DAY, sessions=False)
+            assert _as_dicts(summed, sessions=False) == _as_dicts(previous, sessions=False), minutes
 
 
 def test_the_kept_sessions_are_a_rebuilds_and_rate_as_the_raw_rows_at_any_threshold():
     casino, _other = _mixed_day()
-    kept = stored()
-    assert kept
+    kept, days = stored(), stored_days()
+    assert kept and days
     RatingSession.objects.all().delete()
+    RatingDay.objects.all().delete()
     assert ratings_rebuild() == 6  # (day, table) pairs: T-A on two days, T-B, T-C, T-H, O-1
     assert stored() == kept
+    assert stored_days() == days
     _same_as_raw([casino.pk])
+
+
+def test_the_day_rows_of_kept_sessions_are_rebuilt_by_the_migrations_function():
+    _mixed_day()
+    days = stored_days()
+    RatingDay.objects.all().delete()
+    RatingDay.objects.create(gaming_day=DAY, casino_id=days[0][1], player="P-stale", rounds=1, sessions=1,
+                             seconds=0, threshold=0, wagers={})
+    assert rating_days_rebuild() == len({(d[0], d[1]) for d in days})
+    assert stored_days() == days
 
 
 def test_a_damaged_day_is_repaired_by_its_recompute():
     casino, _other = _mixed_day()
     kept = stored()
+    days = stored_days()
     damaged = RatingSession.objects.filter(player="P-2").first()
     RatingSession.objects.filter(pk=damaged.pk).update(rounds=99, wagers={})
+    RatingDay.objects.filter(player="P-2").update(rounds=99)
     assert stored() != kept
     sessions_recompute(damaged.gaming_day, [damaged.table_id])
     assert stored() == kept
+    assert stored_days() == days
 
 
 def test_a_round_recorded_out_of_time_order_cuts_its_table_again():
@@ -74,14 +99,16 @@ def test_a_round_recorded_out_of_time_order_cuts_its_table_again():
     _same_as_raw([table.pit.casino_id])
 
 
-def test_a_new_round_reads_one_row_set_and_writes_at_most_twice(django_assert_max_num_queries):
-    """Recording stays fast: a round's players' sessions are one read and an update and/or an insert."""
+def test_a_new_round_reads_one_row_set_and_writes_the_session_and_the_day(django_assert_max_num_queries):
+    """Recording stays fast: a round's players' sessions of the day are one read; the session
+    extended is an update and their day rows one upsert."""
     set_edges()
     boss, (table,) = pob_tables("T-A")
     round_record(table=table, data=pob_round("P-1"), author=boss, at=at("15:00"))
     recorded = round_record(table=table, data=pob_round("P-1"), author=boss, at=at("15:05"))
     with django_assert_max_num_queries(3):
-        round_posted_sessions(None, round=recorded.round, revision=recorded.revision)
+        round_posted_sessions(None, round=recorded.round, revision=recorded.revision,
+                              casino_id=table.pit.casino_id)
 
 
 record_op = st.tuples(st.just("record"), st.integers(0, 1), st.sampled_from(["P-1", "P-2", "P-3", ""]),
@@ -141,9 +168,10 @@ def test_the_kept_sessions_equal_a_rebuild_after_any_changes(two_tables, ops):
                     _apply(op, boss, tables, clocks, rounds)
             except ValidationError:
                 pass  # a refused change (a voided round corrected or voided again) changes nothing
-        kept = stored()
+        kept, days = stored(), stored_days()
         ratings_rebuild()
         assert stored() == kept
+        assert stored_days() == days
         _same_as_raw([tables[0].pit.casino_id])
         transaction.set_rollback(True)
 
@@ -158,3 +186,18 @@ def test_pot_shares_keep_every_digit():
     shares = [f["7:pot"][3] for f in round_figures(7, rows).values()]
     assert shares[0] == Decimal(1) / Decimal(3)
     assert sum(shares, Decimal(0)).quantize(Decimal("0.01")) == Decimal("1.00")
+
+
+def test_the_days_without_sessions_read_the_day_rows_at_their_threshold_and_the_sessions_at_another():
+    casino, _other = _mixed_day()
+    RatingDay.objects.filter(player="P-2").update(rounds=1234)  # marks what was read
+
+    def rounds_of_p2():
+        return {r.rounds for r in day_ratings(casino_ids=[casino.pk], first=DAY, sessions=False)
+                if r.identifier == "P-2"}
+
+    assert rounds_of_p2() == {1234}
+    with override_settings(RATING_GAP_MINUTES=40):
+        assert rounds_of_p2() == {9}
+    RatingDay.objects.filter(player="P-2").update(threshold=None)  # a session with a longer gap
+    assert rounds_of_p2() == {9}
