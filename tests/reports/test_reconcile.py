@@ -199,6 +199,24 @@ def test_reaudit_adds_findings_of_an_older_engine_version_and_never_changes_old_
     )
 
 
+def test_reaudit_lists_the_rounds_the_engine_now_settles_differently_and_only_those(sim):
+    from tables.models import RoundRevision
+
+    changed, *same = Round.objects.filter(pk__in=[r.pk for r in sim["rounds"]], status=Round.ACTIVE,
+                                          gaming_day=DAY).order_by("pk")[:6]
+    with _triggers_off():
+        RoundRevision.objects.filter(round__in=[changed, *same]).update(engine_version="2000.1.1")
+        revision = changed.revisions.get(number=changed.revision)
+        audit = revision.audit
+        first = audit["settlements"][0]
+        first["net"] = str(Decimal(first["net"]) + Decimal("5.00"))  # what an older engine paid
+        RoundRevision.objects.filter(pk=revision.pk).update(audit=audit)
+    reaudit = run(sim["casino"]).summary["reaudit"]
+    assert reaudit["replayed"] == 6
+    assert reaudit["settlement_changed"] == [changed.pk]
+    assert reaudit["errors"] == []
+
+
 def test_running_twice_at_once_is_refused_and_unfinished_day_refused(sim, settings):
     casino = sim["casino"]
     report = DailyReport.objects.create(

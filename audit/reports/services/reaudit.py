@@ -25,10 +25,11 @@ from audit import chain
 from audit.models import ChainLink, Finding
 from audit.rollups.writer import rounds_changing
 from casino.audit_guard import allow_audit_write
+from casino.lookups import AnyOf
 from tables.games import ENGINE_VERSION
 from tables.games.base import AuditContext, InvalidInput
 from tables.games.money import to_money
-from tables.models import Round, RoundRevision
+from tables.models import Round, RoundRevision, RulesetVersion
 from tables.services.rounds import (
     findings_from_audit,
     findings_history_write,
@@ -78,43 +79,53 @@ def _settlement_rows(settlements) -> list[tuple]:
     )
 
 
+def _engine_rows(settlements) -> list[tuple]:
+    """The engine's settlements as :func:`_settlement_rows` gives the stored ones (no texts made)."""
+    return sorted((s.seat, s.wager, s.hand, s.line or "", s.stake, s.net) for s in settlements)
+
+
+#: What a replay reads of a revision: no model instances (a slice is thousands of rounds), and
+#: of the stored audit only its settlements (PostgreSQL extracts them; the rest is not decoded).
+_REPLAY_FIELDS = ("pk", "round_id", "round__game", "round__ruleset_version_id", "data", "audit__settlements")
+
+
 @transaction.atomic
-def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> ReauditResult:
-    """Replay ``round_ids`` (active rounds only) with the engine and add the findings it now reports."""
+def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_day=None) -> ReauditResult:
+    """Replay ``round_ids`` (active rounds only) with the engine and add the findings it now
+    reports. ``gaming_day``: the rounds' day, when they share one (a report's slice), so that
+    PostgreSQL reads that month's partitions only."""
     at = at or timezone.now()
     result = ReauditResult()
+    result.rounds = len(round_ids)
+    if not round_ids:
+        return result
     revisions = RoundRevision.objects.filter(
-        round_id__in=round_ids, number=F("round__revision"), round__status=Round.ACTIVE
-    ).select_related("round__ruleset_version")
+        AnyOf(F("round_id"), round_ids), number=F("round__revision"), round__status=Round.ACTIVE
+    )
+    findings = Finding.objects.filter(AnyOf(F("round_id"), round_ids))
+    if gaming_day is not None:
+        revisions = revisions.filter(gaming_day=gaming_day, round__gaming_day=gaming_day)
+        findings = findings.filter(gaming_day=gaming_day)
     if not full:
         revisions = revisions.exclude(engine_version=ENGINE_VERSION)
-    result.rounds = len(round_ids)
+    rows = list(revisions.order_by("round_id").values_list(*_REPLAY_FIELDS))
+    versions = RulesetVersion.objects.in_bulk({row[3] for row in rows})
     existing: dict[int, set] = defaultdict(set)
-    new: list[Finding] = []
-    touched: set[int] = set()
-    revisions = list(revisions)
-    for f in Finding.objects.filter(revision__in=revisions).values(
-        "revision_id", "code", "path", "seat", "amount"
-    ):
-        existing[f["revision_id"]].add(_finding_key(f["code"], f["path"], f["seat"], f["amount"]))
-    for rev in revisions:
-        rnd = rev.round
+    for revision_id, code, path, seat, amount in findings.values_list("revision_id", "code", "path", "seat", "amount"):
+        existing[revision_id].add(_finding_key(code, path, seat, amount))
+    found: dict[int, list] = {}  # revision id -> the engine findings it does not carry yet
+    for revision_id, round_id, game, version_id, data, settlements in rows:
         result.replayed += 1
+        settlements = settlements or ()
         try:
-            _, audit = round_audit(
-                game=rnd.game,
-                data=rev.data,
-                version=rnd.ruleset_version,
-                context=_context(rev.audit),
-            )
+            _, audit = round_audit(game=game, data=data, version=versions[version_id],
+                                   context=_context({"settlements": settlements}))
         except (InvalidInput, ValidationError) as exc:
-            result.errors.append(f"round {rnd.pk} ({rnd}): the engine now refuses it: {exc}")
+            result.errors.append(f"round {round_id}: the engine now refuses it: {exc}")
             continue
-        if _settlement_rows(s.to_dict() for s in audit.settlements) != _settlement_rows(
-            rev.audit.get("settlements", ())
-        ):
-            result.settlement_changed.append(rnd.pk)
-        seen = existing[rev.pk]
+        if _engine_rows(audit.settlements) != _settlement_rows(settlements):
+            result.settlement_changed.append(round_id)
+        seen = existing[revision_id]
         added = []
         for f in audit.findings:
             key = _finding_key(f.code, f.path, f.seat, f.amount)
@@ -123,16 +134,15 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None) -> Reau
             seen.add(key)
             added.append(f)
         if added:
-            touched.add(rnd.pk)
-            # the one map recording uses: the same fields, the message marked as the re-audit's
-            new += findings_from_audit(
-                rnd=rnd,
-                revision=rev,
-                findings=added,
-                players=round_players(rev.data),
-                at=at,
-                note=REAUDIT_NOTE,
-            )
+            found[revision_id] = added
+    new: list[Finding] = []
+    touched: set[int] = set()
+    # Model instances only for the revisions that gained findings (a re-audit of a new engine
+    # finds few): the one map recording uses, the message marked as the re-audit's.
+    for rev in RoundRevision.objects.filter(pk__in=list(found)).select_related("round"):
+        touched.add(rev.round_id)
+        new += findings_from_audit(rnd=rev.round, revision=rev, findings=found[rev.pk],
+                                   players=round_players(rev.data), at=at, note=REAUDIT_NOTE)
     if new:
         allow_audit_write()
         # The rounds' locks before their rollup figures are read (rounds_changing reads them

@@ -368,7 +368,7 @@ def _chunk_run(chunk: ReportChunk, full: bool) -> bool:
         last=chunk.last_round,
         full=full,
     )
-    reaudit = rounds_reaudit(round_ids=ids, full=full)
+    reaudit = rounds_reaudit(round_ids=ids, full=full, gaming_day=report.gaming_day)
     partial = selectors.slice_aggregates(
         casino=report.casino,
         gaming_day=report.gaming_day,
