@@ -1,19 +1,16 @@
 """Cut the rating sessions of the rounds already recorded (a database older than the sessions).
 
-Runs the writer's own recompute (audit/ratings/writer.py), so the sessions follow the current
-rule. A fresh database has nothing to build. For a very large database, ``manage.py
-ratings_rebuild --from --to`` does the same in parts (this migration then finds rounds and runs
-over all of them: run it on a quiet floor, or fake it and rebuild in parts)."""
+It ran the writer's own recompute, and the writer now also keeps the day rows, whose table
+``0003_rating_days`` creates: run from here, on a database that had rounds before the ratings,
+it wrote to a table that does not exist yet. So the build moved to ``0003``, which cuts the
+sessions and sums the day rows in one pass; this one does nothing now (a database that
+applied it before has its sessions, and ``0003`` sums their day rows)."""
 
 from django.db import migrations
 
 
 def build(apps, schema_editor):
-    if not apps.get_model("tables", "Round").objects.using(schema_editor.connection.alias).exists():
-        return
-    from audit.ratings.writer import ratings_rebuild
-
-    ratings_rebuild()
+    return None  # moved to 0003_rating_days (see above)
 
 
 class Migration(migrations.Migration):

@@ -5,14 +5,17 @@ from django.db import migrations, models
 
 
 def build(apps, schema_editor):
-    """The day rows of the sessions already kept (the writer's own computation, so they follow the
-    current rule; the sessions are not recut). A fresh database has nothing to build."""
+    """The day rows of the sessions already kept, summed by the writer's own computation (so they
+    follow the current rule; the sessions are not recut); on a database with rounds and no
+    sessions yet (``0002`` does nothing now), the sessions cut from the rounds and their day
+    rows. A fresh database has nothing to build."""
     alias = schema_editor.connection.alias
-    if not apps.get_model("ratings", "RatingSession").objects.using(alias).exists():
-        return
-    from audit.ratings.writer import rating_days_rebuild
+    from audit.ratings.writer import rating_days_rebuild, ratings_rebuild
 
-    rating_days_rebuild(using=alias)
+    if apps.get_model("ratings", "RatingSession").objects.using(alias).exists():
+        rating_days_rebuild(using=alias)
+    elif apps.get_model("tables", "Round").objects.using(alias).exists():
+        ratings_rebuild()
 
 
 class Migration(migrations.Migration):
