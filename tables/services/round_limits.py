@@ -45,41 +45,50 @@ class TableLimits(NamedTuple):
     max_bet: Decimal
 
 
-def _seat_paths(data: dict) -> dict[object, str]:
-    """Seat number -> the seat's path in the posted round, so errors name what was sent."""
-    seats = data.get("seats") if isinstance(data, dict) else None
-    if not isinstance(seats, list):
-        return {}
-    return {seat.get("seat"): f"seats[{i}]" for i, seat in enumerate(seats) if isinstance(seat, dict)}
+class _Paths:
+    """Seat number -> the seat's path in the posted round ("seats[2]"), so errors name what was
+    sent; worked out on the first use only: a round that breaks nothing names no path."""
+
+    __slots__ = ("_data", "_paths")
+
+    def __init__(self, data: dict):
+        self._data, self._paths = data, None
+
+    def __getitem__(self, seat: object) -> str:
+        if self._paths is None:
+            seats = self._data.get("seats") if isinstance(self._data, dict) else None
+            self._paths = {}
+            if isinstance(seats, list):
+                self._paths = {s.get("seat"): f"seats[{i}]" for i, s in enumerate(seats) if isinstance(s, dict)}
+        return self._paths.get(seat, "seats")
 
 
-def _wagers(canonical: dict, data: dict) -> Iterable[tuple[int, str, str, Decimal]]:
-    """(seat, path, wager, stake) of every wager placed (the seats' ``wagers``)."""
-    paths = _seat_paths(data)
+def _stakes(canonical: dict) -> Iterable[tuple[int, str, Decimal]]:
+    """(seat, wager, stake) of every wager placed (the seats' ``wagers``)."""
     for seat in canonical.get("seats", ()):
         for wager, text in (seat.get("wagers") or {}).items():
-            yield seat["seat"], f"{paths.get(seat['seat'], 'seats')}.wagers.{wager}", wager, Decimal(text)
+            yield seat["seat"], wager, Decimal(text)
 
 
 def round_refusals(*, canonical: dict, data: dict, audit) -> list[FieldError]:
     """What in a parsed and audited round cannot be stored (paths as in the posted round)."""
     errors: list[FieldError] = []
-    paths = _seat_paths(data)
+    paths = _Paths(data)
     for seat in canonical.get("seats", ()):
         player = seat.get("player") or ""
         if len(player) > PLAYER_LENGTH:
-            errors.append(FieldError(f"{paths.get(seat['seat'], 'seats')}.player",
+            errors.append(FieldError(f"{paths[seat['seat']]}.player",
                                      f"must be at most {PLAYER_LENGTH} characters, got {len(player):,}"))
-    for _seat, path, _wager, stake in _wagers(canonical, data):
+    for seat, wager, stake in _stakes(canonical):
         if stake > LARGEST_TABLE_LIMIT:
-            errors.append(FieldError(path, f"{stake:,} is more than any table takes (at most "
-                                           f"{LARGEST_TABLE_LIMIT:,})"))
+            errors.append(FieldError(f"{paths[seat]}.wagers.{wager}", f"{stake:,} is more than any table takes "
+                                                                      f"(at most {LARGEST_TABLE_LIMIT:,})"))
     if errors:
         return errors
     for s in audit.settlements:
         # Stakes were held to LARGEST_TABLE_LIMIT above; a pay can still be any size.
         if abs(s.net) > MAX_AMOUNT:
-            errors.append(FieldError(f"{paths.get(s.seat, 'seats')}.wagers.{s.wager}",
+            errors.append(FieldError(f"{paths[s.seat]}.wagers.{s.wager}",
                                      f"its pay of {s.net:,} is more than the books hold ({MAX_AMOUNT:,})"))
     for f in audit.findings:
         if abs(f.amount) > MAX_AMOUNT:
@@ -92,14 +101,17 @@ def limit_findings(*, game: str, canonical: dict, data: dict, limits: TableLimit
     if game not in MAIN_WAGERS:
         return []
     findings = []
-    for seat, path, wager, stake in _wagers(canonical, data):
+    paths = _Paths(data)
+    for seat, wager, stake in _stakes(canonical):
         if stake > limits.max_bet:
+            path = f"{paths[seat]}.wagers.{wager}"
             findings.append(Finding(
                 code=WAGER_ABOVE_TABLE_MAX, kind=RULE_VIOLATION, path=path, rule=LIMITS_RULE, seat=seat,
                 message=f"Seat {seat}'s {wager} of {money_text(stake)} is above the table's maximum of "
                         f"{money_text(limits.max_bet)}.",
                 expected=money_text(limits.max_bet), recorded=money_text(stake), amount=stake - limits.max_bet))
         elif wager in MAIN_WAGERS[game] and stake < limits.min_bet:
+            path = f"{paths[seat]}.wagers.{wager}"
             findings.append(Finding(
                 code=WAGER_BELOW_TABLE_MIN, kind=RULE_VIOLATION, path=path, rule=LIMITS_RULE, seat=seat,
                 message=f"Seat {seat}'s {wager} of {money_text(stake)} is below the table's minimum of "

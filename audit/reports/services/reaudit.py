@@ -66,15 +66,9 @@ def _context(audit: dict) -> AuditContext | None:
 
 
 def _settlement_rows(settlements) -> list[tuple]:
+    """The stored settlements as comparable rows (their money texts were written by the engine)."""
     return sorted(
-        (
-            s["seat"],
-            s["wager"],
-            s.get("hand"),
-            s.get("line") or "",
-            to_money(s["stake"]),
-            to_money(s["net"]),
-        )
+        (s["seat"], s["wager"], s.get("hand"), s.get("line") or "", Decimal(s["stake"]), Decimal(s["net"]))
         for s in settlements
     )
 
