@@ -55,11 +55,12 @@ def _finding_key(code, path, seat, amount) -> tuple:
     return (code, path or "", seat, Decimal(amount).quantize(Decimal("0.01")))
 
 
-def _context(audit: dict) -> AuditContext | None:
-    """The progressive amounts the round was settled with, so a replay compares like with like."""
+def _context(settlements) -> AuditContext | None:
+    """The progressive amounts the round was settled with (its stored settlements), so a replay
+    compares like with like."""
     amounts = {
         s["line"]: to_money(s["net"])
-        for s in audit.get("settlements", ())
+        for s in settlements
         if s.get("wager") == JACKPOT_KEY and s.get("line")
     }
     return AuditContext(jackpot_amounts=amounts) if amounts else None
@@ -113,7 +114,7 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
         settlements = settlements or ()
         try:
             _, audit = round_audit(game=game, data=data, version=versions[version_id],
-                                   context=_context({"settlements": settlements}))
+                                   context=_context(settlements))
         except (InvalidInput, ValidationError) as exc:
             result.errors.append(f"round {round_id}: the engine now refuses it: {exc}")
             continue
