@@ -28,6 +28,10 @@ from tests.reports.helpers import independent_totals, simulated_day
 ROOT = Path(__file__).resolve().parents[2]
 DAY = date(2026, 8, 4)
 VISIBILITY = 12  # seconds before the broker hands an unacknowledged slice to another worker
+# For the pool-process test the broker's timeout is made longer than the test may run: a
+# slice that finishes at all was requeued by the worker, not restored by the broker. (A wall
+# clock bound below the timeout failed under CI's load: a new pool process imports Django.)
+NEVER = 3600
 
 pytestmark = [
     pytest.mark.celery_worker,
@@ -64,20 +68,20 @@ def _purge_broker() -> None:
 @pytest.fixture
 def start_worker(tmp_path, settings):
     settings.REPORTS_ROOT = tmp_path
-    env = {
-        **os.environ,
-        "DATABASE_URL": _db_url(),
-        "REPORTS_ROOT": str(tmp_path),
-        "REPORTS_CHUNK_ROUNDS": "4",
-        "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY),
-        "CELERY_TASK_TIME_LIMIT": "10",
-        "CELERY_TASK_SOFT_TIME_LIMIT": "8",
-        "CELERY_UNACKED_RESTORE_INTERVAL": "1",
-    }
     procs: list[subprocess.Popen] = []
     _purge_broker()
 
-    def start(name: str) -> subprocess.Popen:
+    def start(name: str, visibility: int = VISIBILITY) -> subprocess.Popen:
+        env = {
+            **os.environ,
+            "DATABASE_URL": _db_url(),
+            "REPORTS_ROOT": str(tmp_path),
+            "REPORTS_CHUNK_ROUNDS": "4",
+            "CELERY_VISIBILITY_TIMEOUT": str(visibility),
+            "CELERY_TASK_TIME_LIMIT": "10",
+            "CELERY_TASK_SOFT_TIME_LIMIT": "8",
+            "CELERY_UNACKED_RESTORE_INTERVAL": "1",
+        }
         log = (tmp_path / f"{name}.log").open("w")
         proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "casino", "worker", "--pool", "prefork",
@@ -200,10 +204,11 @@ def test_a_slice_lost_with_a_killed_worker_comes_back_and_is_counted_once(start_
 def test_a_slice_whose_pool_process_dies_is_requeued_at_once(start_worker, settings):
     """kill -9 of the pool process only (the OOM killer's way): the worker rejects the task
     back to the queue (task_reject_on_worker_lost) instead of acknowledging it as failed,
-    and runs it again without waiting for any timeout."""
+    and runs it again without waiting for any timeout: the broker's visibility timeout is an
+    hour here, so a run that finishes within the minute was not rescued by the broker."""
     settings.REPORTS_CHUNK_ROUNDS = 4
     sim = simulated_day(day=DAY, rounds_per_table=8, seed=37)
-    worker = start_worker("pool")
+    worker = start_worker("pool", visibility=NEVER)
     report = report_request(casino=sim["casino"], gaming_day=DAY, via="command")
 
     def kill():
@@ -211,7 +216,5 @@ def test_a_slice_whose_pool_process_dies_is_requeued_at_once(start_worker, setti
         os.kill(child, signal.SIGKILL)
 
     total = _hold_second_half(report, kill)
-    killed_at = time.monotonic()
-    _finished_once(report, sim, total, VISIBILITY - 2)
-    assert time.monotonic() - killed_at < VISIBILITY - 2, "requeued, not waiting for the timeout"
+    _finished_once(report, sim, total, 60)
     assert worker.poll() is None, "the worker itself lived on"
