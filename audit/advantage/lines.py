@@ -55,26 +55,29 @@ def encode_bets(bets: tuple[tuple[str, Decimal], ...]) -> str:
                       separators=(",", ":"))
 
 
-def _pairs(flat: list, money: dict[str, Decimal]) -> tuple[tuple[str, Decimal], ...]:
-    amounts = []
-    for text in flat[1::2]:
-        amount = money.get(text)
-        if amount is None:
-            amount = money[text] = Decimal(text)
-        amounts.append(amount)
-    return tuple(zip(flat[::2], amounts, strict=True))
+class _Money(dict):
+    """Amount text -> its Decimal, made once per distinct text (a Decimal never changes, so the
+    rounds of a day share it)."""
+
+    def __missing__(self, text: str) -> Decimal:
+        amount = self[text] = Decimal(text)
+        return amount
+
+
+def _pairs(flat: list, money: _Money) -> tuple[tuple[str, Decimal], ...]:
+    return tuple(zip(flat[::2], map(money.__getitem__, flat[1::2]), strict=True))
 
 
 def line_bets(stored: str) -> tuple[tuple[str, Decimal], ...]:
     """The bets of a line, as ``bets.round_bets`` gave them."""
-    return _pairs(json.loads(stored or "[]"), {})
+    return _pairs(json.loads(stored or "[]"), _Money())
 
 
 def lines_bets(stored: list[str]) -> list[tuple[tuple[str, Decimal], ...]]:
     """The bets of many lines (a day's), as :func:`line_bets` gives each: one JSON parse for all of
     them, and one Decimal per distinct amount (a day's bets are a few dozen amounts; a Decimal
     never changes, so the rounds share it)."""
-    money: dict[str, Decimal] = {}
+    money = _Money()
     return [_pairs(flat, money) for flat in json.loads("[" + ",".join(t or "[]" for t in stored) + "]")]
 
 

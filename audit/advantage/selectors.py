@@ -130,10 +130,8 @@ def day_rounds(gaming_day: date, *, casinos, table_id: int | None = None) -> lis
     rows = list(lines.order_by("table_id", "sequence").values_list(
         "round_id", "table_id", "table__label", "sequence", "session_id", "dealer_id", "decks", "cards", "bets"))
     bets = lines_bets([row[8] for row in rows])
-    return [RoundCards(round_id=round_id, table_id=table_id_, table_label=label, sequence=sequence,
-                       session_id=session_id, dealer_id=dealer_id, decks=decks, cards=line_cards(cards),
-                       bets=its_bets)
-            for (round_id, table_id_, label, sequence, session_id, dealer_id, decks, cards, _), its_bets
+    return [RoundCards(round_id, table, label, sequence, session, dealer, decks, line_cards(cards), its_bets)
+            for (round_id, table, label, sequence, session, dealer, decks, cards, _), its_bets
             in zip(rows, bets, strict=True)]
 
 

@@ -19,7 +19,7 @@ from .selectors import FLAG, WATCH, advantage_day
 OPEN_SIGNALS = (FLAG, WATCH)
 #: The page lists this many players at a time (a busy day is ~2,500 players; rendering them all
 #: cost more than reading and counting the day).
-PLAYER_PAGE = 200
+PLAYER_PAGE = 100
 
 
 class AdvantageForm(forms.Form):
