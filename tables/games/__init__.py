@@ -75,7 +75,8 @@ GAMES: dict[str, Game] = {
     for g in (
         Game(ANTE_UP_21, "Ante Up 21", "ante_up_21", rulesets.AnteUp21Rules, "simulate_blackjack"),
         Game(UPCARD_LUCK_21, "Upcard Luck 21", "upcard_luck_21", rulesets.UpcardLuck21Rules, "simulate_blackjack"),
-        Game(POKER_OR_BUST, "Poker or Bust", "poker_or_bust", rulesets.PokerOrBustRules, "poker_or_bust"),
+        Game(POKER_OR_BUST, "Poker or Bust", "poker_or_bust", rulesets.PokerOrBustRules,
+             "simulate_poker_or_bust"),
         Game(HOLDEM_BLACKJACK, "Hold'em Blackjack", "holdem_blackjack", rulesets.HoldemBlackjackRules,
              "simulate_holdem_blackjack"),
         Game(BLACKJACK_TIE, "Blackjack Tie", "blackjack_tie", rulesets.BlackjackTieRules, "simulate_blackjack"),

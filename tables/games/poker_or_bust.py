@@ -88,7 +88,6 @@ from .base import (
     PROCEDURE,
     PUSH,
     RULE_VIOLATION,
-    SIMULATORS,
     WIN,
     Audit,
     AuditContext,
@@ -97,6 +96,7 @@ from .base import (
     RecordedPay,
     Settlement,
     compare_recorded,
+    simulator,
 )
 from .cards import ALL_CARDS, BJ_POINTS, HIGH_RANK, TEXT, CardError, cards_text, parse_card
 from .catalogue import (
@@ -108,8 +108,6 @@ from .catalogue import (
     DEALER_DREW_ON_STANDING_TOTAL,
     DEALER_STOOD_SHORT,
     ODDS,
-    PAY_ABOVE_EXPECTED,
-    PAY_BELOW_EXPECTED,
     POKER_OR_BUST,
     RULE_ALL_BUST,
     RULE_DEALER_BUST,
@@ -173,15 +171,24 @@ def recorded_pays(rnd: Round) -> list[RecordedPay]:
 # --- parsing ------------------------------------------------------------------------------
 
 _CARD_BY_TEXT = {TEXT[c]: c for c in ALL_CARDS}
-_MONEY_CACHE: dict[str, Decimal] = {}
 _ROUND_KEYS = frozenset({"dealer", "seats"})
 _DEALER_KEYS = frozenset({"cards"})
 _SEAT_KEYS = frozenset({"seat", "player", "wagers", "cards", "paid"})
 _PAID_KEYS = frozenset({"wager", "net", "hand"})
 
 
+# Memos filled by the parser itself, only with what it accepted: a table sees the same few
+# amounts, card texts and pays all day, so a well-formed seat costs a type test and a lookup
+# per field, and the field's error branch (which formats the paths) runs only when one fails.
+_MONEY_CACHE: dict[str, Decimal] = {}  # amount text -> Decimal
+_POSITIVE_CACHE: dict[str, Decimal] = {}  # wager text -> Decimal, for amounts above 0
+_PAIR_CACHE: dict[tuple[str, str], tuple[str, Decimal]] = {}  # (wager, net text) -> recorded pay
+_CARD = _CARD_BY_TEXT.__getitem__
+_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
+MEMO_LIMIT = 4096
+
+
 def _money(value: object, path: str, errors: Errors, *, positive: bool) -> Decimal | None:
-    """Amounts are parsed once per distinct text: a table sees the same few bet sizes."""
     if type(value) is str:
         amount = _MONEY_CACHE.get(value)
         if amount is None:
@@ -190,7 +197,7 @@ def _money(value: object, path: str, errors: Errors, *, positive: bool) -> Decim
             except MoneyError as exc:
                 errors.add(path, str(exc))
                 return None
-            if len(_MONEY_CACHE) < 4096:
+            if len(_MONEY_CACHE) < MEMO_LIMIT:
                 _MONEY_CACHE[value] = amount
     else:
         try:
@@ -201,6 +208,8 @@ def _money(value: object, path: str, errors: Errors, *, positive: bool) -> Decim
     if positive and amount <= 0:
         errors.add(path, f"must be more than 0, got {money_text(amount)}")
         return None
+    if positive and type(value) is str and len(_POSITIVE_CACHE) < MEMO_LIMIT:
+        _POSITIVE_CACHE[value] = amount
     return amount
 
 
@@ -231,205 +240,132 @@ def _unknown_keys(data: Mapping, allowed: frozenset, path: str, errors: Errors) 
             errors.add(where, f"unknown field; expected one of {', '.join(sorted(allowed))}")
 
 
-def _parse_paid(value: object, path: str, errors: Errors) -> tuple[tuple[str, Decimal], ...]:
-    if not isinstance(value, list):
-        errors.add(path, 'must be a list of {"wager": ..., "net": ...} objects')
+def _paid_item(item: object, p: str, errors: Errors, seen: set[str]) -> tuple[str, Decimal] | None:
+    """One recorded pay, every problem named; an accepted ``{"wager": .., "net": "<text>"}`` is
+    remembered for :func:`_parse_paid`'s lookup."""
+    if not isinstance(item, Mapping):
+        errors.add(p, 'must be an object with "wager" and "net"')
+        return None
+    if len(item) > 2 or "wager" not in item or "net" not in item:
+        _unknown_keys(item, _PAID_KEYS, p, errors)
+    wager = item.get("wager")
+    if wager not in WAGERS:
+        errors.add(f"{p}.wager", f'{wager!r} is not a Poker or Bust wager; expected "ante" or "odds"')
+        wager = None
+    elif wager in seen:
+        errors.add(f"{p}.wager", f"the {WAGER_NAMES[wager]} pay is recorded twice")
+        wager = None
+    else:
+        # the module's own wager string: the audit's comparison of pays then matches it by identity
+        wager = ANTE if wager == ANTE else ODDS
+        seen.add(wager)
+    hand = item.get("hand")
+    if hand is not None and (type(hand) is not int or hand != 0):
+        errors.add(f"{p}.hand", 'Poker or Bust has one hand per seat: leave "hand" out (or 0)')
+    if "net" not in item:
+        errors.add(f"{p}.net", "is missing")
+        return None
+    raw = item["net"]
+    net = _money(raw, f"{p}.net", errors, positive=False)
+    if wager is None or net is None:
+        return None
+    if type(item) is dict and len(item) == 2 and type(raw) is str and len(_PAIR_CACHE) < MEMO_LIMIT:
+        _PAIR_CACHE[(wager, raw)] = (wager, net)
+    return wager, net
+
+
+def _parse_paid(value: object, i: int, errors: Errors) -> tuple[tuple[str, Decimal], ...]:
+    if type(value) is not list:
+        errors.add(f"seats[{i}].paid", 'must be a list of {"wager": ..., "net": ...} objects')
         return ()
     out: list[tuple[str, Decimal]] = []
     seen: set[str] = set()
     for j, item in enumerate(value):
-        p = f"{path}[{j}]"
-        if not isinstance(item, Mapping):
-            errors.add(p, 'must be an object with "wager" and "net"')
-            continue
-        if len(item) > 2 or "wager" not in item or "net" not in item:
-            _unknown_keys(item, _PAID_KEYS, p, errors)
-        wager = item.get("wager")
-        if wager not in WAGERS:
-            errors.add(
-                f"{p}.wager", f'{wager!r} is not a Poker or Bust wager; expected "ante" or "odds"'
-            )
-            wager = None
-        elif wager in seen:
-            errors.add(f"{p}.wager", f"the {WAGER_NAMES[wager]} pay is recorded twice")
-            wager = None
+        pair = None
+        if type(item) is dict and len(item) == 2:
+            wager, net = item.get("wager"), item.get("net")
+            if type(wager) is str and type(net) is str:
+                pair = _PAIR_CACHE.get((wager, net))
+        if pair is not None and pair[0] not in seen:
+            seen.add(pair[0])
         else:
-            seen.add(wager)
-        hand = item.get("hand")
-        if hand is not None and (type(hand) is not int or hand != 0):
-            errors.add(f"{p}.hand", 'Poker or Bust has one hand per seat: leave "hand" out (or 0)')
-        if "net" not in item:
-            errors.add(f"{p}.net", "is missing")
-            continue
-        net = _money(item["net"], f"{p}.net", errors, positive=False)
-        if wager is not None and net is not None:
-            out.append((wager, net))
+            pair = _paid_item(item, f"seats[{i}].paid[{j}]", errors, seen)
+        if pair is not None:
+            out.append(pair)
     return tuple(out)
 
 
+def _seat_refused(data: Mapping, seat: object, i: int, errors: Errors, used: dict[int, int]) -> int | None:
+    """Why ``seat`` is not a free table position; the seat number when it is only taken already."""
+    path = f"seats[{i}].seat"
+    if "seat" not in data:
+        errors.add(path, "is missing")
+        return None
+    if type(seat) is not int or not 1 <= seat <= MAX_SEATS:
+        errors.add(path, f"must be a table position from 1 to {MAX_SEATS}, got {seat!r}")
+        return None
+    errors.add(path, f"seat {seat} is already used by seats[{used[seat]}]")
+    return seat
+
+
+def _parse_wagers(wagers: object, i: int, errors: Errors) -> tuple[Decimal | None, Decimal | None]:
+    path = f"seats[{i}].wagers"
+    if not isinstance(wagers, Mapping):
+        errors.add(path, 'must be an object such as {"ante": "10.00", "odds": "10.00"}')
+        return None, None
+    for key in wagers:
+        if key not in WAGERS:
+            errors.add(f"{path}.{key}", 'unknown wager; Poker or Bust has "ante" and "odds"')
+    ante = _money(wagers[ANTE], f"{path}.ante", errors, positive=True) if ANTE in wagers else None
+    odds = _money(wagers[ODDS], f"{path}.odds", errors, positive=True) if ODDS in wagers else None
+    if ANTE not in wagers and ODDS not in wagers:
+        errors.add(path, "a seat in the round must have an Ante and an Odds wager")
+    return ante, odds
+
+
 def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> SeatHand | None:
-    path = f"seats[{i}]"
-    if not isinstance(data, Mapping):
-        errors.add(path, "must be an object")
+    """One seat of the round; every impossible field is named in ``errors``. The first test of
+    each field is the cheap one a well-formed seat passes (an exact type, a memo lookup)."""
+    if type(data) is not dict and not isinstance(data, Mapping):
+        errors.add(f"seats[{i}]", "must be an object")
         return None
     if len(data) > 5 or not data.keys() <= _SEAT_KEYS:
-        _unknown_keys(data, _SEAT_KEYS, path, errors)
+        _unknown_keys(data, _SEAT_KEYS, f"seats[{i}]", errors)
     seat = data.get("seat")
-    if "seat" not in data:
-        errors.add(f"{path}.seat", "is missing")
-        seat = None
-    elif type(seat) is not int or not 1 <= seat <= MAX_SEATS:
-        errors.add(f"{path}.seat", f"must be a table position from 1 to {MAX_SEATS}, got {seat!r}")
-        seat = None
-    elif seat in used:
-        errors.add(f"{path}.seat", f"seat {seat} is already used by seats[{used[seat]}]")
-    else:
+    if type(seat) is int and 0 < seat <= MAX_SEATS and seat not in used:
         used[seat] = i
+    else:
+        seat = _seat_refused(data, seat, i, errors, used)
     player = data.get("player")
     if player is not None and (not isinstance(player, str) or not player.strip()):
-        errors.add(f"{path}.player", "must be a non-empty text identifier")
+        errors.add(f"seats[{i}].player", "must be a non-empty text identifier")
         player = None
     wagers = data.get("wagers")
     ante = odds = None
-    if not isinstance(wagers, Mapping):
-        errors.add(f"{path}.wagers", 'must be an object such as {"ante": "10.00", "odds": "10.00"}')
-    else:
-        for key in wagers:
-            if key not in WAGERS:
-                errors.add(
-                    f"{path}.wagers.{key}", 'unknown wager; Poker or Bust has "ante" and "odds"'
-                )
-        if ANTE in wagers:
-            ante = _money(wagers[ANTE], f"{path}.wagers.ante", errors, positive=True)
-        if ODDS in wagers:
-            odds = _money(wagers[ODDS], f"{path}.wagers.odds", errors, positive=True)
-        if ANTE not in wagers and ODDS not in wagers:
-            errors.add(f"{path}.wagers", "a seat in the round must have an Ante and an Odds wager")
-    if "cards" not in data:
-        errors.add(f"{path}.cards", "is missing")
-        cards: tuple[int, ...] = ()
-    else:
-        cards = _cards(data["cards"], f"{path}.cards", errors, PLAYER_CARDS, "a player")
-    paid: tuple[tuple[str, Decimal], ...] = ()
-    if data.get("paid") is not None:
-        paid = _parse_paid(data["paid"], f"{path}.paid", errors)
+    if type(wagers) is dict and len(wagers) == 2:
+        a, o = wagers.get(ANTE), wagers.get(ODDS)
+        if type(a) is str and type(o) is str:
+            ante, odds = _POSITIVE_CACHE.get(a), _POSITIVE_CACHE.get(o)
+    if ante is None or odds is None:
+        ante, odds = _parse_wagers(wagers, i, errors)
+    raw = data.get("cards")
+    cards = None
+    if type(raw) is list and len(raw) >= PLAYER_CARDS:
+        try:
+            cards = tuple([_CARD(text) for text in raw])
+        except (KeyError, TypeError):  # not a card's text (or not hashable): named below
+            cards = None
+    if cards is None:
+        if "cards" in data:
+            cards = _cards(raw, f"seats[{i}].cards", errors, PLAYER_CARDS, "a player")
+        else:
+            errors.add(f"seats[{i}].cards", "is missing")
+            cards = ()
+    paid_raw = data.get("paid")
+    paid = () if paid_raw is None else _parse_paid(paid_raw, i, errors)
     if seat is None:
         return None
-    return SeatHand(seat, player, ante, odds, cards, paid, i)
-
-
-_POSITIVE_CACHE: dict[str, Decimal] = {}
-_NET_CACHE: dict[str, Decimal] = {}
-_CARD = _CARD_BY_TEXT.__getitem__
-_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
-
-
-def _cached_amount(value: object, cache: dict[str, Decimal], positive: bool) -> Decimal | None:
-    """An amount given as text, parsed once and remembered; None sends it down the slow path."""
-    if type(value) is not str:
-        return None
-    try:
-        amount = to_money(value)
-    except MoneyError:
-        return None
-    if positive and amount <= 0:
-        return None
-    if len(cache) < 4096:
-        cache[value] = amount
-    return amount
-
-
-_PAIR_CACHE: dict[tuple, tuple[str, Decimal]] = {}
-
-
-def _recorded_pair(key: tuple) -> tuple[str, Decimal] | None:
-    """``("ante", "10.00")`` -> ``("ante", Decimal("10.00"))``, remembered; None if unusual."""
-    wager, net = key
-    if (wager != ANTE and wager != ODDS) or type(net) is not str:
-        return None
-    amount = _cached_amount(net, _NET_CACHE, False)
-    if amount is None:
-        return None
-    # the module's own wager string: the audit's comparison of pays then matches it by identity
-    pair = (ANTE if wager == ANTE else ODDS, amount)
-    if len(_PAIR_CACHE) < 8192:
-        _PAIR_CACHE[key] = pair
-    return pair
-
-
-@cython.locals(d=dict, wagers=dict, positive=dict, card_of=dict, n=cython.Py_ssize_t)
-def _fast_seat(data: object, i: int, used: dict[int, int]) -> SeatHand | None:
-    """The common case, a well-formed seat, parsed with no error bookkeeping.
-
-    Returns None at the first thing out of the ordinary; :func:`_parse_seat` then parses
-    the seat again and names every problem (it is the single source of the rules, this
-    function only recognises input that it would accept unchanged).
-    """
-    if type(data) is not dict:
-        return None
-    d = data  # typed as a dict when compiled: its lookups become direct C calls
-    positive, card_of = _POSITIVE_CACHE, _CARD_BY_TEXT
-    try:
-        seat = d["seat"]
-        raw_wagers = d["wagers"]
-        raw = d["cards"]
-        player = d.get("player")
-        paid_raw = d.get("paid")
-        # the five fields read here are all a seat may have; anything else (or an explicit
-        # null) is left to the detailed parser
-        if len(d) != 3 + (player is not None) + (paid_raw is not None):
-            return None
-        if type(seat) is not int or not 0 < seat <= MAX_SEATS or seat in used:
-            return None
-        if type(raw_wagers) is not dict:
-            return None
-        wagers = raw_wagers
-        if len(wagers) != 2:
-            return None
-        a, o = wagers[ANTE], wagers[ODDS]
-        ante = positive.get(a) or _cached_amount(a, positive, True)
-        odds = positive.get(o) or _cached_amount(o, positive, True)
-        if ante is None or odds is None or type(raw) is not list or len(raw) < PLAYER_CARDS:
-            return None
-        cards = tuple([card_of[t] for t in raw])
-        if player is not None and (type(player) is not str or not player.strip()):
-            return None
-        if paid_raw is None:
-            paid = ()
-        elif type(paid_raw) is not list:
-            return None
-        else:
-            n = len(paid_raw)
-            if n == 2:
-                first, second = _fast_pair(paid_raw[0]), _fast_pair(paid_raw[1])
-                if first is None or second is None or first[0] is second[0]:
-                    return None
-                paid = (first, second)
-            elif n == 1:
-                first = _fast_pair(paid_raw[0])
-                if first is None:
-                    return None
-                paid = (first,)
-            elif n == 0:
-                paid = ()
-            else:
-                return None
-    except (KeyError, TypeError):  # a missing field, an unknown card, an unhashable value
-        return None
-    used[seat] = i
     return _new_tuple(SeatHand, (seat, player, ante, odds, cards, paid, i))
-
-
-@cython.locals(d=dict)
-def _fast_pair(item: object) -> tuple[str, Decimal] | None:
-    """One recorded pay ``{"wager": "ante", "net": "10.00"}`` of a well-formed seat, or None."""
-    if type(item) is not dict:
-        return None
-    d = item
-    if len(d) != 2:
-        return None
-    key = (d["wager"], d["net"])
-    return _PAIR_CACHE.get(key) or _recorded_pair(key)
 
 
 @cython.locals(
@@ -514,7 +450,7 @@ def parse_round(data: Mapping, rules: PokerOrBustRules) -> Round:
     else:
         used: dict[int, int] = {}
         for i, raw in enumerate(raw_seats):
-            s = _fast_seat(raw, i, used) or _parse_seat(raw, i, errors, used)
+            s = _parse_seat(raw, i, errors, used)
             if s is not None:
                 seats.append(s)
     _check_shoe(dealer_cards, seats, rules.decks, errors)
@@ -1086,152 +1022,12 @@ def _dealer_findings(
     ]
 
 
-# --- the simulator ------------------------------------------------------------------------
-
-#: Dealer errors the simulator can inject, with the finding code each one produces.
-INJECT_FINDINGS = {
-    "unequal_wagers": ANTE_ODDS_UNEQUAL,
-    "missing_wager": WAGER_MISSING,
-    "card_after_bust": CARDS_AFTER_BUST,
-    "dealer_stood_short": DEALER_STOOD_SHORT,
-    "dealer_drew_on_stand": DEALER_DREW_ON_STANDING_TOTAL,
-    "dealer_drew_after_bust": DEALER_DREW_AFTER_BUST,
-    "dealer_drew_all_bust": DEALER_DREW_ALL_BUST,
-    "overpay": PAY_ABOVE_EXPECTED,
-    "underpay": PAY_BELOW_EXPECTED,
-}
-INJECT_KINDS = tuple(INJECT_FINDINGS)
-_BET_SIZES = ("5.00", "10.00", "10.00", "25.00", "25.00", "50.00", "100.00")
-
-
-class _ShoeDraw:
-    """Cards drawn without replacement from a freshly shuffled shoe, without building it.
-
-    A uniform pick among the shoe's ``52 * decks`` positions, kept only if that copy of
-    the card is still in the shoe, draws each remaining card with the right probability.
-    """
-
-    __slots__ = ("decks", "used", "rng")
-
-    def __init__(self, rng: random.Random, decks: int):
-        self.rng = rng
-        self.decks = decks
-        self.used = [0] * 52
-
-    def draw(self) -> int:
-        randrange, used, size = self.rng.randrange, self.used, 52 * self.decks
-        while True:
-            r = randrange(size)
-            c = r % 52
-            if r // 52 >= used[c]:
-                used[c] += 1
-                return c
-
-    def put_back(self, cards: Sequence[int]) -> None:
-        for c in cards:
-            self.used[c] -= 1
-
-
-def _play_player(shoe: _ShoeDraw, cards: list[int], *, to_bust: bool = False) -> None:
-    while True:
-        total = points(cards)
-        if total > BUST_ABOVE:
-            return
-        if not to_bust and not reference_player_draws(total, tcp.best_value(cards)):
-            return
-        cards.append(shoe.draw())
-
-
-def _play_dealer(shoe: _ShoeDraw, cards: list[int]) -> None:
-    cards.append(shoe.draw())
-    while points(cards) < DEALER_STANDS_FROM:
-        cards.append(shoe.draw())
+# --- the simulator (tables/games/simulate_poker_or_bust.py, registered when imported) --------
 
 
 def simulate_round(
     rng: random.Random, rules: PokerOrBustRules, *, seats: int, inject: frozenset[str] = frozenset()
 ) -> dict:
-    """A realistic round in JSON form, with the correct pays recorded, optionally with errors.
-
-    Players follow :func:`reference_player_draws`. ``inject`` names kinds from
-    :data:`INJECT_KINDS`; each produces its finding (see :data:`INJECT_FINDINGS`).
-    """
-    unknown = set(inject) - set(INJECT_FINDINGS)
-    if unknown:
-        raise ValueError(f"unknown error kinds: {', '.join(sorted(unknown))}")
-    if not 1 <= seats <= MAX_SEATS:
-        raise ValueError(f"seats must be 1 to {MAX_SEATS}")
-    shoe = _ShoeDraw(rng, rules.decks)
-    positions = sorted(rng.sample(range(1, MAX_SEATS + 1), seats))
-    hands: list[list[int]] = [[] for _ in positions]
-    dealer: list[int] = []
-    for _ in range(2):
-        for h in hands:
-            h.append(shoe.draw())
-        dealer.append(shoe.draw())
-    for h in hands:
-        h.append(shoe.draw())
-    all_bust = "dealer_drew_all_bust" in inject
-    for k, h in enumerate(hands):
-        _play_player(shoe, h, to_bust=all_bust or ("card_after_bust" in inject and k == 0))
-    if "card_after_bust" in inject:
-        hands[0].append(shoe.draw())
-    if not all_bust and all(points(h) > BUST_ABOVE for h in hands):
-        # someone must stand for the dealer-procedure injections to mean anything; never the
-        # hand that carries an injected card after its bust
-        keep = 1 if "card_after_bust" in inject else 0
-        if keep < len(hands):
-            shoe.put_back(hands[keep][3:])
-            del hands[keep][3:]
-    someone_stands = any(points(h) <= BUST_ABOVE for h in hands)
-    if all_bust:
-        dealer.append(shoe.draw())
-    elif someone_stands:
-        want_bust = "dealer_drew_after_bust" in inject
-        want_stand = "dealer_drew_on_stand" in inject
-        for _attempt in range(1000):
-            _play_dealer(shoe, dealer)
-            busted = points(dealer) > BUST_ABOVE
-            if not (want_bust and not busted) and not (want_stand and busted):
-                break
-            shoe.put_back(dealer[2:])
-            del dealer[2:]
-        if want_bust or want_stand:
-            dealer.append(shoe.draw())
-        if "dealer_stood_short" in inject:
-            # the last card took the dealer to 23 or more: without it the dealer stood short
-            shoe.put_back(dealer[-1:])
-            dealer.pop()
-
-    seat_dicts = []
-    for k, (pos, h) in enumerate(zip(positions, hands, strict=True)):
-        bet = rng.choice(_BET_SIZES)
-        wagers = {ANTE: bet, ODDS: bet}
-        if k == 0 and "unequal_wagers" in inject:
-            wagers[ODDS] = money_text(to_money(bet) * 2)
-        if k == len(hands) - 1 and "missing_wager" in inject:
-            del wagers[ODDS]
-        item = {"seat": pos, "wagers": wagers, "cards": [TEXT[c] for c in h]}
-        if rng.random() < 0.5:
-            item["player"] = f"P-{rng.randrange(1000, 10000)}"
-        seat_dicts.append(item)
-    data = {"dealer": {"cards": [TEXT[c] for c in dealer]}, "seats": seat_dicts}
-    result = audit(parse_round(data, rules), rules)
-    by_seat: dict[int, list[dict]] = {}
-    for st in result.settlements:
-        by_seat.setdefault(st.seat, []).append({"wager": st.wager, "net": money_text(st.net)})
-    for item in seat_dicts:
-        item["paid"] = by_seat.get(item["seat"], [])
-    if "overpay" in inject or "underpay" in inject:
-        first = seat_dicts[0]["paid"][0]
-        stake = to_money(seat_dicts[0]["wagers"][first["wager"]])
-        if "overpay" in inject:
-            first["net"] = money_text(to_money(first["net"]) + stake)
-        if "underpay" in inject:
-            target = seat_dicts[-1]["paid"][-1]
-            target["net"] = money_text(to_money(target["net"]) - stake)
-    return data
-
-
-# Poker or Bust is its own simulator (tables.games.Game.simulator_name): registered like the others.
-SIMULATORS[POKER_OR_BUST] = simulate_round
+    """A realistic round in JSON form (:mod:`tables.games.simulate_poker_or_bust`, which
+    registers itself in :data:`~.base.SIMULATORS` when imported)."""
+    return simulator(POKER_OR_BUST)(rng, rules, seats=seats, inject=inject)

@@ -106,9 +106,9 @@ def test_every_finding_emitted_on_simulated_rounds_is_catalogued(emitted):
 
 
 def test_the_simulators_name_catalogued_codes():
-    from tables.games import poker_or_bust, simulate_holdem_blackjack
+    from tables.games import simulate_holdem_blackjack, simulate_poker_or_bust
 
-    assert set(poker_or_bust.INJECT_FINDINGS.values()) <= set(FINDINGS)
+    assert set(simulate_poker_or_bust.INJECT_FINDINGS.values()) <= set(FINDINGS)
     assert set(simulate_holdem_blackjack.INJECTIONS.values()) <= set(FINDINGS)
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tables.games import GAMES, POKER_OR_BUST
 from tables.games import poker_or_bust as pb
+from tables.games import simulate_poker_or_bust as sim
 from tables.games.base import InvalidInput, compare_recorded
 from tables.games.rulesets import PokerOrBustRules
 
@@ -567,21 +568,27 @@ def test_seat_order_never_changes_the_answer(seed, seats, rng):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.integers(2, 7), st.sampled_from(pb.INJECT_KINDS))
+@given(st.integers(0, 2**32), st.integers(2, 7), st.sampled_from(sim.INJECT_KINDS))
 def test_each_injected_error_is_found(seed, seats, kind):
     data = pb.simulate_round(random.Random(seed), RULES, seats=seats, inject=frozenset({kind}))
-    assert codes(run(data)) == [pb.INJECT_FINDINGS[kind]]
+    assert codes(run(data)) == [sim.INJECT_FINDINGS[kind]]
 
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 7))
-def test_fast_and_careful_parsers_agree(seed, seats):
+def test_the_parsers_memos_change_no_answer(seed, seats):
+    """The one parser remembers the amounts, wagers and pays it accepted: a seat read with its
+    memos empty and read again from them is the same seat."""
     data = pb.simulate_round(random.Random(seed), RULES, seats=seats)
+    memos = (pb._MONEY_CACHE, pb._POSITIVE_CACHE, pb._PAIR_CACHE)
     for i, raw in enumerate(data["seats"]):
-        fast = pb._fast_seat(raw, i, {})
+        for memo in memos:
+            memo.clear()
         errs = pb.Errors()
-        careful = pb._parse_seat(raw, i, errs, {})
-        assert not errs and fast == careful
+        cold = pb._parse_seat(raw, i, errs, {})
+        assert pb._POSITIVE_CACHE and (not raw.get("paid") or pb._PAIR_CACHE)
+        warm = pb._parse_seat(raw, i, errs, {})
+        assert not errs and cold == warm
 
 
 def test_unknown_injection_is_refused():
