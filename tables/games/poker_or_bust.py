@@ -96,6 +96,7 @@ from .base import (
     RecordedPay,
     Settlement,
     compare_recorded,
+    parse_money,
     simulator,
 )
 from .cards import ALL_CARDS, BJ_POINTS, HIGH_RANK, TEXT, CardError, cards_text, parse_card
@@ -116,7 +117,7 @@ from .catalogue import (
     RULE_WAGERS,
     WAGER_MISSING,
 )
-from .money import CENT, ZERO, MoneyError, money_text, odds_text, pays, to_money
+from .money import CENT, ZERO, money_text, odds_text, pays
 from .rulesets import PokerOrBustRules
 
 WAGERS = (ANTE, ODDS)
@@ -189,25 +190,14 @@ MEMO_LIMIT = 4096
 
 
 def _money(value: object, path: str, errors: Errors, *, positive: bool) -> Decimal | None:
-    if type(value) is str:
-        amount = _MONEY_CACHE.get(value)
+    """:func:`~.base.parse_money` (negative nets allowed), remembered per amount text."""
+    amount = _MONEY_CACHE.get(value) if type(value) is str else None
+    if amount is None or (positive and amount <= 0):
+        amount = parse_money(value, path, errors, positive=positive, allow_negative=True)
         if amount is None:
-            try:
-                amount = to_money(value)
-            except MoneyError as exc:
-                errors.add(path, str(exc))
-                return None
-            if len(_MONEY_CACHE) < MEMO_LIMIT:
-                _MONEY_CACHE[value] = amount
-    else:
-        try:
-            amount = to_money(value)
-        except MoneyError as exc:
-            errors.add(path, str(exc))
             return None
-    if positive and amount <= 0:
-        errors.add(path, f"must be more than 0, got {money_text(amount)}")
-        return None
+        if type(value) is str and len(_MONEY_CACHE) < MEMO_LIMIT:
+            _MONEY_CACHE[value] = amount
     if positive and type(value) is str and len(_POSITIVE_CACHE) < MEMO_LIMIT:
         _POSITIVE_CACHE[value] = amount
     return amount

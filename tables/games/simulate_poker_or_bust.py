@@ -8,23 +8,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from . import catalogue
 from . import three_card_poker as tcp
 from .base import SIMULATORS
 from .cards import TEXT
-from .catalogue import (
-    ANTE,
-    ANTE_ODDS_UNEQUAL,
-    CARDS_AFTER_BUST,
-    DEALER_DREW_AFTER_BUST,
-    DEALER_DREW_ALL_BUST,
-    DEALER_DREW_ON_STANDING_TOTAL,
-    DEALER_STOOD_SHORT,
-    ODDS,
-    PAY_ABOVE_EXPECTED,
-    PAY_BELOW_EXPECTED,
-    POKER_OR_BUST,
-    WAGER_MISSING,
-)
 from .money import money_text, to_money
 from .poker_or_bust import (
     BUST_ABOVE,
@@ -39,15 +26,15 @@ from .rulesets import PokerOrBustRules
 
 #: Dealer errors the simulator can inject, with the finding code each one produces.
 INJECT_FINDINGS = {
-    "unequal_wagers": ANTE_ODDS_UNEQUAL,
-    "missing_wager": WAGER_MISSING,
-    "card_after_bust": CARDS_AFTER_BUST,
-    "dealer_stood_short": DEALER_STOOD_SHORT,
-    "dealer_drew_on_stand": DEALER_DREW_ON_STANDING_TOTAL,
-    "dealer_drew_after_bust": DEALER_DREW_AFTER_BUST,
-    "dealer_drew_all_bust": DEALER_DREW_ALL_BUST,
-    "overpay": PAY_ABOVE_EXPECTED,
-    "underpay": PAY_BELOW_EXPECTED,
+    "unequal_wagers": catalogue.ANTE_ODDS_UNEQUAL,
+    "missing_wager": catalogue.WAGER_MISSING,
+    "card_after_bust": catalogue.CARDS_AFTER_BUST,
+    "dealer_stood_short": catalogue.DEALER_STOOD_SHORT,
+    "dealer_drew_on_stand": catalogue.DEALER_DREW_ON_STANDING_TOTAL,
+    "dealer_drew_after_bust": catalogue.DEALER_DREW_AFTER_BUST,
+    "dealer_drew_all_bust": catalogue.DEALER_DREW_ALL_BUST,
+    "overpay": catalogue.PAY_ABOVE_EXPECTED,
+    "underpay": catalogue.PAY_BELOW_EXPECTED,
 }
 INJECT_KINDS = tuple(INJECT_FINDINGS)
 _BET_SIZES = ("5.00", "10.00", "10.00", "25.00", "25.00", "50.00", "100.00")
@@ -155,11 +142,11 @@ def simulate_round(
     seat_dicts = []
     for k, (pos, h) in enumerate(zip(positions, hands, strict=True)):
         bet = rng.choice(_BET_SIZES)
-        wagers = {ANTE: bet, ODDS: bet}
+        wagers = {catalogue.ANTE: bet, catalogue.ODDS: bet}
         if k == 0 and "unequal_wagers" in inject:
-            wagers[ODDS] = money_text(to_money(bet) * 2)
+            wagers[catalogue.ODDS] = money_text(to_money(bet) * 2)
         if k == len(hands) - 1 and "missing_wager" in inject:
-            del wagers[ODDS]
+            del wagers[catalogue.ODDS]
         item = {"seat": pos, "wagers": wagers, "cards": [TEXT[c] for c in h]}
         if rng.random() < 0.5:
             item["player"] = f"P-{rng.randrange(1000, 10000)}"
@@ -182,4 +169,4 @@ def simulate_round(
     return data
 
 
-SIMULATORS[POKER_OR_BUST] = simulate_round
+SIMULATORS[catalogue.POKER_OR_BUST] = simulate_round
