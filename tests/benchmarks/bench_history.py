@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--per-day", type=int, default=13_700, help="rounds per gaming day (default 13,700)")
     parser.add_argument("--database", help="scratch database name (dropped before and after)")
     parser.add_argument("--keep", action="store_true", help="leave the scratch database (for a look)")
+    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="MINUTES",
+                        help="before timing each size, wait up to MINUTES for the machine's 1-minute load "
+                             "average to fall below 1.0 (another job on a 2-core machine skews the pages)")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     return parser
 
@@ -97,7 +100,8 @@ def main(argv: list[str], *, direct: bool = False) -> int:
     env.pop("DATABASE_REPLICA_URL", None)
     env.pop("CELERY_BROKER_URL", None)  # the report runs below call the task functions themselves
     command = [sys.executable, "-m", "tests.benchmarks.bench_history", "--inner",
-               "--rounds", ",".join(map(str, options.rounds)), "--per-day", str(options.per_day)]
+               "--rounds", ",".join(map(str, options.rounds)), "--per-day", str(options.per_day),
+               "--wait-quiet", str(options.wait_quiet)]
     child = subprocess.Popen(command, cwd=ROOT, env=env)
 
     def interrupted(signum, frame):
@@ -423,6 +427,9 @@ def _inner(options) -> int:
         print(f"\n   {loaded:,} rounds over {days} gaming days ({plan.days[0]} to {today}), loaded in "
               f"{time.perf_counter() - t:.0f} s: {steps}\n   rows: {counts}\n   {reports}; database {disk:.1f} GB"
               + (f"; partitions by {done['partitions']}.ensure_months" if done["partitions"] else ""), flush=True)
+        if options.wait_quiet:
+            print(f"   {_machine_quiet(options.wait_quiet * 60):.0f} s waited for a quiet machine; "
+                  f"1-minute load average {os.getloadavg()[0]:.2f}", flush=True)
         t = time.perf_counter()
         timed, left = _time_pages(casino, users)
         results[loaded] = timed
@@ -449,6 +456,14 @@ def _autovacuum_quiet(limit: float = 900.0) -> float:
             if not cur.fetchone()[0]:
                 break
         time.sleep(2)
+    return time.perf_counter() - started
+
+
+def _machine_quiet(limit: float) -> float:
+    """Seconds spent waiting (at most ``limit``) for the 1-minute load average to fall below 1.0."""
+    started = time.perf_counter()
+    while os.getloadavg()[0] >= 1.0 and time.perf_counter() - started < limit:
+        time.sleep(10)
     return time.perf_counter() - started
 
 
