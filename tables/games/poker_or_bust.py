@@ -35,35 +35,7 @@ Rulings made here (documented for the house):
 * A missing Ante or Odds is a finding (``WAGER_MISSING``); the wager that was placed is
   settled. A seat with neither is impossible input.
 
-JSON form of a round (what the pit boss's tablet sends; ``round_to_dict`` gives it back)::
-
-    {
-      "dealer": {"cards": ["KS", "7H", "5D", "9C"]},
-      "seats": [
-        {"seat": 1, "player": "P-1001",
-         "wagers": {"ante": "10.00", "odds": "10.00"},
-         "cards": ["9S", "9H", "4C", "2D"],
-         "paid": [{"wager": "ante", "net": "10.00"}, {"wager": "odds", "net": "-10.00"}]},
-        {"seat": 4,
-         "wagers": {"ante": "25.00", "odds": "25.00"},
-         "cards": ["QD", "QC", "3S", "TH"],
-         "paid": [{"wager": "ante", "net": "-25.00"}, {"wager": "odds", "net": "-25.00"}]}
-      ]
-    }
-
-Here the dealer drew the 9C on 22 and stood on 31 with King high (K-9-7); seat 1's
-pair of 9s wins the Ante and loses the Odds (below Jacks); seat 4 drew the TH on 23 and
-busted with 33, losing both.
-
-* ``dealer.cards``: up card, hole card, then the draws in order (at least two cards);
-* ``seats``: 1 to 7 objects; ``seat`` is the table position 1..7, each used once;
-  ``player`` an optional identifier; ``cards`` the player's cards in deal order (the
-  first three are the deal, then the draws); ``wagers`` holds ``ante`` and ``odds``
-  (amounts as strings such as ``"10.00"`` or ints; floats refused; more than 0);
-* ``paid`` (optional): what the dealer did with each wager, as the player's net
-  beyond the returned stake (win 1 to 1 on 10 -> ``"10.00"``, loss -> ``"-10.00"``,
-  push -> ``"0.00"``). Poker or Bust has one hand per seat, so ``"hand"`` is left out
-  (``null`` or ``0`` are accepted and mean the same).
+The JSON form of a round, its model and its parser: :mod:`.poker_or_bust_round`.
 
 Finding codes: ``WAGER_MISSING``, ``ANTE_ODDS_UNEQUAL`` (rule violations);
 ``CARDS_AFTER_BUST``, ``DEALER_STOOD_SHORT``, ``DEALER_DREW_ON_STANDING_TOTAL``,
@@ -77,8 +49,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from operator import eq
-from typing import NamedTuple
 
 import cython
 
@@ -91,15 +61,13 @@ from .base import (
     WIN,
     Audit,
     AuditContext,
-    Errors,
     Finding,
     RecordedPay,
     Settlement,
     compare_recorded,
-    parse_money,
     simulator,
 )
-from .cards import ALL_CARDS, BJ_POINTS, HIGH_RANK, TEXT, CardError, cards_text, parse_card
+from .cards import BJ_POINTS, HIGH_RANK, TEXT, cards_text
 from .catalogue import (
     ANTE,
     ANTE_ODDS_UNEQUAL,
@@ -118,354 +86,24 @@ from .catalogue import (
     WAGER_MISSING,
 )
 from .money import CENT, ZERO, money_text, odds_text, pays
+
+# The round's model and parser are part of this module's interface (the game contract's
+# parse_round and round_to_dict, the model's names): re-exported with "as".
+from .poker_or_bust_round import DEALER_DEAL, WAGER_NAMES, Round, SeatHand
+from .poker_or_bust_round import MAX_SEATS as MAX_SEATS
+from .poker_or_bust_round import PLAYER_CARDS as PLAYER_CARDS
+from .poker_or_bust_round import WAGERS as WAGERS
+from .poker_or_bust_round import parse_round as parse_round
+from .poker_or_bust_round import recorded_pays as recorded_pays
+from .poker_or_bust_round import round_to_dict as round_to_dict
 from .rulesets import PokerOrBustRules
 
-WAGERS = (ANTE, ODDS)
-WAGER_NAMES = {ANTE: "Ante", ODDS: "Odds"}
-
-MAX_SEATS = 7
-PLAYER_CARDS = 3  # every player is dealt three cards
-DEALER_DEAL = 2  # up card and hole card, before the players act
 BUST_ABOVE = 31
 DEALER_STANDS_FROM = 23  # the dealer draws at 22 or less
 
 #: The Odds pays at pair of Jacks or better; lower pairs and high cards lose.
 ODDS_MIN_PAIR = 11
 PAIR_KEY = "pair_jacks_or_better"
-
-
-
-# --- the round ----------------------------------------------------------------------------
-
-
-class SeatHand(NamedTuple):
-    """One seat as recorded. ``index`` is its position in the JSON list (for paths).
-
-    ``paid`` holds ``(wager, net)`` pairs in recorded order (:func:`recorded_pays` turns
-    them into :class:`~tables.games.base.RecordedPay`). A NamedTuple, not a dataclass:
-    it is built seven times a round on the hot path and is a quarter of the cost.
-    """
-
-    seat: int
-    player: str | None
-    ante: Decimal | None
-    odds: Decimal | None
-    cards: tuple[int, ...]
-    paid: tuple[tuple[str, Decimal], ...]
-    index: int
-
-
-class Round(NamedTuple):
-    dealer_cards: tuple[int, ...]
-    seats: tuple[SeatHand, ...]
-
-
-def recorded_pays(rnd: Round) -> list[RecordedPay]:
-    """Every recorded pay of the round, with its path, for :func:`~tables.games.base.compare_recorded`."""
-    return [
-        RecordedPay(seat=s.seat, wager=w, net=net, hand=None, path=f"seats[{s.index}].paid[{j}]")
-        for s in rnd.seats
-        for j, (w, net) in enumerate(s.paid)
-    ]
-
-
-# --- parsing ------------------------------------------------------------------------------
-
-_CARD_BY_TEXT = {TEXT[c]: c for c in ALL_CARDS}
-_ROUND_KEYS = frozenset({"dealer", "seats"})
-_DEALER_KEYS = frozenset({"cards"})
-_SEAT_KEYS = frozenset({"seat", "player", "wagers", "cards", "paid"})
-_PAID_KEYS = frozenset({"wager", "net", "hand"})
-
-
-# Memos filled by the parser itself, only with what it accepted: a table sees the same few
-# amounts, card texts and pays all day, so a well-formed seat costs a type test and a lookup
-# per field, and the field's error branch (which formats the paths) runs only when one fails.
-_MONEY_CACHE: dict[str, Decimal] = {}  # amount text -> Decimal
-_POSITIVE_CACHE: dict[str, Decimal] = {}  # wager text -> Decimal, for amounts above 0
-_PAIR_CACHE: dict[tuple[str, str], tuple[str, Decimal]] = {}  # (wager, net text) -> recorded pay
-_CARD = _CARD_BY_TEXT.__getitem__
-_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
-MEMO_LIMIT = 4096
-
-
-def _money(value: object, path: str, errors: Errors, *, positive: bool) -> Decimal | None:
-    """:func:`~.base.parse_money` (negative nets allowed), remembered per amount text."""
-    amount = _MONEY_CACHE.get(value) if type(value) is str else None
-    if amount is None or (positive and amount <= 0):
-        amount = parse_money(value, path, errors, positive=positive, allow_negative=True)
-        if amount is None:
-            return None
-        if type(value) is str and len(_MONEY_CACHE) < MEMO_LIMIT:
-            _MONEY_CACHE[value] = amount
-    if positive and type(value) is str and len(_POSITIVE_CACHE) < MEMO_LIMIT:
-        _POSITIVE_CACHE[value] = amount
-    return amount
-
-
-def _cards(value: object, path: str, errors: Errors, at_least: int, who: str) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        errors.add(path, 'must be a list of cards such as ["AS", "TD"]')
-        return ()
-    out: list[int] = []
-    get = _CARD_BY_TEXT.get
-    for i, text in enumerate(value):
-        card = get(text) if type(text) is str else None
-        if card is None:
-            try:
-                card = parse_card(text)
-            except CardError as exc:
-                errors.add(f"{path}[{i}]", str(exc))
-                continue
-        out.append(card)
-    if len(value) < at_least:
-        errors.add(path, f"{who} must hold at least {at_least} cards, got {len(value)}")
-    return tuple(out)
-
-
-def _unknown_keys(data: Mapping, allowed: frozenset, path: str, errors: Errors) -> None:
-    for key in data:
-        if key not in allowed:
-            where = f"{path}.{key}" if path else str(key)
-            errors.add(where, f"unknown field; expected one of {', '.join(sorted(allowed))}")
-
-
-def _paid_item(item: object, p: str, errors: Errors, seen: set[str]) -> tuple[str, Decimal] | None:
-    """One recorded pay, every problem named; an accepted ``{"wager": .., "net": "<text>"}`` is
-    remembered for :func:`_parse_paid`'s lookup."""
-    if not isinstance(item, Mapping):
-        errors.add(p, 'must be an object with "wager" and "net"')
-        return None
-    if len(item) > 2 or "wager" not in item or "net" not in item:
-        _unknown_keys(item, _PAID_KEYS, p, errors)
-    wager = item.get("wager")
-    if wager not in WAGERS:
-        errors.add(f"{p}.wager", f'{wager!r} is not a Poker or Bust wager; expected "ante" or "odds"')
-        wager = None
-    elif wager in seen:
-        errors.add(f"{p}.wager", f"the {WAGER_NAMES[wager]} pay is recorded twice")
-        wager = None
-    else:
-        # the module's own wager string: the audit's comparison of pays then matches it by identity
-        wager = ANTE if wager == ANTE else ODDS
-        seen.add(wager)
-    hand = item.get("hand")
-    if hand is not None and (type(hand) is not int or hand != 0):
-        errors.add(f"{p}.hand", 'Poker or Bust has one hand per seat: leave "hand" out (or 0)')
-    if "net" not in item:
-        errors.add(f"{p}.net", "is missing")
-        return None
-    raw = item["net"]
-    net = _money(raw, f"{p}.net", errors, positive=False)
-    if wager is None or net is None:
-        return None
-    if type(item) is dict and len(item) == 2 and type(raw) is str and len(_PAIR_CACHE) < MEMO_LIMIT:
-        _PAIR_CACHE[(wager, raw)] = (wager, net)
-    return wager, net
-
-
-def _parse_paid(value: object, i: int, errors: Errors) -> tuple[tuple[str, Decimal], ...]:
-    if type(value) is not list:
-        errors.add(f"seats[{i}].paid", 'must be a list of {"wager": ..., "net": ...} objects')
-        return ()
-    out: list[tuple[str, Decimal]] = []
-    seen: set[str] = set()
-    for j, item in enumerate(value):
-        pair = None
-        if type(item) is dict and len(item) == 2:
-            wager, net = item.get("wager"), item.get("net")
-            if type(wager) is str and type(net) is str:
-                pair = _PAIR_CACHE.get((wager, net))
-        if pair is not None and pair[0] not in seen:
-            seen.add(pair[0])
-        else:
-            pair = _paid_item(item, f"seats[{i}].paid[{j}]", errors, seen)
-        if pair is not None:
-            out.append(pair)
-    return tuple(out)
-
-
-def _seat_refused(data: Mapping, seat: object, i: int, errors: Errors, used: dict[int, int]) -> int | None:
-    """Why ``seat`` is not a free table position; the seat number when it is only taken already."""
-    path = f"seats[{i}].seat"
-    if "seat" not in data:
-        errors.add(path, "is missing")
-        return None
-    if type(seat) is not int or not 1 <= seat <= MAX_SEATS:
-        errors.add(path, f"must be a table position from 1 to {MAX_SEATS}, got {seat!r}")
-        return None
-    errors.add(path, f"seat {seat} is already used by seats[{used[seat]}]")
-    return seat
-
-
-def _parse_wagers(wagers: object, i: int, errors: Errors) -> tuple[Decimal | None, Decimal | None]:
-    path = f"seats[{i}].wagers"
-    if not isinstance(wagers, Mapping):
-        errors.add(path, 'must be an object such as {"ante": "10.00", "odds": "10.00"}')
-        return None, None
-    for key in wagers:
-        if key not in WAGERS:
-            errors.add(f"{path}.{key}", 'unknown wager; Poker or Bust has "ante" and "odds"')
-    ante = _money(wagers[ANTE], f"{path}.ante", errors, positive=True) if ANTE in wagers else None
-    odds = _money(wagers[ODDS], f"{path}.odds", errors, positive=True) if ODDS in wagers else None
-    if ANTE not in wagers and ODDS not in wagers:
-        errors.add(path, "a seat in the round must have an Ante and an Odds wager")
-    return ante, odds
-
-
-def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> SeatHand | None:
-    """One seat of the round; every impossible field is named in ``errors``. The first test of
-    each field is the cheap one a well-formed seat passes (an exact type, a memo lookup)."""
-    if type(data) is not dict and not isinstance(data, Mapping):
-        errors.add(f"seats[{i}]", "must be an object")
-        return None
-    if len(data) > 5 or not data.keys() <= _SEAT_KEYS:
-        _unknown_keys(data, _SEAT_KEYS, f"seats[{i}]", errors)
-    seat = data.get("seat")
-    if type(seat) is int and 0 < seat <= MAX_SEATS and seat not in used:
-        used[seat] = i
-    else:
-        seat = _seat_refused(data, seat, i, errors, used)
-    player = data.get("player")
-    if player is not None and (not isinstance(player, str) or not player.strip()):
-        errors.add(f"seats[{i}].player", "must be a non-empty text identifier")
-        player = None
-    wagers = data.get("wagers")
-    ante = odds = None
-    if type(wagers) is dict and len(wagers) == 2:
-        a, o = wagers.get(ANTE), wagers.get(ODDS)
-        if type(a) is str and type(o) is str:
-            ante, odds = _POSITIVE_CACHE.get(a), _POSITIVE_CACHE.get(o)
-    if ante is None or odds is None:
-        ante, odds = _parse_wagers(wagers, i, errors)
-    raw = data.get("cards")
-    cards = None
-    if type(raw) is list and len(raw) >= PLAYER_CARDS:
-        try:
-            cards = tuple([_CARD(text) for text in raw])
-        except (KeyError, TypeError):  # not a card's text (or not hashable): named below
-            cards = None
-    if cards is None:
-        if "cards" in data:
-            cards = _cards(raw, f"seats[{i}].cards", errors, PLAYER_CARDS, "a player")
-        else:
-            errors.add(f"seats[{i}].cards", "is missing")
-            cards = ()
-    paid_raw = data.get("paid")
-    paid = () if paid_raw is None else _parse_paid(paid_raw, i, errors)
-    if seat is None:
-        return None
-    return _new_tuple(SeatHand, (seat, player, ante, odds, cards, paid, i))
-
-
-@cython.locals(
-    limit=cython.int,
-    k=cython.Py_ssize_t,
-    c=cython.Py_ssize_t,
-    cards=tuple,
-)
-def _too_many_copies(dealer: tuple, seats: list, decks: int) -> bool:
-    """Whether some card appears more often than a ``decks``-deck shoe holds."""
-    if not cython.compiled:
-        every = list(dealer)
-        for s in seats:
-            every += s.cards
-        every.sort()
-        return any(map(eq, every, every[decks:]))  # sorted: decks + 1 equal cards sit decks apart
-    # Compiled, counting into a C array beats sorting every card of the round.
-    counts = cython.declare(cython.int[52])
-    limit = decks
-    for k in range(52):
-        counts[k] = 0
-    for k in range(len(seats) + 1):
-        cards = dealer if k == 0 else seats[k - 1].cards
-        for c in cards:
-            if c < 0 or c >= 52:  # not a card: the detailed check names it
-                return True
-            counts[c] += 1
-            if counts[c] > limit:
-                return True
-    return False
-
-
-def _check_shoe(dealer: tuple[int, ...], seats: list[SeatHand], decks: int, errors: Errors) -> None:
-    """More copies of a card than the shoe holds: name each copy past the last real one."""
-    if not _too_many_copies(dealer, seats, decks):
-        return
-    located = [("dealer.cards", dealer)] + [(f"seats[{s.index}].cards", s.cards) for s in seats]
-    counts = [0] * 52
-    for _path, cards in located:
-        for c in cards:
-            counts[c] += 1
-    seen = [0] * 52
-    for path, cards in located:
-        for k, c in enumerate(cards):
-            seen[c] += 1
-            if seen[c] == decks + 1:
-                errors.add(
-                    f"{path}[{k}]",
-                    f"{TEXT[c]} appears {counts[c]} times in the round; a {decks}-deck shoe holds {decks}",
-                )
-
-
-def parse_round(data: Mapping, rules: PokerOrBustRules) -> Round:
-    """JSON form -> :class:`Round`; raises InvalidInput naming every impossible field."""
-    errors = Errors()
-    if type(data) is not dict and not isinstance(data, Mapping):
-        errors.add("", 'a round must be an object with "dealer" and "seats"')
-        errors.raise_if_any()
-    if len(data) != 2 or not data.keys() <= _ROUND_KEYS:
-        _unknown_keys(data, _ROUND_KEYS, "", errors)
-    dealer = data.get("dealer")
-    dealer_cards: tuple[int, ...] = ()
-    if type(dealer) is not dict and not isinstance(dealer, Mapping):
-        errors.add("dealer", 'must be an object such as {"cards": ["KS", "7H", "5D", "9C"]}')
-    else:
-        if len(dealer) != 1:
-            _unknown_keys(dealer, _DEALER_KEYS, "dealer", errors)
-        if "cards" not in dealer:
-            errors.add("dealer.cards", "is missing")
-        else:
-            dealer_cards = _cards(
-                dealer["cards"], "dealer.cards", errors, DEALER_DEAL, "the dealer"
-            )
-    raw_seats = data.get("seats")
-    seats: list[SeatHand] = []
-    if type(raw_seats) is not list:
-        errors.add("seats", "must be a list of seat objects")
-    elif not raw_seats:
-        errors.add("seats", "a round needs at least one seat")
-    elif len(raw_seats) > MAX_SEATS:
-        errors.add("seats", f"a Poker or Bust table has {MAX_SEATS} seats, got {len(raw_seats)}")
-    else:
-        used: dict[int, int] = {}
-        for i, raw in enumerate(raw_seats):
-            s = _parse_seat(raw, i, errors, used)
-            if s is not None:
-                seats.append(s)
-    _check_shoe(dealer_cards, seats, rules.decks, errors)
-    errors.raise_if_any()
-    return _new_tuple(Round, (dealer_cards, tuple(seats)))
-
-
-def round_to_dict(rnd: Round) -> dict:
-    """The canonical JSON form; ``parse_round`` round-trips it."""
-    seats = []
-    for s in rnd.seats:
-        wagers = {}
-        if s.ante is not None:
-            wagers[ANTE] = money_text(s.ante)
-        if s.odds is not None:
-            wagers[ODDS] = money_text(s.odds)
-        item: dict = {"seat": s.seat}
-        if s.player is not None:
-            item["player"] = s.player
-        item["wagers"] = wagers
-        item["cards"] = [TEXT[c] for c in s.cards]
-        if s.paid:
-            item["paid"] = [{"wager": w, "net": money_text(net)} for w, net in s.paid]
-        seats.append(item)
-    return {"dealer": {"cards": [TEXT[c] for c in rnd.dealer_cards]}, "seats": seats}
 
 
 # --- points and the dealer's rule ---------------------------------------------------------

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from tables.games import GAMES, POKER_OR_BUST
 from tables.games import poker_or_bust as pb
+from tables.games import poker_or_bust_round as pbr
 from tables.games import simulate_poker_or_bust as sim
-from tables.games.base import InvalidInput, compare_recorded
+from tables.games.base import Errors, InvalidInput, compare_recorded
 from tables.games.rulesets import PokerOrBustRules
 
 RULES = PokerOrBustRules()
@@ -216,7 +217,7 @@ def test_settlement_does_not_depend_on_seat_order():
 
 
 def test_module_docstring_example():
-    doc = pb.__doc__
+    doc = pbr.__doc__
     start = doc.index('    {\n      "dealer"')
     data = json.loads(doc[start : doc.index("\n\n", start)])
     a = run(data)
@@ -580,14 +581,14 @@ def test_the_parsers_memos_change_no_answer(seed, seats):
     """The one parser remembers the amounts, wagers and pays it accepted: a seat read with its
     memos empty and read again from them is the same seat."""
     data = pb.simulate_round(random.Random(seed), RULES, seats=seats)
-    memos = (pb._MONEY_CACHE, pb._POSITIVE_CACHE, pb._PAIR_CACHE)
+    memos = (pbr._MONEY_CACHE, pbr._POSITIVE_CACHE, pbr._PAIR_CACHE)
     for i, raw in enumerate(data["seats"]):
         for memo in memos:
             memo.clear()
-        errs = pb.Errors()
-        cold = pb._parse_seat(raw, i, errs, {})
-        assert pb._POSITIVE_CACHE and (not raw.get("paid") or pb._PAIR_CACHE)
-        warm = pb._parse_seat(raw, i, errs, {})
+        errs = Errors()
+        cold = pbr._parse_seat(raw, i, errs, {})
+        assert pbr._POSITIVE_CACHE and (not raw.get("paid") or pbr._PAIR_CACHE)
+        warm = pbr._parse_seat(raw, i, errs, {})
         assert not errs and cold == warm
 
 
