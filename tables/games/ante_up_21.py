@@ -245,128 +245,30 @@ def player_poker_cards(seat: bj.Seat) -> Sequence[int]:
     return seat.first_two if len(seat.hands) > 1 else seat.hands[0].cards
 
 
-_POKER_EXPLAIN: dict[tuple, str] = {}
-
-
-def _poker_explanation(key: tuple) -> str:
-    text = _POKER_EXPLAIN.get(key)
-    if text is not None:
-        return text
-    kind, p, d, wager = key
-    if kind == "fold":
-        return "player folded (no BET); Ante loses"
-    pt, dt = poker_text(p), poker_text(d)
-    if kind == "dnat":
-        if wager == BET:
-            text = f"dealer blackjack: Bet pushes ({pt} against dealer {dt})"
-        elif p > d:
-            text = f"dealer blackjack; {pt} beats dealer {dt}: Ante wins 1 to 1"
-        elif p < d:
-            text = f"dealer blackjack; {pt} loses to dealer {dt}: Ante loses"
-        else:
-            text = f"dealer blackjack; {pt} ties dealer {dt}: Ante pushes"
-    elif kind == "nq":
-        text = (
-            f"dealer {dt} does not qualify (needs Queen-high); "
-            + ("Ante wins 1 to 1" if wager == ANTE else "Bet pushes")
-            + f" ({pt})"
-        )
-    elif p > d:
-        text = f"{pt} beats dealer {dt}; Ante and Bet win 1 to 1"
-    elif p < d:
-        text = f"{pt} loses to dealer {dt}; Ante and Bet lose"
-    else:
-        text = f"{pt} ties dealer {dt}; Ante and Bet push"
-    if len(_POKER_EXPLAIN) > 50000:
-        _POKER_EXPLAIN.clear()
-    _POKER_EXPLAIN[key] = text
-    return text
-
-
 def _settle(
     seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
 ) -> None:
-    """The plain settlement of this game's side wagers (the definition: ``audit_reference``
-    uses it, and the tests hold the hot path's ``_audit_seat`` to it)."""
+    """This game's side wagers settled (``audit_reference`` calls it; the audit's hot path,
+    :func:`_audit_seat`, reaches the same :func:`_settle_seat` with the dealer's poker value
+    worked out once per round)."""
+    _settle_seat(seat, dealer, rules, out, poker_value(dealer.cards))
+
+
+def _settle_seat(seat: bj.Seat, dealer: bj.Dealer, rules, out: list[Settlement], d: int) -> None:
+    """ANTE and BET against the dealer's poker value ``d``, and the Poker Bonus: the one definition."""
     w = seat.wagers
     ante = w.get(ANTE)
     number = seat.seat
     if ante is not None:
         bet = w.get(BET)
         if bet is None:
-            out.append(
-                bj.make_settlement(
-                    number, ANTE, ante, -ante, LOSE, _poker_explanation(("fold", 0, 0, ANTE))
-                )
-            )
+            out.append(make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT))
         else:
-            p = poker_value(player_poker_cards(seat))
-            d = poker_value(dealer.cards)
-            if dealer.natural:
-                a_out = WIN if p > d else LOSE if p < d else PUSH
-                a_net = ante if p > d else -ante if p < d else ZERO
-                out.append(
-                    bj.make_settlement(
-                        number, ANTE, ante, a_net, a_out, _poker_explanation(("dnat", p, d, ANTE))
-                    )
-                )
-                out.append(
-                    bj.make_settlement(
-                        number, BET, bet, ZERO, PUSH, _poker_explanation(("dnat", p, d, BET))
-                    )
-                )
-            elif d < QUALIFY:
-                out.append(
-                    bj.make_settlement(
-                        number, ANTE, ante, ante, WIN, _poker_explanation(("nq", p, d, ANTE))
-                    )
-                )
-                out.append(
-                    bj.make_settlement(
-                        number, BET, bet, ZERO, PUSH, _poker_explanation(("nq", p, d, BET))
-                    )
-                )
-            else:
-                text = _poker_explanation(("q", p, d, None))
-                if p > d:
-                    out.append(bj.make_settlement(number, ANTE, ante, ante, WIN, text))
-                    out.append(bj.make_settlement(number, BET, bet, bet, WIN, text))
-                elif p < d:
-                    out.append(bj.make_settlement(number, ANTE, ante, -ante, LOSE, text))
-                    out.append(bj.make_settlement(number, BET, bet, -bet, LOSE, text))
-                else:
-                    out.append(bj.make_settlement(number, ANTE, ante, ZERO, PUSH, text))
-                    out.append(bj.make_settlement(number, BET, bet, ZERO, PUSH, text))
+            out += _settle_poker(number, ante, bet, poker_value(player_poker_cards(seat)), d, dealer.natural)
     bonus = w.get(POKER_BONUS)
     if bonus is not None:
         c1, c2 = seat.first_two
-        cat = poker_bonus_category(c1, c2, dealer.upcard)
-        if cat is None:
-            out.append(
-                bj.make_settlement(
-                    number,
-                    POKER_BONUS,
-                    bonus,
-                    -bonus,
-                    LOSE,
-                    f"no pair in the first two cards ({bj.cards_text(seat.first_two)}); Poker Bonus loses",
-                )
-            )
-        else:
-            odds = rules.poker_bonus_paytable[cat]
-            net = bj.pay_odds(bonus, odds, rules)
-            cards = (c1, c2, dealer.upcard) if "three" in cat else (c1, c2)
-            out.append(
-                bj.make_settlement(
-                    number,
-                    POKER_BONUS,
-                    bonus,
-                    net,
-                    WIN if net > 0 else LOSE if net < 0 else PUSH,
-                    f"{_CATEGORY_TEXT[cat]} ({bj.cards_text(cards)}); Poker Bonus pays "
-                    f"{bj.odds_text(odds)}",
-                )
-            )
+        out.append(_settle_bonus(number, bonus, c1, c2, dealer.upcard, rules))
 
 
 def _round_facts(dealer: bj.Dealer, rules) -> int:
@@ -383,34 +285,13 @@ def _audit_seat(
     findings: list[Finding],
     facts: object,
 ) -> Decimal:
-    """``_settle``, ``_rule_findings`` and ``_side_live`` in one call (the audit's hot path);
-    ``facts`` is the dealer's poker value."""
-    w = seat.wagers
-    if len(w) == 1:
+    """The game's hooks in one call (the audit's hot path); ``facts`` is the dealer's poker
+    value, worked out once per round. A seat with its 21 bet alone has nothing here."""
+    if len(seat.wagers) == 1:
         return ZERO
-    ante = w.get(ANTE)
-    bet = w.get(BET)
-    bonus = w.get(POKER_BONUS)
-    number = seat.seat
-    if ante is not None:
-        if bet is None:
-            out.append(make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT))
-        else:
-            hands = seat.hands
-            cards = seat.first_two if len(hands) > 1 else hands[0].cards
-            p = _TWO[cards[0] * 52 + cards[1]] if len(cards) == 2 else poker_value(cards)
-            out += _settle_poker(number, ante, bet, p, facts, dealer.natural)  # type: ignore[arg-type]
-    if bonus is not None:
-        c1, c2 = seat.first_two
-        out.append(_settle_bonus(number, bonus, c1, c2, dealer.upcard, rules))
-    if not (
-        (ante is None or (ante <= w[bj.W21] and (bet is None or bet == ante)))
-        and (bonus is None or (bet is not None and bonus == rules.poker_bonus_amount))
-    ):
-        findings += _rule_findings_found(seat, rules)
-    if bet is None or ante is None:
-        return ZERO
-    return bet + ante
+    _settle_seat(seat, dealer, rules, out, facts)  # type: ignore[arg-type]
+    findings += _rule_findings(seat, rules)
+    return _side_live(seat, dealer.upcard, rules)
 
 
 _FOLD_TEXT = "player folded (no BET); Ante loses"
@@ -422,7 +303,7 @@ _POKER_TEXTS: dict[int, tuple[str, str]] = {}
 
 
 def _poker_texts(p: int, d: int, dealer_natural: bool) -> tuple[str, str]:
-    """The texts of :func:`_poker_explanation`, built here directly, for ANTE and BET."""
+    """The ANTE and BET explanations of a poker hand against the dealer's."""
     pt, dt = _POKER_TEXT[p], _POKER_TEXT[d]
     if dealer_natural:
         bet_text = f"dealer blackjack: Bet pushes ({pt} against dealer {dt})"

@@ -231,12 +231,13 @@ class GameSpec:
     * ``settle``: settlements of its side wagers for one seat;
     * ``validate_wagers``: when ``validate`` looks only at the seat's wagers, the same check
       as a yes/no answer, so the fast parser runs it once per distinct set of wagers;
-    * ``audit_seat``: ``settle``, ``rule_findings`` (when the seat has more than its 21 bet)
-      and ``side_live`` in one call, ``(seat, dealer, rules, context, settlements, findings,
-      facts) -> side live money``, for the audit's hot path; the three hooks stay the
-      definition (:func:`audit_reference` uses them, and the tests hold the two together);
+    * ``audit_seat``: ``(seat, dealer, rules, context, settlements, findings, facts) -> side
+      live money``, for a game whose hot path needs ``facts`` worked out once per round
+      (Ante Up 21's dealer poker hand). It calls the same settlement functions as ``settle``
+      and the same ``rule_findings`` and ``side_live``, never a copy of them; without it the
+      audit calls the three hooks (and none for a seat with its 21 bet alone);
     * ``round_facts``: ``(dealer, rules) -> facts`` worked out once per round for
-      ``audit_seat`` (e.g. the dealer's poker hand).
+      ``audit_seat``.
     """
 
     key: str
@@ -1781,7 +1782,10 @@ def _audit_seat_hooks(
     spec: GameSpec,
 ) -> Decimal:
     """The side wagers of one seat through the game's three separate hooks (``facts`` is the
-    spec itself here)."""
+    spec itself here). A seat with its 21 bet alone has no side wager to settle, judge or keep
+    live: most seats, and no hook is called for them."""
+    if len(s.wagers) == 1:
+        return ZERO
     spec.settle(s, dealer, rules, context, settlements)
     if len(s.wagers) > 1:
         findings += spec.rule_findings(s, rules)

@@ -90,110 +90,21 @@ def _side_live(seat: bj.Seat, upcard: int, rules) -> Decimal:
     return live
 
 
-_ORDER = {key: i for i, key in enumerate(WAGERS)}
-
-
 def _settle(
     seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
 ) -> None:
-    """The plain settlement of this game's side wagers (the definition: ``audit_reference``
-    uses it, and the tests hold the hot path's ``_audit_seat`` to it)."""
-    tie = None
-    computed = False
-    number = seat.seat
+    """This game's tie bonuses settled, in the card's order: the one definition (the audit
+    reaches it through the game's hooks, and ``audit_reference`` calls it)."""
+    h = seat.hands[0]
+    tie = tie_of(h, dealer)
+    # A losing bonus names both hands when there is no tie.
+    mine = None if tie is not None else "bust" if h.busted else "blackjack" if h.natural else str(h.total)
+    dealer_text = None if tie is not None else dealer.text
     w = seat.wagers
     for key in WAGERS:
         amount = w.get(key)
-        if amount is None:
-            continue
-        bonus = BONUS_OF_WAGER[key]
-        if not computed:
-            tie = tie_of(seat.hands[0], dealer)
-            computed = True
-        if tie is not None and tie in WINS_ON[bonus]:
-            odds = rules.tie_paytable[bonus]
-            out.append(
-                bj.make_settlement(
-                    number,
-                    key,
-                    amount,
-                    bj.pay_odds(amount, odds, rules),
-                    WIN,
-                    f"player and dealer tie on {_TIE_NAMES[tie]}; {bonus} bonus pays {odds_text(odds)}",
-                )
-            )
-        elif tie is not None:
-            out.append(
-                bj.make_settlement(
-                    number,
-                    key,
-                    amount,
-                    -amount,
-                    LOSE,
-                    f"tie on {_TIE_NAMES[tie]} is not covered by the {bonus} bonus; loses",
-                )
-            )
-        else:
-            h = seat.hands[0]
-            mine = "bust" if h.busted else "blackjack" if h.natural else str(h.total)
-            out.append(
-                bj.make_settlement(
-                    number,
-                    key,
-                    amount,
-                    -amount,
-                    LOSE,
-                    f"no tie (first hand {mine}, dealer {dealer.text}); {bonus} bonus loses",
-                )
-            )
-
-
-@cython.locals(keys=list, order=dict, bonus_of=dict, wins_on=dict)
-def _audit_seat(
-    seat: bj.Seat,
-    dealer: bj.Dealer,
-    rules,
-    context: AuditContext | None,
-    out: list[Settlement],
-    findings: list[Finding],
-    facts: object,
-) -> Decimal:
-    """``_settle``, ``_rule_findings`` and ``_side_live`` in one call (the audit's hot path).
-
-    The settlements are built directly: a losing bonus names the dealer's cards, so they
-    hardly repeat."""
-    w = seat.wagers
-    if len(w) == 1:
-        return ZERO
-    order = _ORDER
-    keys = [key for key in w if key in order]
-    if not keys:
-        return ZERO
-    if len(keys) > 1:
-        keys.sort(key=order.__getitem__)
-    h = seat.hands[0]
-    tie = tie_of(h, dealer)
-    if tie is None:
-        mine = "bust" if h.busted else "blackjack" if h.natural else str(h.total)
-        dtext = dealer.text
-    else:
-        mine = dtext = None
-    # What _side_live adds up: the bonuses that cover a first hand standing on 17 to 21.
-    stands_on = None if h.busted or h.natural or h.total < 17 else str(h.total)
-    bonus_of = BONUS_OF_WAGER
-    wins_on = WINS_ON
-    number = seat.seat
-    total = ZERO
-    live = ZERO
-    for key in keys:
-        amount = w[key]
-        total += amount
-        out.append(_settle_bonus(number, key, amount, tie, mine, dtext, rules))
-        if stands_on is not None and stands_on in wins_on[bonus_of[key]]:
-            live += amount
-    if total > w[bj.W21]:
-        findings += _rule_findings(seat, rules)
-    return live
+        if amount is not None:
+            out.append(_settle_bonus(seat.seat, key, amount, tie, mine, dealer_text, rules))
 
 
 @cython.cfunc
@@ -242,7 +153,6 @@ SPEC = bj.GameSpec(
     rule_findings=_rule_findings,
     side_live=_side_live,
     settle=_settle,
-    audit_seat=_audit_seat,
 )
 
 

@@ -99,11 +99,22 @@ _LIVE_UP = tuple(upcard_live(c) for c in range(52))
 
 
 def tax_due(seat: bj.Seat, upcard: int, rules) -> Decimal:
-    if not upcard_live(upcard):
+    return _tax(seat.first_two, upcard, rules)
+
+
+def _tax(first_two: tuple[int, int], upcard: int, rules) -> Decimal:
+    """The Taxpayer's Fortune tax on these first two cards against this upcard (0: none)."""
+    if not _LIVE_UP[upcard]:
         return ZERO
-    c1, c2 = seat.first_two
+    c1, c2 = first_two
     cat = _TAX_TABLE[c1 * 52 + c2]
     return rules.tax_schedule[cat] if cat is not None else ZERO
+
+
+def jackpot_hit(seat: bj.Seat, dealer: bj.Dealer, taxed: bool) -> bool:
+    """The Taxpayer's Fortune jackpot: a blackjack that paid its tax, against a dealer who
+    busted with five cards or more."""
+    return taxed and seat.hands[0].natural and dealer.busted and len(dealer.cards) >= 5
 
 
 def jackpot_line(first_two: tuple[int, int], dealer_cards_count: int) -> str:
@@ -235,139 +246,20 @@ def _side_live(seat: bj.Seat, upcard: int, rules) -> Decimal:
 def _settle(
     seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
 ) -> None:
-    """The plain settlement of this game's side wagers (the definition: ``audit_reference``
-    uses it, and the tests hold the hot path's ``_audit_seat`` to it)."""
+    """This game's side wagers settled: the one definition (the audit reaches it through the
+    game's hooks, and ``audit_reference`` calls it)."""
     w = seat.wagers
-    number = seat.seat
-    c1, c2 = seat.first_two
-    up = dealer.upcard
-    live_up = upcard_live(up)
-    ul = w.get(UPCARD_LUCK)
-    if ul is not None:
-        cat = _UL_TABLE[c1 * 52 + c2]
-        first = cards_text(seat.first_two)
-        if not live_up:
-            out.append(
-                bj.make_settlement(
-                    number,
-                    UPCARD_LUCK,
-                    ul,
-                    -ul,
-                    LOSE,
-                    f"dealer upcard {bj.TEXT[up]} is not 2 to 7; Upcard Luck loses",
-                )
-            )
-        elif cat is None:
-            out.append(
-                bj.make_settlement(
-                    number,
-                    UPCARD_LUCK,
-                    ul,
-                    -ul,
-                    LOSE,
-                    f"first two cards {first} make no Upcard Luck hand; Upcard Luck loses",
-                )
-            )
-        else:
-            odds = _ul_odds(rules)[cat]
-            net = bj.pay_odds(ul, odds, rules)
-            out.append(
-                bj.make_settlement(
-                    number,
-                    UPCARD_LUCK,
-                    ul,
-                    net,
-                    WIN,
-                    f"{UPCARD_LUCK_CATEGORY_NAMES[cat]} ({first}) with dealer {bj.TEXT[up]} up; "
-                    f"Upcard Luck pays {odds_text(odds)} (table {rules.upcard_luck_paytable})",
-                )
-            )
-    tf = w.get(TAXPAYERS_FORTUNE)
-    if tf is None:
-        return
-    tax = tax_due(seat, up, rules)
-    if tax > 0:
-        out.append(
-            bj.make_settlement(
-                number,
-                TAX,
-                tf,
-                -tax,
-                LOSE,
-                f"{cards_text(seat.first_two)} with dealer {bj.TEXT[up]} up is taxable; "
-                f"tax {money_text(tax)} collected",
-            )
-        )
-    else:
-        why = (
-            f"dealer upcard {bj.TEXT[up]} is not 2 to 7"
-            if not live_up
-            else f"{cards_text(seat.first_two)} owes no tax"
-        )
-        out.append(
-            bj.make_settlement(number, TAX, tf, ZERO, PUSH, f"{why}; player keeps the marker")
-        )
-        return
-    n = len(dealer.cards)
-    if seat.hands[0].natural and dealer.busted and n >= 5:
-        line = jackpot_line(seat.first_two, n)
-        amount = jackpot_amount(line, rules, context)
-        source = (
-            "progressive meter" if line in rules.progressive_lines else f"{rules.decks}-deck column"
-        )
-        out.append(
-            bj.make_settlement(
-                number,
-                JACKPOT,
-                ZERO,
-                amount,
-                WIN,
-                f"Taxpayer's Fortune jackpot: {JACKPOT_LINE_NAMES[line]} "
-                f"({cards_text(seat.first_two)} against {dealer.text}); pays "
-                f"{money_text(amount)} ({source})",
-                line=line,
-            )
-        )
-
-
-def _audit_seat(
-    seat: bj.Seat,
-    dealer: bj.Dealer,
-    rules,
-    context: AuditContext | None,
-    out: list[Settlement],
-    findings: list[Finding],
-    facts: object,
-) -> Decimal:
-    """``_settle``, ``_rule_findings`` and ``_side_live`` in one call (the audit's hot path)."""
-    w = seat.wagers
-    if len(w) == 1:
-        return ZERO
     ul = w.get(UPCARD_LUCK)
     tf = w.get(TAXPAYERS_FORTUNE)
-    if ul is None and tf is None:
-        return ZERO
-    number = seat.seat
     c1, c2 = seat.first_two
     up = dealer.upcard
     if ul is not None:
-        out.append(_settle_upcard_luck(number, ul, c1, c2, up, rules))
+        out.append(_settle_upcard_luck(seat.seat, ul, c1, c2, up, rules))
     if tf is not None:
-        tax = _settle_tax(number, tf, seat.first_two, up, rules)
+        tax = _settle_tax(seat.seat, tf, seat.first_two, up, rules)
         out.append(tax)
-        if tax.net < 0 and seat.hands[0].natural and dealer.busted and len(dealer.cards) >= 5:
+        if jackpot_hit(seat, dealer, tax.net < 0):
             out.append(_settle_jackpot(seat, dealer, rules, context))
-    if not (
-        (ul is None or ul <= w[bj.W21])
-        and (
-            tf is None
-            or (rules.taxpayers_fortune and ul is not None and tf == rules.taxpayers_fortune_marker)
-        )
-    ):
-        findings += _rule_findings_found(seat, rules)
-    if tf is None or not seat.hands[0].natural:
-        return ZERO
-    return tf if tax_due(seat, dealer.upcard, rules) > 0 else ZERO
 
 
 def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rules) -> Settlement:
@@ -405,10 +297,8 @@ def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rul
 
 
 def _settle_tax(number: int, tf: Decimal, first_two: tuple[int, int], up: int, rules) -> Settlement:
+    tax = _tax(first_two, up, rules)
     c1, c2 = first_two
-    live = _LIVE_UP[up]
-    cat = _TAX_TABLE[c1 * 52 + c2] if live else None
-    tax = rules.tax_schedule[cat] if cat is not None else ZERO
     if tax > 0:
         return make_settlement(
             number,
@@ -421,7 +311,7 @@ def _settle_tax(number: int, tf: Decimal, first_two: tuple[int, int], up: int, r
         )
     why = (
         f"dealer upcard {bj.TEXT[up]} is not 2 to 7"
-        if not live
+        if not _LIVE_UP[up]
         else f"{bj.TWO_TEXT[c1 * 52 + c2]} owes no tax"
     )
     return make_settlement(number, TAX, tf, ZERO, PUSH, f"{why}; player keeps the marker")
@@ -456,7 +346,6 @@ SPEC = bj.GameSpec(
     side_live=_side_live,
     settle=_settle,
     pay_wagers=(TAX, JACKPOT),
-    audit_seat=_audit_seat,
 )
 
 # --------------------------------------------------------------------------------------

@@ -389,8 +389,9 @@ def test_a_new_ruleset_object_gets_its_own_plan():
         del rules
 
 
-def test_poker_settlement_texts_are_the_plain_ones():
-    """The hot path builds the ANTE/BET explanations itself; they are _poker_explanation's."""
+def test_poker_settlement_texts_say_what_was_settled():
+    """Every ANTE/BET explanation names the hands and the result the settlement carries (one
+    settlement now: the texts are checked against the outcomes, not against a second copy)."""
     from tables.games import ante_up_21 as au
 
     values = sorted(au._POKER_TEXT)
@@ -398,17 +399,20 @@ def test_poker_settlement_texts_are_the_plain_ones():
     for p in values:
         for d in values:
             for natural in (False, True):
-                got = tuple(s.explanation for s in au._settle_poker(1, stake, stake, p, d, natural))
+                ante, bet = au._settle_poker(1, stake, stake, p, d, natural)
+                pt, dt = au.poker_text(p), au.poker_text(d)
+                assert pt in ante.explanation and dt in ante.explanation, (p, d, natural)
+                expected = "win" if p > d else "lose" if p < d else "push"
                 if natural:
-                    want = (
-                        au._poker_explanation(("dnat", p, d, au.ANTE)),
-                        au._poker_explanation(("dnat", p, d, au.BET)),
-                    )
+                    assert ante.explanation.startswith("dealer blackjack;")
+                    assert ante.outcome == expected and bet.outcome == "push"
+                    assert bet.explanation == f"dealer blackjack: Bet pushes ({pt} against dealer {dt})"
                 elif d < au.QUALIFY:
-                    want = (
-                        au._poker_explanation(("nq", p, d, au.ANTE)),
-                        au._poker_explanation(("nq", p, d, au.BET)),
-                    )
+                    assert (ante.outcome, bet.outcome) == ("win", "push")
+                    assert "does not qualify" in ante.explanation and ante.explanation.count("Ante wins 1 to 1") == 1
+                    assert "Bet pushes" in bet.explanation
                 else:
-                    want = (au._poker_explanation(("q", p, d, None)),) * 2
-                assert got == want, (p, d, natural)
+                    assert ante.outcome == bet.outcome == expected
+                    assert ante.explanation == bet.explanation
+                    word = {"win": "win 1 to 1", "lose": "lose", "push": "push"}[expected]
+                    assert ante.explanation.endswith(f"Ante and Bet {word}"), ante.explanation
