@@ -340,11 +340,6 @@ def taxpayers_fortune_odds(
     return _taxpayers_fortune_odds(decks, bool(h17), schedule, column, unit)
 
 
-def _jackpot_line(cards: int, suited: bool) -> str:
-    size = "8plus" if cards >= 8 else str(cards)
-    return f"bust{size}_{'suited' if suited else 'unsuited'}"
-
-
 @lru_cache(maxsize=64)
 def _taxpayers_fortune_odds(
     decks: int,
@@ -390,7 +385,7 @@ def _taxpayers_fortune_odds(
     for (cat, suited), ways in sorted(blackjacks.items()):
         p_pair = Fraction(ways, pair_total)
         for cards, p_bust in sorted(busts.items()):
-            line = _jackpot_line(cards, suited)
+            line = pt.jackpot_line_key(cards, suited)
             p = p_pair * p_bust
             line_probability[line] += p
             # Move this share out of the plain "tax" outcome into the jackpot one.

@@ -49,6 +49,14 @@ TAXPAYERS_FORTUNE_MARKER = 1  # dollars: "The minimum tax is $1, which is also t
 JACKPOT_LINES = tuple(
     f"bust{n}_{kind}" for n in ("5", "6", "7", "8plus") for kind in ("unsuited", "suited")
 )
+
+
+def jackpot_line_key(dealer_cards: int, suited: bool) -> str:
+    """The jackpot line of a blackjack against a dealer who busted with ``dealer_cards`` cards
+    (5 or more): one of :data:`JACKPOT_LINES`."""
+    return f"bust{'8plus' if dealer_cards >= 8 else dealer_cards}_{'suited' if suited else 'unsuited'}"
+
+
 JACKPOT_LINE_NAMES = {
     f"bust{n}_{kind}": f"dealer busts with {label} cards, {kind} blackjack"
     for n, label in (("5", "5"), ("6", "6"), ("7", "7"), ("8plus", "8 or more"))

@@ -42,7 +42,12 @@ from .catalogue import (
 from .catalogue import TAXPAYERS_FORTUNE_JACKPOT as JACKPOT
 from .catalogue import TAXPAYERS_FORTUNE_TAX as TAX
 from .money import ZERO, money_text, odds_text
-from .paytables import JACKPOT_LINE_NAMES, UPCARD_LUCK_CATEGORY_NAMES, UPCARD_LUCK_LIVE_UPCARDS
+from .paytables import (
+    JACKPOT_LINE_NAMES,
+    UPCARD_LUCK_CATEGORY_NAMES,
+    UPCARD_LUCK_LIVE_UPCARDS,
+    jackpot_line_key,
+)
 
 make_settlement = bj.make_settlement
 
@@ -119,8 +124,7 @@ def jackpot_hit(seat: bj.Seat, dealer: bj.Dealer, taxed: bool) -> bool:
 
 def jackpot_line(first_two: tuple[int, int], dealer_cards_count: int) -> str:
     a, b = first_two
-    size = "8plus" if dealer_cards_count >= 8 else str(dealer_cards_count)
-    return f"bust{size}_{'suited' if SUIT[a] == SUIT[b] else 'unsuited'}"
+    return jackpot_line_key(dealer_cards_count, SUIT[a] == SUIT[b])
 
 
 def jackpot_amount(line: str, rules, context: AuditContext | None) -> Decimal:
