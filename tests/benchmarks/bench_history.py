@@ -1,6 +1,7 @@
 """Every page at years of history: time each page at 1,000,000 and at 5,000,000 rounds.
 
-``python -m tests.benchmarks.bench_history [--rounds 1000000,5000000] [--per-day 13700] [--database NAME] [--keep]``
+``python -m tests.benchmarks.bench_history [--rounds 1000000,5000000] [--per-day 13700] [--database NAME] [--keep]
+[--wait-quiet MINUTES]``
 
 Issue #20: every page's median at most 300 ms at the largest size, and no page more than 1.5
 times slower there than at the first size. In a scratch database it drops and creates
@@ -14,7 +15,9 @@ end, also on a failure or Ctrl-C (about 3.4 GB per million rounds), it:
    corrections, voids, reviews, through COPY), with a session and dealer per table and day
    and a daily report for every closed day (the newest reconciled by the real run, the
    older ones copies of it on their own day);
-3. times every GET page and API list the URLconf has (``?limit=50`` too for API lists), with what
+3. after a ``VACUUM (ANALYZE)`` of the whole database and, with ``--wait-quiet``, once the machine's
+   1-minute load average is below 1.0 (another job on a 2-core machine skews the pages), times
+   every GET page and API list the URLconf has (``?limit=50`` too for API lists), with what
    is loaded frozen out of the garbage collector's full passes as gunicorn's ``pre_fork`` does: the
    median of 3 requests after a warm-up through Django's test client (one request when the
    warm-up took over 5 s), logged in as the first role the page lets in (pit boss,
