@@ -372,10 +372,10 @@ def _schema_drop(cur) -> list[str]:
 def derived_tables() -> list[str]:
     """The tables kept from the rounds as they are recorded (rebuilt by their commands)."""
     from audit.advantage.models import CountLine
-    from audit.ratings.models import RatingSession
+    from audit.ratings.models import RatingDay, RatingSession
     from audit.rollups.writer import SHAPES
 
-    return [m._meta.db_table for m in (*SHAPES, RatingSession, CountLine)]
+    return [m._meta.db_table for m in (*SHAPES, RatingSession, RatingDay, CountLine)]
 
 
 def load(floor: Floor, pool: dict, plan: Plan) -> dict:
