@@ -103,11 +103,7 @@ def upcard_live(upcard: int) -> bool:
 _LIVE_UP = tuple(upcard_live(c) for c in range(52))
 
 
-def tax_due(seat: bj.Seat, upcard: int, rules) -> Decimal:
-    return _tax(seat.first_two, upcard, rules)
-
-
-def _tax(first_two: tuple[int, int], upcard: int, rules) -> Decimal:
+def tax_due(first_two: tuple[int, int], upcard: int, rules) -> Decimal:
     """The Taxpayer's Fortune tax on these first two cards against this upcard (0: none)."""
     if not _LIVE_UP[upcard]:
         return ZERO
@@ -244,7 +240,7 @@ def _side_live(seat: bj.Seat, upcard: int, rules) -> Decimal:
     tf = seat.wagers.get(TAXPAYERS_FORTUNE)
     if tf is None or not seat.hands[0].natural:
         return ZERO
-    return tf if tax_due(seat, upcard, rules) > 0 else ZERO
+    return tf if tax_due(seat.first_two, upcard, rules) > 0 else ZERO
 
 
 def _settle(
@@ -301,7 +297,7 @@ def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rul
 
 
 def _settle_tax(number: int, tf: Decimal, first_two: tuple[int, int], up: int, rules) -> Settlement:
-    tax = _tax(first_two, up, rules)
+    tax = tax_due(first_two, up, rules)
     c1, c2 = first_two
     if tax > 0:
         return make_settlement(
