@@ -302,8 +302,10 @@ def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | Non
 
 
 def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
-    at = at or timezone.now()
     now = _lock_table(table.pk if isinstance(table, Table) else table)
+    # Read under the lock: a table's rounds are timed in the order they are recorded, so one that
+    # waited while another rolled the session over to a new gaming day is in that day too.
+    at = at or timezone.now()
     table = now.table
     if not may_see_casino(author, now.casino_id):  # as if it did not exist: another casino's floor
         raise ValidationError({"table": [f'Invalid pk "{table.pk}" - object does not exist.']})

@@ -389,3 +389,35 @@ def test_the_whole_demo_loads_at_any_hour_of_the_gaming_day(monkeypatch, setting
     assert openers.filter(gaming_day=finished - timedelta(days=1)).exists()  # the cash-only day
     assert openers.filter(gaming_day=finished).exists()  # the finished day, kept in money too
     assert not Round.objects.filter(gaming_day__lt=finished).exists()
+
+
+@pytest.mark.django_db
+def test_a_round_waiting_for_the_tables_lock_across_the_start_hour_is_recorded_in_the_new_day(monkeypatch):
+    """Two pit bosses at one table a moment apart around the start hour: the second waits for
+    the table's lock while the first's round rolls the session over. The waiting round is timed
+    when it gets the lock (rounds at a table are recorded one at a time, in the lock's order),
+    so it lands in the new day instead of being refused as a moment before the open session's
+    day (bench_ingest saw two such 400s at 03:00 Pacific)."""
+    import tables.services.rounds as rounds_module
+    from django.utils import timezone
+
+    casino, table, dealer = _floor()
+    pitboss, other = user_with_role("pit_boss", casinos=[casino]), user_with_role("pit_boss", username="pitboss2", casinos=[casino])
+    table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T05:51"))
+    clock = {"now": ny("2026-11-22T05:59:59.990")}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    lock_table = rounds_module._lock_table
+    waited = []
+
+    def lock_after_the_other(table_id):
+        if not waited:  # the first request waits while the other is recorded after the start hour
+            waited.append(True)
+            clock["now"] = ny("2026-11-22T06:00:00.010")
+            round_record(table=table, data=ROUND, author=other)
+        return lock_table(table_id)
+
+    monkeypatch.setattr(rounds_module, "_lock_table", lock_after_the_other)
+    waiting = round_record(table=table, data=ROUND, author=pitboss).round
+    assert waiting.gaming_day == date(2026, 11, 22) and waiting.recorded_at == ny("2026-11-22T06:00:00.010")
+    assert list(Round.objects.filter(table=table).order_by("sequence").values_list("recorded_by", flat=True)) == [
+        other.pk, pitboss.pk]
