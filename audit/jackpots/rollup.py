@@ -15,8 +15,9 @@ recomputes them from the legs (the ``jackpots_rollup`` command, the migration th
 table). A period's recomputation check verifies the rows of its days
 (``audit/jackpots/reconcile.py``).
 
-One small module holds the one hand-written statement (the upsert: Django's ``bulk_create``
-cannot add to a row on conflict); everything else is the ORM.
+Two statements are written by hand: the upsert (Django's ``bulk_create`` cannot add to a row on
+conflict) and the closings' read, which every posting makes (the ORM spent ten times the
+database's time building its subqueries); everything else is the ORM.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import lru_cache
 
 from django.db import connections, router
-from django.db.models import Case, DecimalField, F, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, DecimalField, F, Q, Value, When
 from django.db.models.functions import Round
 
 from audit.jackpots.models import (
@@ -38,7 +40,8 @@ from audit.jackpots.models import (
     LedgerTransaction,
 )
 from audit.jackpots.rules import CENT, ZERO
-from casino.money import money, money_sum
+from casino.money import money_sum
+from casino.prepared import PREPARED
 
 #: The rollup's kind for the contribution base (on the cash account; it is not a leg).
 BASE = "base"
@@ -88,23 +91,43 @@ def last_day(bank_id: int) -> date | None:
 def closings(banks_upto: dict[int, date | None]) -> dict[int, dict[int, dict[str, Decimal]]]:
     """Per bank id, account id and kind: the running sum of legs (debit-positive) through the
     bank's day (``None``: everything), read as each account's latest row of each kind on or
-    before it. One query for any number of banks; one index probe per account and kind."""
-    accounts = LedgerAccount.objects.filter(bank_id__in=banks_upto)
-    days = {b: d for b, d in banks_upto.items() if d is not None}
-    one = set(banks_upto.values())
-    if days and len(one) > 1:  # banks of casinos whose gaming days differ
-        accounts = accounts.annotate(upto=Case(*(When(bank_id=b, then=Value(d)) for b, d in days.items()),
-                                               default=Value(date.max)))
-    fields = {}
-    for kind in KINDS:
-        rows = LedgerDayBalance.objects.filter(account=OuterRef("pk"), kind=kind)
-        if days:
-            rows = rows.filter(gaming_day__lte=OuterRef("upto") if len(one) > 1 else next(iter(one)))
-        fields[f"c_{kind}"] = money(Subquery(rows.order_by("-gaming_day").values("closing")[:1]))
+    before it: one index probe per account and kind, whatever the history. One query per
+    distinct day (banks of one casino share theirs)."""
+    by_day: dict[date | None, list[int]] = defaultdict(list)
+    for bank_id, day in banks_upto.items():
+        by_day[day].append(bank_id)
     out: dict[int, dict[int, dict[str, Decimal]]] = defaultdict(dict)
-    for row in accounts.annotate(**fields).values("pk", "bank_id", *fields):
-        out[row["bank_id"]][row["pk"]] = {k: row[f"c_{k}"] for k in KINDS if row[f"c_{k}"] is not None}
+    db = router.db_for_read(LedgerDayBalance)
+    connection = connections[db]
+    for day, bank_ids in by_day.items():
+        # The day is said once per kind's probe, before the banks.
+        params = [connection.ops.adapt_datefield_value(day)] * len(KINDS) if day is not None else []
+        params += bank_ids
+        with connection.cursor() as cursor:
+            cursor.execute(_closings_sql(connection.alias, len(bank_ids), day is not None), params)
+            for account_id, bank_id, *sums in cursor.fetchall():
+                out[bank_id][account_id] = {k: _cents(v) for k, v in zip(KINDS, sums, strict=True) if v is not None}
     return out
+
+
+@lru_cache(maxsize=64)
+def _closings_sql(alias: str, banks: int, bounded: bool) -> str:
+    """The statement of :func:`closings` for ``banks`` banks, with or without a last day: written
+    once per shape (it is read at every posting; the ORM built its nine subqueries every time)."""
+    q = connections[alias].ops.quote_name
+    rows, accounts = q(LedgerDayBalance._meta.db_table), q(LedgerAccount._meta.db_table)
+    upto = " AND d.gaming_day <= %s" if bounded else ""
+    # The kinds are the model's own constants; the banks and the day are parameters.
+    probes = ", ".join(
+        f"(SELECT d.closing FROM {rows} d WHERE d.account_id = a.id AND d.kind = '{kind}'{upto} "  # noqa: S608
+        "ORDER BY d.gaming_day DESC LIMIT 1)" for kind in KINDS)
+    marks = ", ".join(["%s"] * banks)
+    return f"{PREPARED}SELECT a.id, a.bank_id, {probes} FROM {accounts} a WHERE a.bank_id IN ({marks})"  # noqa: S608
+
+
+def _cents(value) -> Decimal:
+    """A running sum read with a plain cursor, to the cent (SQLite's REAL comes back a float)."""
+    return (value if isinstance(value, Decimal) else Decimal(str(value))).quantize(CENT)
 
 
 def natural(kind_of: dict[int, str], by_kind: dict[int, dict[str, Decimal]]) -> dict[int, Decimal]:

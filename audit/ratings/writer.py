@@ -31,6 +31,7 @@ from django.db.models import F
 
 from audit import chain
 from audit.reports.theoretical import JACKPOT_KEY, POT_KEY, RAKE_KEY
+from casino.rows import RowInserter, RowUpdater
 from tables.history.days import days_with_tables
 from tables.models import Round, Table, Wager
 
@@ -268,6 +269,15 @@ def _fold(start, end, rounds, seconds, longest_gap, wagers) -> Fold:
                 wagers=figures_of(wagers))
 
 
+# Recording a round writes its players' sessions and day rows with statements built once (casino/rows.py).
+_SESSIONS_NEW = RowInserter(RatingSession, _COLUMNS, returning_pk=False)
+_SESSIONS_EXTENDED_FIELDS = ("end", "rounds", "seconds", "longest_gap", "wagers")
+_SESSIONS_EXTENDED = RowUpdater(RatingSession, _SESSIONS_EXTENDED_FIELDS)
+_DAY_FIGURES = ("rounds", "sessions", "seconds", "threshold", "wagers")
+_DAYS = RowInserter(RatingDay, ("gaming_day", "casino_id", "player", *_DAY_FIGURES), returning_pk=False,
+                    replace=(("gaming_day", "casino_id", "player"), _DAY_FIGURES))
+
+
 def _day_rows(gaming_day: date, casino_id: int, sessions: dict[str, dict[int, list]], using: str) -> None:
     """Write the day rows of the players in ``sessions`` (player -> table id -> their stored
     sessions' field tuples): one upsert; a player left without a session loses their row."""
@@ -278,15 +288,11 @@ def _day_rows(gaming_day: date, casino_id: int, sessions: dict[str, dict[int, li
             gone.append(player)
             continue
         day = day_of(([_fold(*f) for f in sorted(fields, key=_START)] for fields in by_table.values()), threshold)
-        rows.append(RatingDay(gaming_day=gaming_day, casino_id=casino_id, player=player, rounds=day.rounds,
-                              sessions=day.sessions, seconds=day.seconds, threshold=day.threshold,
-                              wagers=_text(day.wagers)))
+        rows.append((gaming_day, casino_id, player, day.rounds, day.sessions, day.seconds, day.threshold,
+                     _text(day.wagers)))
     if gone:
         RatingDay.objects.using(using).filter(gaming_day=gaming_day, casino_id=casino_id, player__in=gone).delete()
-    if rows:
-        RatingDay.objects.using(using).bulk_create(
-            rows, update_conflicts=True, unique_fields=["gaming_day", "casino", "player"],
-            update_fields=["rounds", "sessions", "seconds", "threshold", "wagers"])
+    _DAYS.insert(rows, using=using)
 
 
 _SESSION_FIELDS = ("start", "end", "rounds", "seconds", "longest_gap", "wagers")
@@ -391,12 +397,9 @@ def _recorded(rnd: Round, revision, casino_id: int) -> None:
         else:
             for name, value in _fields(session).items():
                 setattr(row, name, value)
-            changed.append(row)
-    if changed:
-        RatingSession.objects.using(using).bulk_update(
-            changed, ["end", "rounds", "seconds", "longest_gap", "wagers"])
-    if new:
-        RatingSession.objects.using(using).bulk_create(new)
+            changed.append((row.pk, [getattr(row, c) for c in _SESSIONS_EXTENDED_FIELDS]))
+    _SESSIONS_EXTENDED.update(changed, using=using)
+    _SESSIONS_NEW.insert([[getattr(row, c) for c in _COLUMNS] for row in new], using=using)
     sessions: dict[str, dict[int, list]] = {player: defaultdict(list) for player in figures}
     for row in theirs + new:
         sessions[row.player][row.table_id].append(tuple(getattr(row, f) for f in _SESSION_FIELDS))
