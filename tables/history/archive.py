@@ -26,11 +26,12 @@ from tables.closing.services.check import day_close_current
 from tables.history.partitions import (
     TABLES,
     bounds,
-    drop_keys_into_parents,
     is_partitioned,
+    month_keys,
     month_start,
     next_month,
     partition_name,
+    suffix,
 )
 from tables.models import HistoryArchiveEvent
 
@@ -157,8 +158,8 @@ def detach(month: date, *, reason: str, tablespace: str = "", using: str = "defa
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no pending checks may block ALTER TABLE
         for t in reversed(TABLES):
             name = partition_name(t.table, month)
+            # The month's keys go with it: they tie its partitions to each other only.
             cursor.execute(f"ALTER TABLE {t.table} DETACH PARTITION {name}")
-            drop_keys_into_parents(cursor, name)
             cursor.execute(f"ALTER TABLE {name} SET SCHEMA {SCHEMA}")
             if tablespace:
                 _move_tablespace(cursor, f"{SCHEMA}.{name}", tablespace)
@@ -188,6 +189,8 @@ def attach(month: date, *, reason: str, using: str = "default") -> HistoryArchiv
             cursor.execute(f"ALTER TABLE {SCHEMA}.{name} SET SCHEMA public")
             cursor.execute(f"ALTER TABLE {t.table} ATTACH PARTITION {name} FOR VALUES {bounds(month)}")
             moved[name] = _count(cursor, name)
+        # A month archived before the keys were made by month lost them on the way out.
+        month_keys(cursor, suffix(month))
         return _log(cursor, HistoryArchiveEvent.ATTACH, month, reason, moved)
 
 

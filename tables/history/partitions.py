@@ -5,7 +5,12 @@ Rounds, their history, revisions, wagers, findings and the findings' history are
 a ``<table>_default`` partition for a day no month was made for. A child row carries its
 round's gaming day; composite foreign keys ``(round_id, gaming_day)`` and
 ``(revision_id, gaming_day)`` tie it to its parent, which also proves the child's day is
-its round's. A primary key of a partitioned table must include the partition key: it is
+its round's. The keys are made month by month, from each child partition to the same
+month's partition of its parent (``tables_wager_y2027m11`` -> ``tables_roundrevision_y2027m11``,
+defaults to defaults), not once on the partitioned tables: a row of a month can only have its
+parent in that month, and PostgreSQL checks a key into a partitioned table through every
+partition (a commit's checks took ten times as long with fourteen months, and grew with each
+month kept), while a key into one month's table is one index probe, whatever the history. A primary key of a partitioned table must include the partition key: it is
 ``(id, gaming_day)`` (history tables ``(history_id, gaming_day)``), unique constraints are
 extended by the day (``round_unique_sequence`` is thus unique per month partition only; the
 recorder numbers a table's rounds from the table's counter, ``tables.models.RoundCounter``,
@@ -53,7 +58,8 @@ TABLES = (
 )
 TABLE_NAMES = tuple(t.table for t in TABLES)
 
-#: (child, column, parent): composite foreign keys (column, gaming_day) -> parent (id, gaming_day).
+#: (child, column, parent): composite foreign keys (column, gaming_day) -> parent (id, gaming_day),
+#: made between the partitions of each month (:func:`month_keys`).
 COMPOSITE_KEYS = (
     ("tables_roundrevision", "round_id", "tables_round"),
     ("tables_wager", "round_id", "tables_round"),
@@ -154,17 +160,66 @@ def _create_month(cursor, month: date) -> list[str]:
         if not _exists(cursor, name):
             cursor.execute(f"CREATE TABLE {name} PARTITION OF {t.table} FOR VALUES {bounds(month)}")
             made.append(name)
+    month_keys(cursor, suffix(month))
     return made
 
 
-def drop_keys_into_parents(cursor, qualified: str) -> None:
-    """A detached child keeps its composite keys as its own, pointing at the parents, which
-    would then refuse to let the parents' month go: dropped here, given back by ATTACH."""
-    parents = ", ".join(f"'{t.table}'::regclass" for t in TABLES)
-    cursor.execute(f"SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass AND contype = 'f' "  # noqa: S608
-                   f"AND confrelid IN ({parents})", [qualified])
-    for (name,) in cursor.fetchall():
-        cursor.execute(f'ALTER TABLE {qualified} DROP CONSTRAINT "{name}"')
+def suffix(month: date | None) -> str:
+    """What a partition's name adds to its table's: ``y2027m11``, or ``default`` (None)."""
+    return "default" if month is None else partition_name("", month)[1:]
+
+
+def month_key_name(child: str, column: str, part: str) -> str:
+    return f"{child}_{part}_{column}_day_fk"
+
+
+def month_keys(cursor, part: str, schema: str = "public") -> list[str]:
+    """Give the partitions named ``part`` (a :func:`suffix`) in ``schema`` the composite keys
+    each lacks, from a child's partition to its parent's partition of the same month; the
+    names made. Every row is checked as the key is added."""
+    made = []
+    for child, column, parent in COMPOSITE_KEYS:
+        name = month_key_name(child, column, part)
+        cursor.execute("SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = %s AND conrelid = %s::regclass)",
+                       [name, f"{schema}.{child}_{part}"])
+        if cursor.fetchone()[0]:
+            continue
+        cursor.execute(f"ALTER TABLE {schema}.{child}_{part} ADD CONSTRAINT {name} FOREIGN KEY ({column}, gaming_day) "
+                       f"REFERENCES {schema}.{parent}_{part} (id, gaming_day) DEFERRABLE INITIALLY DEFERRED")
+        made.append(name)
+    return made
+
+
+def attached_parts(cursor) -> list[str]:
+    """The :func:`suffix` of every attached partition of rounds (every month, and the default)."""
+    cursor.execute("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                   "WHERE i.inhparent = 'tables_round'::regclass ORDER BY 1")
+    return [name.removeprefix("tables_round_") for (name,) in cursor.fetchall()]
+
+
+def keys_by_month(cursor) -> None:
+    """The composite keys moved from the partitioned tables to each month's partitions (the
+    migration that introduced the keys by month; nothing to do on a database made after it)."""
+    for child, column, _parent in COMPOSITE_KEYS:
+        cursor.execute(f"ALTER TABLE {child} DROP CONSTRAINT IF EXISTS {child}_{column}_day_fk")
+    for part in attached_parts(cursor):
+        month_keys(cursor, part)
+
+
+def keys_on_parents(cursor) -> None:
+    """Backwards: the composite keys on the partitioned tables again, the months' dropped."""
+    for part in attached_parts(cursor):
+        for child, column, _parent in COMPOSITE_KEYS:
+            cursor.execute(f"ALTER TABLE {child}_{part} DROP CONSTRAINT IF EXISTS "
+                           f"{month_key_name(child, column, part)}")
+    _parent_keys(cursor)
+
+
+def _parent_keys(cursor) -> None:
+    for child, column, parent in COMPOSITE_KEYS:
+        cursor.execute(f"ALTER TABLE {child} ADD CONSTRAINT {child}_{column}_day_fk FOREIGN KEY "
+                       f"({column}, gaming_day) REFERENCES {parent} (id, gaming_day) "
+                       "DEFERRABLE INITIALLY DEFERRED")
 
 
 def _move_out_of_default(cursor, month: date) -> list[str]:
@@ -175,8 +230,8 @@ def _move_out_of_default(cursor, month: date) -> list[str]:
     attached again. One transaction: all of it or nothing."""
     cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no pending checks may block ALTER TABLE
     for t in reversed(TABLES):
+        # Detached, each default keeps its keys into its parent's default.
         cursor.execute(f"ALTER TABLE {t.table} DETACH PARTITION {t.table}_default")
-        drop_keys_into_parents(cursor, f"{t.table}_default")
     made = _create_month(cursor, month)
     lo, hi = month, next_month(month)
     for t in TABLES:
@@ -353,10 +408,8 @@ def partition_all(schema_editor, *, ahead: int = 12) -> None:
         month_list = months(min(low or today, today), last)
         for t in TABLES:
             _rebuild(cursor, t, partitioned=True, month_list=month_list)
-        for child, column, parent in COMPOSITE_KEYS:
-            cursor.execute(f"ALTER TABLE {child} ADD CONSTRAINT {child}_{column}_day_fk FOREIGN KEY "
-                           f"({column}, gaming_day) REFERENCES {parent} (id, gaming_day) "
-                           "DEFERRABLE INITIALLY DEFERRED")
+        # As the schema of migration 0008 was: audit 0009 moves these keys to the months.
+        _parent_keys(cursor)
         cursor.execute(REFERRER_FUNCTION)
         _referrer_triggers(cursor, "create")
     _install(schema_editor, TABLES)
@@ -372,7 +425,7 @@ def unpartition_all(schema_editor) -> None:
             raise RuntimeError("archived months exist: attach them (history_archive --attach) before going back")
         _referrer_triggers(cursor, "drop")
         for child, column, _parent in COMPOSITE_KEYS:
-            cursor.execute(f"ALTER TABLE {child} DROP CONSTRAINT {child}_{column}_day_fk")
+            cursor.execute(f"ALTER TABLE {child} DROP CONSTRAINT IF EXISTS {child}_{column}_day_fk")
         for t in reversed(TABLES):
             _rebuild(cursor, t, partitioned=False, month_list=[])
     _install(schema_editor, TABLES)

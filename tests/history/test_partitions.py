@@ -5,13 +5,14 @@ their month when it is made."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from audit.models import Finding
-from tables.history.partitions import TABLE_NAMES, default_rows, ensure_months, partition_name
+from tables.history.partitions import COMPOSITE_KEYS, TABLE_NAMES, default_rows, ensure_months, partition_name
 from tables.models import IdempotencyKey, RoundRevision, Wager
 from tests.audit.test_hash_chain import verify_output
 from tests.history.helpers import months_ago, partition_of, postgres_only, rounds_on
@@ -101,11 +102,44 @@ def test_the_composite_key_refuses_a_child_on_another_day_than_its_round():
         "INSERT INTO tables_wager (revision_id, round_id, gaming_day, seat, player, wager, line, stake, "
         "expected_net, outcome, explanation) VALUES (%s, %s, %s, 1, '', 'ante', '', 5, -5, 'lose', '')",
         [revision.pk, rnd.pk, other_day])
-    assert "tables_wager_round_id_day_fk" in message or "tables_wager_revision_id_day_fk" in message
+    # The key of the month the wager would land in, into that month's partition of its parent.
+    part = partition_name("tables_wager", other_day)
+    assert f'"{part}_round_id_day_fk"' in message or f'"{part}_revision_id_day_fk"' in message, message
     with pytest.raises(IntegrityError), transaction.atomic():
         RoundRevision.objects.create(round=rnd, gaming_day=other_day, number=9, data={}, audit={},
                                      author=rnd.recorded_by, created_at=rnd.recorded_at, engine_version="x")
         connection.cursor().execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+def keys_between_partitioned_tables() -> list[tuple[str, str, str]]:
+    """(table holding the key, table it points at, key name) of every foreign key between two
+    of the partitioned tables or their partitions, attached or archived."""
+    def family(name: str) -> str | None:
+        name = name.removeprefix("archive.")
+        for table in TABLE_NAMES:
+            if name == table or re.fullmatch(f"{table}_(y\\d{{4}}m\\d{{2}}|default)", name):
+                return table
+        return None
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT conrelid::regclass::text, confrelid::regclass::text, conname FROM pg_constraint "
+                       "WHERE contype = 'f' AND conparentid = 0")
+        return sorted(k for k in cursor.fetchall() if family(k[0]) and family(k[1]))
+
+
+def test_each_months_rows_are_keyed_to_the_same_months_parents_never_to_every_month():
+    ensure_months(date(2015, 3, 1), date(2015, 3, 1))
+    keys = keys_between_partitioned_tables()
+    # Nothing on the partitioned tables themselves: PostgreSQL would check such a key through
+    # every month's partition, at a cost that grows with each month kept.
+    assert not [k for k in keys if k[0] in TABLE_NAMES], keys
+    parts = {name.removeprefix("tables_round_") for name in
+             [partition_name("tables_round", months_ago(0)), partition_name("tables_round", date(2015, 3, 1)),
+              "tables_round_default"]}
+    for part in parts:
+        ours = {(child, parent) for child, parent, _ in keys if child.endswith(f"_{part}")}
+        assert ours == {(f"{c}_{part}", f"{p}_{part}") for c, _, p in COMPOSITE_KEYS}, (part, ours)
+    assert all(child.rsplit("_", 1)[-1] == parent.rsplit("_", 1)[-1] for child, parent, _ in keys), keys
 
 
 def test_a_reference_from_an_unpartitioned_table_must_exist():
