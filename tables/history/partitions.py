@@ -78,7 +78,16 @@ REFERRERS = (
     ("jackpots_jackpotlineconfig", "activated_by_round_id", "tables_round"),
 )
 
-REFERRER_FUNCTION = """
+def _referrer_function() -> str:
+    """The reference trigger's function: one static statement per partitioned table referred to,
+    so PL/pgSQL plans each once per connection. (Built with EXECUTE, a statement was planned at
+    every row, through every month: 0.26 ms a key with 15 months, 1.8 to 4.5 ms with 99; static,
+    0.05 and 0.13 ms. Without the day, a probe still visits each month's primary key.)"""
+    # The table names are this module's constants.
+    branches = "\n  ELS".join(
+        f"IF TG_ARGV[1] = '{target}' THEN\n    found := EXISTS (SELECT 1 FROM {target} WHERE id = value::bigint);"  # noqa: S608
+        for target in sorted({target for _, _, target in REFERRERS}))
+    return f"""
 CREATE OR REPLACE FUNCTION casino_row_exists() RETURNS trigger AS $$
 DECLARE
   value text := to_jsonb(NEW)->>TG_ARGV[0];
@@ -87,7 +96,10 @@ BEGIN
   IF value IS NULL OR (TG_OP = 'UPDATE' AND to_jsonb(OLD)->>TG_ARGV[0] IS NOT DISTINCT FROM value) THEN
     RETURN NULL;
   END IF;
-  EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE id = $1::bigint)', TG_ARGV[1]) INTO found USING value;
+  {branches}
+  ELSE
+    RAISE EXCEPTION 'casino_row_exists: no reference check for "%"', TG_ARGV[1];
+  END IF;
   IF NOT found THEN
     RAISE EXCEPTION 'insert or update on table "%" violates the reference "%": % % is not present in "%"',
       TG_TABLE_NAME, TG_NAME, TG_ARGV[0], value, TG_ARGV[1] USING ERRCODE = 'foreign_key_violation';
@@ -95,6 +107,9 @@ BEGIN
   RETURN NULL;
 END $$ LANGUAGE plpgsql;
 """
+
+
+REFERRER_FUNCTION = _referrer_function()
 
 
 def month_start(day: date) -> date:
