@@ -113,7 +113,7 @@ def closings(banks_upto: dict[int, date | None]) -> dict[int, dict[int, dict[str
 @lru_cache(maxsize=64)
 def _closings_sql(alias: str, banks: int, bounded: bool) -> str:
     """The statement of :func:`closings` for ``banks`` banks, with or without a last day: written
-    once per shape (it is read at every posting; the ORM built its nine subqueries every time)."""
+    once per shape (it is read at every posting; the ORM built its eight subqueries every time)."""
     q = connections[alias].ops.quote_name
     rows, accounts = q(LedgerDayBalance._meta.db_table), q(LedgerAccount._meta.db_table)
     upto = " AND d.gaming_day <= %s" if bounded else ""
