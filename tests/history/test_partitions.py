@@ -12,7 +12,13 @@ import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from audit.models import Finding
-from tables.history.partitions import COMPOSITE_KEYS, TABLE_NAMES, default_rows, ensure_months, partition_name
+from tables.history.partitions import (
+    COMPOSITE_KEYS,
+    TABLE_NAMES,
+    default_rows,
+    ensure_months,
+    partition_name,
+)
 from tables.models import IdempotencyKey, RoundRevision, Wager
 from tests.audit.test_hash_chain import verify_output
 from tests.history.helpers import months_ago, partition_of, postgres_only, rounds_on

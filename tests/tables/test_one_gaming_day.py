@@ -16,9 +16,11 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tables.services.rounds as rounds_module
 from audit.reports.models import DailyReport, ReportLine
 from audit.reports.services.runs import report_request
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
@@ -398,9 +400,6 @@ def test_a_round_waiting_for_the_tables_lock_across_the_start_hour_is_recorded_i
     when it gets the lock (rounds at a table are recorded one at a time, in the lock's order),
     so it lands in the new day instead of being refused as a moment before the open session's
     day (bench_ingest saw two such 400s at 03:00 Pacific)."""
-    import tables.services.rounds as rounds_module
-    from django.utils import timezone
-
     casino, table, dealer = _floor()
     pitboss, other = user_with_role("pit_boss", casinos=[casino]), user_with_role("pit_boss", username="pitboss2", casinos=[casino])
     table_session_open(table=table, dealer=dealer, author=pitboss, at=ny("2026-11-22T05:51"))
