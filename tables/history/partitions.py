@@ -223,11 +223,17 @@ def keys_by_month(cursor) -> None:
 
 def keys_on_parents(cursor) -> None:
     """Backwards: the composite keys on the partitioned tables again, the months' dropped."""
+    month_keys_drop(cursor)
+    _parent_keys(cursor)
+
+
+def month_keys_drop(cursor) -> None:
+    """Drop the composite keys of every attached month (a step that must move a round's day
+    before its rows follow: :func:`keys_by_month` puts them back, checking every row)."""
     for part in attached_parts(cursor):
         for child, column, _parent in COMPOSITE_KEYS:
             cursor.execute(f"ALTER TABLE {child}_{part} DROP CONSTRAINT IF EXISTS "
                            f"{month_key_name(child, column, part)}")
-    _parent_keys(cursor)
 
 
 def _parent_keys(cursor) -> None:

@@ -311,11 +311,13 @@ def _line(*values) -> str:
 def _schema_drop(cur, tables: tuple[str, ...] = LOADED) -> list[str]:
     """Drop ``tables``' secondary indexes and constraints; return the SQL that recreates them."""
     names = ", ".join(f"'{t}'::regclass" for t in tables)
+    # The tables and their partitions: the composite keys are the months' own (tables/history/partitions.py).
+    family = " UNION ".join(f"SELECT '{t}'::regclass UNION SELECT relid FROM pg_partition_tree('{t}')" for t in tables)
     cur.execute(
         "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint "  # noqa: S608 - fixed names
         # conparentid: a partitioned table's constraints only, not the copies PostgreSQL keeps
         # per partition (they go and come back with them).
-        f"WHERE contype IN ('f', 'u') AND conparentid = 0 AND (conrelid IN ({names}) OR confrelid IN ({names}))"
+        f"WHERE contype IN ('f', 'u') AND conparentid = 0 AND (conrelid IN ({family}) OR confrelid IN ({family}))"
     )
     constraints = cur.fetchall()
     cur.execute(

@@ -14,7 +14,7 @@ from django.apps import apps
 from django.db import connection
 
 from casino.audit_guard import allow_audit_write
-from tables.history.partitions import COMPOSITE_KEYS, is_partitioned
+from tables.history.partitions import is_partitioned, keys_by_month, month_keys_drop
 from tables.models import DealerAssignment, Round, TableSession
 from tables.services import rounds as rounds_service
 from tables.services.rounds import round_record
@@ -49,8 +49,8 @@ def _migrate() -> None:
             # their round's day (tables 0009, then partitioned by audit 0008, whose composite
             # keys would refuse moving a round alone): as the migrations did, the round moves
             # first and its rows follow (0009's fill), under the keys restored after.
-            for child, column, _parent in COMPOSITE_KEYS if partitioned else ():
-                cursor.execute(f"ALTER TABLE {child} DROP CONSTRAINT {child}_{column}_day_fk")
+            if partitioned:
+                month_keys_drop(cursor)
     migration.forwards(apps, SimpleNamespace(connection=connection))
     if partitioned:
         with connection.cursor() as cursor:
@@ -59,10 +59,7 @@ def _migrate() -> None:
                 cursor.execute(f"UPDATE {table} c SET gaming_day = r.gaming_day FROM tables_round r "  # noqa: S608
                                "WHERE r.id = c.round_id AND c.gaming_day <> r.gaming_day")
                 cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
-            for child, column, parent in COMPOSITE_KEYS:
-                cursor.execute(f"ALTER TABLE {child} ADD CONSTRAINT {child}_{column}_day_fk FOREIGN KEY "
-                               f"({column}, gaming_day) REFERENCES {parent} (id, gaming_day) "
-                               "DEFERRABLE INITIALLY DEFERRED")
+            keys_by_month(cursor)
 
 
 @pytest.fixture
