@@ -172,6 +172,31 @@ def load(port: int, token: str, bodies: list[bytes], clients: int, seconds: floa
             "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99), "mean_ms": statistics.mean(latencies) * 1000}
 
 
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by gunicorn (its master and workers) and by this machine's
+    PostgreSQL (every ``postgres`` process, with the children the postmaster has reaped: the
+    backends of closed connections), from /proc; {} where there is no /proc. Read around the
+    timed run, it says where a recorded round's CPU goes on a machine the load shares."""
+    if not Path("/proc/self/stat").exists():
+        return {}
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"gunicorn": 0.0, "postgres": 0.0}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            comm = Path(f"/proc/{pid}/comm").read_text().strip()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a process gone meanwhile
+            continue
+        # utime, stime, and the reaped children's cutime, cstime (fields 14-17 of stat(5))
+        used = sum(int(f) for f in fields[11:15]) / tick
+        if comm == "postgres":
+            out["postgres"] += used
+        elif b"gunicorn" in command:
+            out["gunicorn"] += used
+    return out
+
+
 def copy_ratio() -> dict:
     """Time loading the rows the run wrote with plain COPY into empty copies of the tables."""
     import psycopg
@@ -239,7 +264,9 @@ def main(argv: list[str] | None = None) -> int:
         # (tables/history/partitions.py). Timing that would time the first minute of a month.
         load(port, token, bodies, args.clients, args.warmup, 0.0, args.keep_alive)
         _psql("ANALYZE", DB_URL)
+        cpu_before = cpu_seconds()
         result = load(port, token, bodies, args.clients, args.seconds, 0.0, args.keep_alive)
+        cpu_after = cpu_seconds()
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -253,6 +280,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ingest: {result['count']} rounds in {args.seconds:.0f} s = {result['rate']:.0f} rounds/s "
           f"(target {TARGET_RATE:.0f}); latency p50 {result['p50_ms']:.0f} ms, p95 {result['p95_ms']:.0f} ms, "
           f"p99 {result['p99_ms']:.0f} ms (target {TARGET_P99_MS:.0f}); {result['errors']} errors")
+    if cpu_after and result["count"]:
+        per_round = {k: (cpu_after[k] - cpu_before[k]) / result["count"] * 1000 for k in cpu_after}
+        print(f"ingest: CPU per recorded round: gunicorn {per_round['gunicorn']:.2f} ms, this machine's PostgreSQL "
+              f"{per_round['postgres']:.2f} ms")
     http_rows_per_s = copy["rows"] / total_seconds
     copy_rows_per_s = copy["rows"] / copy["copy_seconds"] if copy["copy_seconds"] else float("inf")
     print(f"ingest: the run wrote {copy['rows']} rows ({http_rows_per_s:,.0f} rows/s over HTTP incl. warm-up); "
