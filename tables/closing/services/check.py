@@ -13,6 +13,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.db import connection
 
+from casino.prepared import PREPARED
 from tables.closing.models import DayClose, DayReopen
 
 #: The advisory-lock key space of gaming days (casino/reports use their own spaces).
@@ -57,7 +58,8 @@ def refuse_closed_day(casino_id: int, gaming_day: date | None, *, field: str = "
         return
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT pg_advisory_xact_lock_shared(%s), ({_closed_sql()})",
+            # Prepared: a key lookup, asked at every recorded round (casino/prepared.py).
+            cursor.execute(f"{PREPARED}SELECT pg_advisory_xact_lock_shared(%s), ({_closed_sql()})",
                            [_day_key(casino_id, gaming_day), casino_id, gaming_day])
             closed = cursor.fetchone()[1]
     else:
