@@ -24,17 +24,24 @@ class RowInserter:
     many rows come from ``UNNEST`` of one array per column)."""
 
     def __init__(self, model, columns: Sequence[str], *, returning_pk: bool = True,
-                 replace: tuple[Sequence[str], Sequence[str]] | None = None):
-        """``replace``: (the unique key's fields, the fields a conflicting row takes from the new
-        one): an upsert, ``ON CONFLICT (key) DO UPDATE SET field = EXCLUDED.field``."""
+                 replace: tuple[Sequence[str], Sequence[str]] | None = None,
+                 add: tuple[Sequence[str], Sequence[str]] | None = None):
+        """An upsert, given (the unique key's fields, the fields a conflicting row changes):
+        ``replace`` takes the new row's values (``SET field = EXCLUDED.field``), ``add`` adds
+        them to the stored ones (``SET field = field + EXCLUDED.field``: counters kept by
+        increments, which two writers never lose)."""
+        if replace and add:
+            raise ValueError("an upsert either replaces or adds")
         meta = model._meta
         self.fields = [meta.get_field(name) for name in columns]
         self.table = meta.db_table
         self.pk_column = meta.pk.column
         self.returning_pk = returning_pk
-        self.replace = None if replace is None else tuple([meta.get_field(n).column for n in names]
-                                                          for names in replace)
-        self._sql: dict[tuple[str, int], tuple[str, bool]] = {}
+        conflict = replace or add
+        self.conflict = None if conflict is None else tuple([meta.get_field(n).column for n in names]
+                                                            for names in conflict)
+        self.adds = bool(add)
+        self._sql: dict[tuple[str, int | str], tuple[str, bool]] = {}
 
     def _unnest_types(self, connection) -> list[str] | None:
         """PostgreSQL array types to insert many rows from one array per column, as Django's
@@ -54,7 +61,8 @@ class RowInserter:
     def _statement(self, connection, rows: int) -> tuple[str, bool]:
         """The statement for ``rows`` rows, and whether it takes one array per column."""
         key = (connection.vendor, rows)
-        cached = self._sql.get(key)
+        # The UNNEST form is one text for any number of rows: kept once, not once per count.
+        cached = self._sql.get(key) or (self._sql.get((connection.vendor, "many")) if rows > 1 else None)
         if cached is None:
             quote = connection.ops.quote_name
             columns = ", ".join(quote(f.column) for f in self.fields)
@@ -69,13 +77,15 @@ class RowInserter:
                 source = "VALUES " + ", ".join([row] * rows)
             # Identifiers come from the model's metadata; every value is a parameter.
             sql = f"{PREPARED}INSERT INTO {quote(self.table)} ({columns}) {source}"  # noqa: S608
-            if self.replace:
-                unique, taken = self.replace
-                sql += (f" ON CONFLICT ({', '.join(map(quote, unique))}) DO UPDATE SET "
-                        + ", ".join(f"{quote(c)} = EXCLUDED.{quote(c)}" for c in taken))
+            if self.conflict:
+                unique, changed = self.conflict
+                table = quote(self.table)
+                sets = (f"{quote(c)} = {table}.{quote(c)} + EXCLUDED.{quote(c)}" if self.adds
+                        else f"{quote(c)} = EXCLUDED.{quote(c)}" for c in changed)
+                sql += f" ON CONFLICT ({', '.join(map(quote, unique))}) DO UPDATE SET {', '.join(sets)}"
             if self.returning_pk:
                 sql += f" RETURNING {quote(self.pk_column)}"
-            cached = self._sql[key] = (sql, bool(types))
+            cached = self._sql[(connection.vendor, "many") if types else key] = (sql, bool(types))
         return cached
 
     def insert(self, rows: Sequence[Sequence], using: str = "default") -> list:

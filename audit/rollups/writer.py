@@ -21,9 +21,8 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
-from functools import lru_cache
 
-from django.db import connections, router, transaction
+from django.db import router, transaction
 from django.db.models import Count, Exists, Max, Min, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 
@@ -31,7 +30,7 @@ from audit import chain
 from audit.models import Finding
 from audit.rollups.models import DailyCodeRollup, DailyOverpayRollup, DailyRollup
 from audit.selectors import _money_sum, _round_stats, counted_findings
-from casino.prepared import PREPARED
+from casino.rows import RowInserter
 from tables.games.catalogue import OVERPAY, UNDERPAY
 from tables.history.days import days_with_tables
 from tables.models import Round
@@ -126,32 +125,10 @@ def _difference(before: Figures, after: Figures) -> Figures:
     return out
 
 
-#: Up to this many rows (what a recorded or corrected round adds) an increment's statement is
-#: kept and prepared; a rebuild's statements of thousands of rows are neither.
-_SMALL = 16
-
-
-def _upsert_sql(model, alias: str, rows: int) -> str:
-    return _small_upsert_sql(model, alias, rows) if rows <= _SMALL else _upsert_text(model, alias, rows)
-
-
-@lru_cache(maxsize=3 * _SMALL * 2)
-def _small_upsert_sql(model, alias: str, rows: int) -> str:
-    """The increment of a few rows: written once per shape and prepared (every recorded round
-    runs the one-row statement; casino/prepared.py)."""
-    return PREPARED + _upsert_text(model, alias, rows)
-
-
-def _upsert_text(model, alias: str, rows: int) -> str:
-    keys, names = SHAPES[model]
-    q = connections[alias].ops.quote_name
-    table = q(model._meta.db_table)
-    columns = (*keys, *names)
-    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    # The names are the models' own, quoted; every value is a parameter.
-    adds = ", ".join(f"{q(n)} = {table}.{q(n)} + EXCLUDED.{q(n)}" for n in names)
-    return (f"INSERT INTO {table} ({', '.join(map(q, columns))}) VALUES {', '.join([one] * rows)} "  # noqa: S608
-            f"ON CONFLICT ({', '.join(map(q, keys))}) DO UPDATE SET {adds}")
+#: The increment of each rollup: one upsert adding to the stored figures (casino/rows.py builds it
+#: once; on PostgreSQL one statement text, prepared, for any number of rows).
+_ADDERS = {model: RowInserter(model, (*keys, *names), returning_pk=False, add=(keys, names))
+           for model, (keys, names) in SHAPES.items()}
 
 
 def _increment(changes: Figures) -> None:
@@ -159,14 +136,10 @@ def _increment(changes: Figures) -> None:
     for model, rows in changes.items():
         if not rows:
             continue
-        keys, names = SHAPES[model]
-        connection = connections[router.db_for_write(model)]
-        sql = _upsert_sql(model, connection.alias, len(rows))
-        params = []
-        for key in sorted(rows):  # one order: two writers of the same rows never deadlock
-            params += [*key, *(rows[key].get(n, 0) for n in names)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+        _, names = SHAPES[model]
+        # One order: two writers of the same rows never deadlock.
+        _ADDERS[model].insert([(*key, *(rows[key].get(n, 0) for n in names)) for key in sorted(rows)],
+                              using=router.db_for_write(model))
 
 
 _EMPTY: Figures = {model: {} for model in SHAPES}
