@@ -179,28 +179,28 @@ def _create_month(cursor, month: date) -> list[str]:
     return made
 
 
-def suffix(month: date | None) -> str:
-    """What a partition's name adds to its table's: ``y2027m11``, or ``default`` (None)."""
-    return "default" if month is None else partition_name("", month)[1:]
+def suffix(month: date) -> str:
+    """What a month's partition's name adds to its table's: ``y2027m11`` (the default's: ``default``)."""
+    return partition_name("", month)[1:]
 
 
 def month_key_name(child: str, column: str, part: str) -> str:
     return f"{child}_{part}_{column}_day_fk"
 
 
-def month_keys(cursor, part: str, schema: str = "public") -> list[str]:
-    """Give the partitions named ``part`` (a :func:`suffix`) in ``schema`` the composite keys
-    each lacks, from a child's partition to its parent's partition of the same month; the
-    names made. Every row is checked as the key is added."""
+def month_keys(cursor, part: str) -> list[str]:
+    """Give the attached partitions named ``part`` (a :func:`suffix`, or ``default``) the
+    composite keys each lacks, from a child's partition to its parent's partition of the same
+    month; the names made. Every row is checked as the key is added."""
     made = []
     for child, column, parent in COMPOSITE_KEYS:
         name = month_key_name(child, column, part)
         cursor.execute("SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = %s AND conrelid = %s::regclass)",
-                       [name, f"{schema}.{child}_{part}"])
+                       [name, f"{child}_{part}"])
         if cursor.fetchone()[0]:
             continue
-        cursor.execute(f"ALTER TABLE {schema}.{child}_{part} ADD CONSTRAINT {name} FOREIGN KEY ({column}, gaming_day) "
-                       f"REFERENCES {schema}.{parent}_{part} (id, gaming_day) DEFERRABLE INITIALLY DEFERRED")
+        cursor.execute(f"ALTER TABLE {child}_{part} ADD CONSTRAINT {name} FOREIGN KEY ({column}, gaming_day) "
+                       f"REFERENCES {parent}_{part} (id, gaming_day) DEFERRABLE INITIALLY DEFERRED")
         made.append(name)
     return made
 

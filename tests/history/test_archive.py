@@ -147,3 +147,28 @@ def test_only_an_archived_month_past_retention_is_dropped(settings):
         assert cursor.fetchone()[0] == 0
     assert not Round.objects.filter(pk__in=old_rounds).exists()
     assert list(HistoryArchiveEvent.objects.values_list("action", flat=True)) == ["detach", "detach", "drop"]
+
+
+def _month_keys(month: date, schema: str) -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT c.conname FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid "
+                       "JOIN pg_namespace n ON n.oid = r.relnamespace WHERE n.nspname = %s AND c.contype = 'f' "
+                       "AND r.relname LIKE %s AND c.conname LIKE '%%_day_fk'", [schema, f"%_y{month:%Y}m{month:%m}"])
+        return {name for (name,) in cursor.fetchall()}
+
+
+def test_a_months_keys_go_with_it_and_an_archive_without_them_gets_them_back():
+    month = months_ago(4)
+    closed_month(month)
+    keys = _month_keys(month, "public")
+    assert len(keys) == 5, keys  # revisions to rounds, wagers and findings to both
+    archive(detach=f"{month:%Y-%m}", reason="archive")
+    assert _month_keys(month, "archive") == keys  # they tie the month's partitions to each other only
+    # A month detached before the keys were made by month lost them on the way out.
+    with connection.cursor() as cursor:
+        for name in keys:
+            table = name.split(f"_y{month:%Y}m{month:%m}_")[0] + f"_y{month:%Y}m{month:%m}"
+            cursor.execute(f"ALTER TABLE archive.{table} DROP CONSTRAINT {name}")
+    assert not _month_keys(month, "archive")
+    archive(attach=f"{month:%Y-%m}", reason="investigation")
+    assert _month_keys(month, "public") == keys
