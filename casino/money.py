@@ -43,6 +43,12 @@ class Money(Func):
         return None if value is None else Decimal(value).quantize(self.quantum)
 
 
+def cents(value) -> Decimal:
+    """A money column read with a plain cursor (no model field to convert it), to the cent:
+    PostgreSQL hands back the exact numeric, SQLite a float or an int."""
+    return (value if isinstance(value, Decimal) else Decimal(str(value))).quantize(CENT)
+
+
 def money(expression) -> Money:
     return Money(expression)
 

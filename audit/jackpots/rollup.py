@@ -40,7 +40,7 @@ from audit.jackpots.models import (
     LedgerTransaction,
 )
 from audit.jackpots.rules import CENT, ZERO
-from casino.money import money_sum
+from casino.money import cents, money_sum
 from casino.prepared import PREPARED
 
 #: The rollup's kind for the contribution base (on the cash account; it is not a leg).
@@ -106,7 +106,7 @@ def closings(banks_upto: dict[int, date | None]) -> dict[int, dict[int, dict[str
         with connection.cursor() as cursor:
             cursor.execute(_closings_sql(connection.alias, len(bank_ids), day is not None), params)
             for account_id, bank_id, *sums in cursor.fetchall():
-                out[bank_id][account_id] = {k: _cents(v) for k, v in zip(KINDS, sums, strict=True) if v is not None}
+                out[bank_id][account_id] = {k: cents(v) for k, v in zip(KINDS, sums, strict=True) if v is not None}
     return out
 
 
@@ -123,11 +123,6 @@ def _closings_sql(alias: str, banks: int, bounded: bool) -> str:
         "ORDER BY d.gaming_day DESC LIMIT 1)" for kind in KINDS)
     marks = ", ".join(["%s"] * banks)
     return f"{PREPARED}SELECT a.id, a.bank_id, {probes} FROM {accounts} a WHERE a.bank_id IN ({marks})"  # noqa: S608
-
-
-def _cents(value) -> Decimal:
-    """A running sum read with a plain cursor, to the cent (SQLite's REAL comes back a float)."""
-    return (value if isinstance(value, Decimal) else Decimal(str(value))).quantize(CENT)
 
 
 def natural(kind_of: dict[int, str], by_kind: dict[int, dict[str, Decimal]]) -> dict[int, Decimal]:

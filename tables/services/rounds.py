@@ -22,6 +22,7 @@ from audit.models import ChainLink, Finding
 from audit.rollups.writer import rounds_changing
 from audit.services import findings_round_changed
 from casino.audit_guard import allow_audit_write
+from casino.money import cents
 from casino.prepared import PREPARED
 from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
@@ -30,7 +31,6 @@ from tables.closing.services.check import refuse_closed_day
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
 from tables.games.base import Finding as EngineFinding
-from tables.games.money import CENT
 from tables.models import (
     Casino,
     Dealer,
@@ -235,11 +235,6 @@ def _context_sql(connection) -> str:
     return sql
 
 
-def _decimal(value) -> Decimal:
-    """A money column read with a plain cursor (SQLite hands back a float or an int)."""
-    return value if isinstance(value, Decimal) else Decimal(str(value)).quantize(CENT)
-
-
 def limits_of(table: Table) -> TableLimits:
     return TableLimits(table.min_bet, table.max_bet)
 
@@ -269,7 +264,7 @@ def _lock_table(table_id: int) -> _TableNow:
     (tid, pit_id, label, game, ruleset_id, min_bet, max_bet, version_id, version_created_at, session_id, day,
      dealer_id, dealer_name, time_zone, start_hour, head, casino_id) = row
     table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id,
-                  min_bet=_decimal(min_bet), max_bet=_decimal(max_bet))
+                  min_bet=cents(min_bet), max_bet=cents(max_bet))
     table._state.adding, table._state.db = False, connection.alias
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
