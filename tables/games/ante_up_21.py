@@ -25,8 +25,8 @@ from decimal import Decimal
 import cython
 
 from . import blackjack as bj
-from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Errors, Finding, Settlement
-from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT
+from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
+from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT, cards_text
 from .catalogue import (
     ANTE,
     ANTE_ABOVE_21_BET,
@@ -41,7 +41,7 @@ from .catalogue import (
     RULE_BONUS_AMOUNT,
     RULE_BONUS_PLAY,
 )
-from .money import ZERO, money_text
+from .money import ZERO, money_text, odds_text
 
 make_settlement = bj.make_settlement
 
@@ -140,14 +140,8 @@ _CATEGORY_TEXT = {
 # The game hooks
 
 
-def _validate(seat: bj.Seat, path: str, errors: Errors, rules) -> None:
-    if BET in seat.wagers and ANTE not in seat.wagers:
-        errors.add(f"{path}.wagers.bet", "a BET needs an ANTE (the poker hand it is made on)")
-
-
-def _wagers_valid(wagers) -> bool:
-    """``_validate`` as a yes/no answer on the wagers alone (for the fast parser)."""
-    return BET not in wagers or ANTE in wagers
+def _wagers_refused(wagers) -> list[tuple[str, str]]:
+    return [(BET, "a BET needs an ANTE (the poker hand it is made on)")] if BET in wagers and ANTE not in wagers else []
 
 
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
@@ -248,9 +242,9 @@ def player_poker_cards(seat: bj.Seat) -> Sequence[int]:
 def _settle(
     seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
 ) -> None:
-    """This game's side wagers settled (``audit_reference`` calls it; the audit's hot path,
-    :func:`_audit_seat`, reaches the same :func:`_settle_seat` with the dealer's poker value
-    worked out once per round)."""
+    """This game's side wagers settled: the ``settle`` hook of its GameSpec (the audit itself
+    goes through :func:`_audit_seat`, which reaches the same :func:`_settle_seat` with the
+    dealer's poker value worked out once per round)."""
     _settle_seat(seat, dealer, rules, out, poker_value(dealer.cards))
 
 
@@ -394,7 +388,7 @@ def _settle_bonus(number: int, bonus: Decimal, c1: int, c2: int, upcard: int, ru
         bonus,
         net,
         WIN if net > 0 else LOSE if net < 0 else PUSH,
-        f"{_CATEGORY_TEXT[cat]} ({bj.cards_text(cards)}); Poker Bonus pays {bj.odds_text(odds)}",
+        f"{_CATEGORY_TEXT[cat]} ({cards_text(cards)}); Poker Bonus pays {odds_text(odds)}",
     )
 
 
@@ -404,8 +398,7 @@ SPEC = bj.GameSpec(
     rule_findings=_rule_findings,
     side_live=_side_live,
     settle=_settle,
-    validate=_validate,
-    validate_wagers=_wagers_valid,
+    wagers_refused=_wagers_refused,
     audit_seat=_audit_seat,
     round_facts=_round_facts,
 )

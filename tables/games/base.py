@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from .cards import TEXT
 from .catalogue import FINDING_KINDS as FINDING_KINDS  # finding kinds: the catalogue's, re-exported
 from .catalogue import OVERPAY, PAY_ABOVE_EXPECTED, PAY_BELOW_EXPECTED, UNDERPAY
 from .catalogue import PROCEDURE as PROCEDURE
@@ -67,6 +68,22 @@ class Errors:
     def raise_if_any(self) -> None:
         if self.items:
             raise InvalidInput(self.items)
+
+
+def copies_refused(located: list[tuple[str, tuple[int, ...]]], decks: int, errors: Errors) -> None:
+    """More copies of a card than the shoe holds (``cards.too_many_copies`` said so): name
+    each copy past the last real one. ``located`` is the round's card lists in the order they
+    were dealt or recorded, each with its path."""
+    counts = [0] * 52
+    for _path, cards in located:
+        for c in cards:
+            counts[c] += 1
+    seen = [0] * 52
+    for path, cards in located:
+        for k, c in enumerate(cards):
+            seen[c] += 1
+            if seen[c] == decks + 1:
+                errors.add(f"{path}[{k}]", f"{TEXT[c]} appears {counts[c]} times in the round; a {decks}-deck shoe holds {decks}")
 
 
 def join_path(base: str, key: str | int) -> str:

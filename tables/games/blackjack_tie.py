@@ -94,7 +94,7 @@ def _settle(
     seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
 ) -> None:
     """This game's tie bonuses settled, in the card's order: the one definition (the audit
-    reaches it through the game's hooks, and ``audit_reference`` calls it)."""
+    reaches it through the game's hooks)."""
     h = seat.hands[0]
     tie = tie_of(h, dealer)
     # A losing bonus names both hands when there is no tie.

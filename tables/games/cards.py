@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from operator import eq
+
+import cython
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"
@@ -36,15 +39,17 @@ TEN_VALUE = tuple(r >= 10 for r in RANK)
 HIGH_RANK = tuple(14 if r == ACE else r for r in RANK)
 TEXT = tuple(RANK_CHARS[r - 1] + SUIT_CHARS[s] for r, s in zip(RANK, SUIT, strict=True))
 
-_PARSE: dict[str, int] = {}
+#: Every card text :func:`parse_card` accepts, without the stripping, -> card int: the
+#: parsers' first test of a card (a lookup), before ``parse_card`` names what is wrong.
+CARD_OF_TEXT: dict[str, int] = {}
 for _c, _t in enumerate(TEXT):
-    _PARSE[_t] = _c
-    _PARSE[_t.lower()] = _c
-    _PARSE[_t[0].lower() + _t[1]] = _c
-    _PARSE[_t[0] + _t[1].lower()] = _c
+    CARD_OF_TEXT[_t] = _c
+    CARD_OF_TEXT[_t.lower()] = _c
+    CARD_OF_TEXT[_t[0].lower() + _t[1]] = _c
+    CARD_OF_TEXT[_t[0] + _t[1].lower()] = _c
     if _t[0] == "T":
         for _ten in ("10" + _t[1], "10" + _t[1].lower()):
-            _PARSE[_ten] = _c
+            CARD_OF_TEXT[_ten] = _c
 
 
 class CardError(ValueError):
@@ -58,7 +63,7 @@ def make_card(rank: int, suit: int) -> int:
 def parse_card(text: object) -> int:
     """``"AS"``, ``"td"``, ``"10d"`` -> card int. Raises :class:`CardError`."""
     if isinstance(text, str):
-        card = _PARSE.get(text.strip())
+        card = CARD_OF_TEXT.get(text.strip())
         if card is not None:
             return card
     raise CardError(f"{text!r} is not a card".replace("'", '"'))
@@ -106,3 +111,27 @@ class Shoe:
     def cards(self) -> list[int]:
         """Every card of the shoe, unshuffled."""
         return [c for c in ALL_CARDS for _ in range(self.decks)]
+
+
+@cython.locals(limit=cython.int, k=cython.Py_ssize_t, c=cython.Py_ssize_t, cards=tuple)
+def too_many_copies(card_lists: list, decks: int) -> bool:
+    """Whether some card appears in ``card_lists`` (tuples of card ints, the whole round's)
+    more often than a ``decks``-deck shoe holds it: the parsers' cheap test, before
+    :func:`~tables.games.base.copies_refused` names each copy."""
+    if not cython.compiled:
+        every = [c for cards in card_lists for c in cards]
+        every.sort()
+        return any(map(eq, every, every[decks:]))  # sorted: decks + 1 equal cards sit decks apart
+    # Compiled, counting into a C array beats sorting every card of the round.
+    counts = cython.declare(cython.int[52])
+    limit = decks
+    for k in range(52):
+        counts[k] = 0
+    for cards in card_lists:
+        for c in cards:
+            if c < 0 or c >= 52:  # not a card: let the naming pass look
+                return True
+            counts[c] += 1
+            if counts[c] > limit:
+                return True
+    return False

@@ -39,13 +39,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from operator import eq
 from typing import NamedTuple
 
-import cython
-
-from .base import Errors, RecordedPay, parse_money
-from .cards import ALL_CARDS, TEXT, CardError, parse_card
+from .base import Errors, RecordedPay, copies_refused, parse_money
+from .cards import CARD_OF_TEXT, TEXT, CardError, parse_card, too_many_copies
 from .catalogue import ANTE, ODDS
 from .money import money_text
 from .rulesets import PokerOrBustRules
@@ -94,7 +91,7 @@ def recorded_pays(rnd: Round) -> list[RecordedPay]:
 
 # --- parsing ------------------------------------------------------------------------------
 
-_CARD_BY_TEXT = {TEXT[c]: c for c in ALL_CARDS}
+_CARD_BY_TEXT = CARD_OF_TEXT
 _ROUND_KEYS = frozenset({"dealer", "seats"})
 _DEALER_KEYS = frozenset({"cards"})
 _SEAT_KEYS = frozenset({"seat", "player", "wagers", "cards", "paid"})
@@ -281,56 +278,6 @@ def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> S
     return _new_tuple(SeatHand, (seat, player, ante, odds, cards, paid, i))
 
 
-@cython.locals(
-    limit=cython.int,
-    k=cython.Py_ssize_t,
-    c=cython.Py_ssize_t,
-    cards=tuple,
-)
-def _too_many_copies(dealer: tuple, seats: list, decks: int) -> bool:
-    """Whether some card appears more often than a ``decks``-deck shoe holds."""
-    if not cython.compiled:
-        every = list(dealer)
-        for s in seats:
-            every += s.cards
-        every.sort()
-        return any(map(eq, every, every[decks:]))  # sorted: decks + 1 equal cards sit decks apart
-    # Compiled, counting into a C array beats sorting every card of the round.
-    counts = cython.declare(cython.int[52])
-    limit = decks
-    for k in range(52):
-        counts[k] = 0
-    for k in range(len(seats) + 1):
-        cards = dealer if k == 0 else seats[k - 1].cards
-        for c in cards:
-            if c < 0 or c >= 52:  # not a card: the detailed check names it
-                return True
-            counts[c] += 1
-            if counts[c] > limit:
-                return True
-    return False
-
-
-def _check_shoe(dealer: tuple[int, ...], seats: list[SeatHand], decks: int, errors: Errors) -> None:
-    """More copies of a card than the shoe holds: name each copy past the last real one."""
-    if not _too_many_copies(dealer, seats, decks):
-        return
-    located = [("dealer.cards", dealer)] + [(f"seats[{s.index}].cards", s.cards) for s in seats]
-    counts = [0] * 52
-    for _path, cards in located:
-        for c in cards:
-            counts[c] += 1
-    seen = [0] * 52
-    for path, cards in located:
-        for k, c in enumerate(cards):
-            seen[c] += 1
-            if seen[c] == decks + 1:
-                errors.add(
-                    f"{path}[{k}]",
-                    f"{TEXT[c]} appears {counts[c]} times in the round; a {decks}-deck shoe holds {decks}",
-                )
-
-
 def parse_round(data: Mapping, rules: PokerOrBustRules) -> Round:
     """JSON form -> :class:`Round`; raises InvalidInput naming every impossible field."""
     errors = Errors()
@@ -366,7 +313,9 @@ def parse_round(data: Mapping, rules: PokerOrBustRules) -> Round:
             s = _parse_seat(raw, i, errors, used)
             if s is not None:
                 seats.append(s)
-    _check_shoe(dealer_cards, seats, rules.decks, errors)
+    if too_many_copies([dealer_cards, *[s.cards for s in seats]], rules.decks):
+        copies_refused([("dealer.cards", dealer_cards)] + [(f"seats[{s.index}].cards", s.cards) for s in seats],
+                       rules.decks, errors)
     errors.raise_if_any()
     return _new_tuple(Round, (dealer_cards, tuple(seats)))
 

@@ -25,7 +25,7 @@ from decimal import Decimal
 
 from . import blackjack as bj
 from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
-from .cards import ACE, BJ_POINTS, JACK, RANK, SPADES, SUIT, TEN_VALUE, cards_text
+from .cards import ACE, BJ_POINTS, JACK, RANK, SPADES, SUIT, TEN_VALUE, TEXT, cards_text
 from .catalogue import (
     RULE_TF_AMOUNT,
     RULE_TF_OFFERED,
@@ -247,7 +247,7 @@ def _settle(
     seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
 ) -> None:
     """This game's side wagers settled: the one definition (the audit reaches it through the
-    game's hooks, and ``audit_reference`` calls it)."""
+    game's hooks)."""
     w = seat.wagers
     ul = w.get(UPCARD_LUCK)
     tf = w.get(TAXPAYERS_FORTUNE)
@@ -270,7 +270,7 @@ def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rul
             ul,
             -ul,
             LOSE,
-            f"dealer upcard {bj.TEXT[up]} is not 2 to 7; Upcard Luck loses",
+            f"dealer upcard {TEXT[up]} is not 2 to 7; Upcard Luck loses",
         )
     cat = _UL_TABLE[c1 * 52 + c2]
     first = bj.TWO_TEXT[c1 * 52 + c2]
@@ -291,7 +291,7 @@ def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rul
         ul,
         net,
         WIN,
-        f"{UPCARD_LUCK_CATEGORY_NAMES[cat]} ({first}) with dealer {bj.TEXT[up]} up; "
+        f"{UPCARD_LUCK_CATEGORY_NAMES[cat]} ({first}) with dealer {TEXT[up]} up; "
         f"Upcard Luck pays {odds_text(odds)} (table {rules.upcard_luck_paytable})",
     )
 
@@ -306,11 +306,11 @@ def _settle_tax(number: int, tf: Decimal, first_two: tuple[int, int], up: int, r
             tf,
             -tax,
             LOSE,
-            f"{bj.TWO_TEXT[c1 * 52 + c2]} with dealer {bj.TEXT[up]} up is taxable; "
+            f"{bj.TWO_TEXT[c1 * 52 + c2]} with dealer {TEXT[up]} up is taxable; "
             f"tax {money_text(tax)} collected",
         )
     why = (
-        f"dealer upcard {bj.TEXT[up]} is not 2 to 7"
+        f"dealer upcard {TEXT[up]} is not 2 to 7"
         if not _LIVE_UP[up]
         else f"{bj.TWO_TEXT[c1 * 52 + c2]} owes no tax"
     )

@@ -1,10 +1,11 @@
-"""The hot paths of the blackjack games hold to the plain ones.
+"""The blackjack games' one parser and one audit.
 
-``parse_round`` reads a well-formed round through ``blackjack._parse_fast`` and anything
-else through ``blackjack._parse_detailed``; ``audit`` uses memos and combined per-seat
-hooks where ``blackjack.audit_reference`` is the same audit written plainly. These tests
-check that the two sides give equal answers on simulated rounds, on valid rounds in unusual
-forms, and on broken rounds (where the errors must be exactly the detailed parser's).
+``parse_round`` reads every round one way: each field's cheap test first (an exact type, a
+memo), its error branch only when that fails. ``audit`` keeps memos per ruleset (21-bet
+settlements, the dealer's facts, live-stake texts) and the parser per game (wager sets,
+amounts). These tests check that the memos change no answer (each round read and audited with
+every memo emptied, then again from full memos), that a round survives its way back to JSON,
+and that broken rounds are refused with their fields named, whatever came before.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from tables.games import GAMES, cards
 from tables.games import blackjack as bj
+from tables.games import blackjack_round as bjr
 from tables.games.base import Audit, InvalidInput, RecordedPay, Settlement
 from tables.games.cards import parse_card
 from tables.games.rulesets import BlackjackTieRules
@@ -68,38 +70,33 @@ def _simulated(key: str, rules, seed: int, seats: int, inject: frozenset = froze
     return json.loads(json.dumps(data))  # exactly what the API receives
 
 
+def _memos_emptied(module) -> None:
+    """Every memo the parser and the audit keep, emptied: a cold engine."""
+    module.SPEC.wager_memo.clear()
+    for memo in (bjr._MONEY_TEXT, bjr._MONEY_INT, bj._DERIVED, bj._EXPLAIN, bj._PLANS, bj._LIVE_TEXT):
+        memo.clear()
+
+
 def _outcome(module, data, rules, context):
-    """What the engine says about ``data``: the round and audit, or the errors."""
+    """What the engine says about ``data``: the round and its audit, or the errors in order."""
     try:
         rnd = module.parse_round(copy.deepcopy(data), rules)
     except InvalidInput as exc:
-        return ("invalid", exc.as_dict())
-    return ("ok", rnd, module.audit(rnd, rules, context).to_dict())
+        return ("invalid", exc.as_dict(), [str(e) for e in exc.errors])
+    return ("ok", rnd, module.round_to_dict(rnd), module.audit(rnd, rules, context).to_dict())
 
 
 def _check_same(module, data, rules, context=None) -> str:
-    """Both parsers and both audits agree on ``data``; returns "ok" or "invalid"."""
-    spec = module.SPEC
-    fast = bj._parse_fast(copy.deepcopy(data), rules, spec)
-    try:
-        detailed = bj._parse_detailed(copy.deepcopy(data), rules, spec)
-    except InvalidInput as exc:
-        assert fast is None, "the fast parser accepted a round the detailed parser refuses"
-        with pytest.raises(InvalidInput) as got:
-            module.parse_round(copy.deepcopy(data), rules)
-        assert got.value.as_dict() == exc.as_dict()
-        assert [str(e) for e in got.value.errors] == [str(e) for e in exc.errors]
-        return "invalid"
-    if fast is not None:
-        assert fast == detailed
-    rnd = module.parse_round(copy.deepcopy(data), rules)
-    assert rnd == detailed
-    assert module.round_to_dict(rnd) == module.round_to_dict(detailed)
-    fast_audit = module.audit(rnd, rules, context)
-    assert fast_audit == bj.audit_reference(rnd, rules, spec, context)
-    assert fast_audit.to_dict() == bj.audit_reference(detailed, rules, spec, context).to_dict()
-    assert module.audit(rnd, rules, context) == fast_audit  # memos are not disturbed
-    return "ok"
+    """The answer from empty memos is the answer from full ones; a round read is the round its
+    JSON form reads as. Returns "ok" or "invalid"."""
+    _memos_emptied(module)
+    cold = _outcome(module, data, rules, context)
+    for _ in range(2):  # the second time every memo the first filled is used
+        assert _outcome(module, data, rules, context) == cold
+    if cold[0] == "ok":
+        again = module.parse_round(json.loads(json.dumps(cold[2])), rules)
+        assert again == cold[1] and module.audit(again, rules, context).to_dict() == cold[3]
+    return cold[0]
 
 
 # --------------------------------------------------------------------------------------
@@ -214,14 +211,14 @@ def _broken(data: dict, rng: random.Random) -> dict:
     seats=st.integers(1, 7),
     inject=st.sampled_from(sorted(INJECT_KINDS | {""})),
 )
-def test_simulated_rounds_fast_equals_plain(key, ruleset, seed, seats, inject):
+def test_simulated_rounds_read_and_audit_alike_from_empty_and_full_memos(key, ruleset, seed, seats, inject):
     module, rules = _setup(key, ruleset)
     try:
         data = _simulated(key, rules, seed, seats, frozenset({inject} - {""}))
     except (ValueError, RuntimeError):  # an injection this ruleset cannot have
         return
-    assert bj._parse_fast(data, rules, module.SPEC) is not None  # the usual form is fast
     assert _check_same(module, data, rules, simulation_context(rules)) == "ok"
+    assert module.round_to_dict(module.parse_round(data, rules)) == data  # the tablet's form is canonical
 
 
 @settings(max_examples=60, deadline=None)
@@ -231,7 +228,7 @@ def test_simulated_rounds_fast_equals_plain(key, ruleset, seed, seats, inject):
     seed=st.integers(0, 2**32),
     seats=st.integers(1, 7),
 )
-def test_unusual_forms_fast_equals_plain(key, ruleset, seed, seats):
+def test_unusual_forms_read_alike_from_empty_and_full_memos(key, ruleset, seed, seats):
     module, rules = _setup(key, ruleset)
     data = _simulated(key, rules, seed, seats)
     rng = random.Random(seed)
@@ -246,7 +243,7 @@ def test_unusual_forms_fast_equals_plain(key, ruleset, seed, seats):
     seed=st.integers(0, 2**32),
     seats=st.integers(1, 7),
 )
-def test_broken_rounds_get_the_detailed_errors(key, ruleset, seed, seats):
+def test_broken_rounds_get_the_same_errors_from_empty_and_full_memos(key, ruleset, seed, seats):
     module, rules = _setup(key, ruleset)
     data = _simulated(key, rules, seed, seats)
     rng = random.Random(seed)
@@ -257,7 +254,7 @@ def test_broken_rounds_get_the_detailed_errors(key, ruleset, seed, seats):
         _check_same(module, broken, rules, simulation_context(rules))
 
 
-def test_broken_rounds_do_reach_the_detailed_parser():
+def test_broken_rounds_are_both_refused_and_accepted():
     """The property above is not vacuous: many broken rounds are refused, some accepted."""
     module, rules = _setup("ante_up_21", "default")
     data = _simulated("ante_up_21", rules, 5, 7)
@@ -346,35 +343,39 @@ def test_rounds_and_audits_built_field_by_field_are_the_ordinary_ones():
 
 
 @pytest.mark.parametrize(
-    "paid",
+    ("paid", "expected"),
     [
-        [{"wager": "21", "hand": 0, "net": "10"}, {"wager": "21", "hand": 0, "net": "10"}],
-        [{"wager": "tie_17", "net": "-5"}, {"wager": "21", "hand": 0, "net": "10"},
-         {"wager": "tie_17", "net": "-5"}],
-        [{"wager": "21", "hand": 1, "net": "10"}],
-        [{"wager": "21", "net": "10"}],
-        [{"wager": "tie_17", "hand": 0, "net": "-5"}],
+        ([{"wager": "21", "hand": 0, "net": "10"}, {"wager": "21", "hand": 0, "net": "10"}], "seats[0].paid[1]"),
+        ([{"wager": "tie_17", "net": "-5"}, {"wager": "21", "hand": 0, "net": "10"},
+          {"wager": "tie_17", "net": "-5"}], "seats[0].paid[2]"),
+        ([{"wager": "21", "hand": 1, "net": "10"}], "seats[0].paid[0].hand"),
+        ([{"wager": "21", "net": "10"}], "seats[0].paid[0].hand"),
+        ([{"wager": "tie_17", "hand": 0, "net": "-5"}], "seats[0].paid[0].hand"),
     ],
 )  # fmt: skip
-def test_recorded_pays_twice_or_for_no_hand_are_refused(paid):
-    """The fast parser checks duplicates with bits of an int; the errors are the detailed ones."""
+def test_recorded_pays_twice_or_for_no_hand_are_refused(paid, expected):
+    """Recorded pays are told apart with bits of an int; each refusal names the pay."""
     module, rules = _setup("blackjack_tie", "default")
     data = round_("TS 8H", seat(1, {"21": "10", "tie_17": "5"}, ("KS 9H", "stand"), paid=paid))
-    assert bj._parse_fast(data, rules, module.SPEC) is None
     assert _check_same(module, data, rules) == "invalid"
+    assert list(_outcome(module, data, rules, None)[1]) == [expected]
 
 
 def test_a_seat_number_twice_is_refused():
     module, rules = _setup("ante_up_21", "default")
     data = round_("TS 8H", seat(3, {"21": "10"}, "KS 9H"), seat(3, {"21": "10"}, "QS 9D"))
-    assert bj._parse_fast(data, rules, module.SPEC) is None
     assert _check_same(module, data, rules) == "invalid"
+    assert _outcome(module, data, rules, None)[1] == {"seats[1].seat": ["seat 3 is already used by seats[0]"]}
 
 
-def test_fast_card_texts_are_parse_card():
-    """The fast parser's card table is every text parse_card takes as it is (no spaces)."""
-    assert all(parse_card(text) == card for text, card in bj._CARD_OF.items())
-    assert set(bj._CARD_OF) == set(cards._PARSE)
+def test_the_card_map_is_parse_card():
+    """The parsers' first test of a card is a lookup in this map: every text parse_card takes
+    as it is (no spaces), and nothing else."""
+    assert all(parse_card(text) == card for text, card in cards.CARD_OF_TEXT.items())
+    # 2-9: either case of suit (8 ranks x 4 suits x 2); A, T, J, Q, K: either case of each letter
+    # (5 x 4 x 4); "10" for T with either case of suit (4 x 2)
+    assert len(cards.CARD_OF_TEXT) == 64 + 80 + 8
+    assert parse_card(" ks ") == cards.CARD_OF_TEXT["KS"] and " ks " not in cards.CARD_OF_TEXT
 
 
 def test_a_new_ruleset_object_gets_its_own_plan():
@@ -416,3 +417,38 @@ def test_poker_settlement_texts_say_what_was_settled():
                     assert ante.explanation == bet.explanation
                     word = {"win": "win 1 to 1", "lose": "lose", "push": "push"}[expected]
                     assert ante.explanation.endswith(f"Ante and Bet {word}"), ante.explanation
+
+
+def test_a_card_past_the_shoes_copies_is_named_where_it_was_counted():
+    """A one-deck shoe holds one Ace of spades: the round's count goes dealer first, then the
+    seats and their hands in the order recorded, and the first copy too many is named, with the
+    round's total. The hand is still read, so its own errors are named beside it."""
+    module, rules = _setup("blackjack_tie", "s17_6to5_1deck")
+    data = round_(
+        "AS 8H",
+        seat(1, {"21": "10"}, ("KS 9H", "stand")),
+        seat(2, {"21": "10"}, ("QS 5D AS", "hit")),
+        seat(3, {"21": "10"}, ("AS 2C 3D 4H", "hit")),
+    )
+    assert _check_same(module, data, rules) == "invalid"
+    assert _outcome(module, data, rules, None)[1] == {
+        "seats[1].hands[0].cards[2]": ["AS appears 3 times in the round; a 1-deck shoe holds 1"],
+        "seats[2].hands[0].cards[3]": ["card with no hit or double for it in actions"],
+    }
+
+
+def test_a_seat_of_more_hands_than_a_bit_can_count_still_refuses_a_pay_twice():
+    """Recorded pays are told apart by bits of a 64-bit int; hands past them are kept in a set.
+    One seat split to 72 hands (ten-values of every rank from a six-deck shoe, each hand
+    standing on a second card from 2 to 9), hand 70's 21 bet recorded twice."""
+    module, rules = _setup("blackjack_tie", "default")
+    tens = [f"{r}{s}" for r in "TJQK" for s in "SHDC"] * rules.decks
+    smalls = [f"{r}{s}" for r in "23456789" for s in "SHDC"] * rules.decks
+    hands = [{"cards": [tens[0], smalls[0]], "actions": ["split"] * 71 + ["stand"]}]
+    hands += [{"cards": [tens[k], smalls[k]], "actions": ["stand"]} for k in range(1, 72)]
+    pays = [{"wager": "21", "hand": h, "net": "-10.00"} for h in (70, 71, 70)]
+    data = {"dealer": {"cards": ["9C", "TC"]}, "seats": [{"seat": 1, "wagers": {"21": "10"}, "hands": hands, "paid": pays}]}
+    assert _check_same(module, data, rules) == "invalid"
+    assert _outcome(module, data, rules, None)[1] == {"seats[0].paid[2]": ["21 is recorded twice"]}
+    data["seats"][0]["paid"] = pays[:2]
+    assert _check_same(module, data, rules) == "ok"
