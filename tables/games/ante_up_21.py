@@ -145,37 +145,10 @@ def _wagers_refused(wagers) -> list[tuple[str, str]]:
 
 
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
+    """The table's rules on this game's wagers (paths are written only for a finding)."""
     w = seat.wagers
+    out = bj.above_21_bet(seat, ANTE, "ANTE", ANTE_ABOVE_21_BET, RULE_ANTE_UP_ANTE)
     ante = w.get(ANTE)
-    bet = w.get(BET)
-    bonus = w.get(POKER_BONUS)
-    if (ante is None or (ante <= w[bj.W21] and (bet is None or bet == ante))) and (
-        bonus is None or (bet is not None and bonus == rules.poker_bonus_amount)
-    ):
-        return []  # the usual seat: nothing to report, no text built
-    return _rule_findings_found(seat, rules)
-
-
-def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
-    w = seat.wagers
-    out: list[Finding] = []
-    path = f"seats[{seat.index}].wagers"
-    ante = w.get(ANTE)
-    stake21 = w[bj.W21]
-    if ante is not None and ante > stake21:
-        out.append(
-            Finding(
-                ANTE_ABOVE_21_BET,
-                RULE_VIOLATION,
-                f"Seat {seat.seat} ANTE {money_text(ante)} is above the 21 bet {money_text(stake21)}.",
-                f"{path}.ante",
-                RULE_ANTE_UP_ANTE,
-                f"at most {money_text(stake21)}",
-                money_text(ante),
-                ante - stake21,
-                seat.seat,
-            )
-        )
     bet = w.get(BET)
     if bet is not None and ante is not None and bet != ante:
         out.append(
@@ -183,7 +156,7 @@ def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
                 BET_NOT_EQUAL_ANTE,
                 RULE_VIOLATION,
                 f"Seat {seat.seat} BET {money_text(bet)} differs from the ANTE {money_text(ante)}.",
-                f"{path}.bet",
+                f"seats[{seat.index}].wagers.bet",
                 RULE_BET,
                 money_text(ante),
                 money_text(bet),
@@ -200,7 +173,7 @@ def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
                     RULE_VIOLATION,
                     f"Seat {seat.seat} has a Poker Bonus but did not play the poker hand "
                     f"({'folded' if ante is not None else 'no ANTE'}).",
-                    f"{path}.poker_bonus",
+                    f"seats[{seat.index}].wagers.poker_bonus",
                     RULE_BONUS_PLAY,
                     "a BET with the Poker Bonus",
                     "fold" if ante is not None else "no ANTE",
@@ -208,21 +181,8 @@ def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
                     seat.seat,
                 )
             )
-        if bonus != rules.poker_bonus_amount:
-            out.append(
-                Finding(
-                    POKER_BONUS_WRONG_AMOUNT,
-                    RULE_VIOLATION,
-                    f"Seat {seat.seat} Poker Bonus is {money_text(bonus)}; the table's Poker Bonus is "
-                    f"{money_text(rules.poker_bonus_amount)}.",
-                    f"{path}.poker_bonus",
-                    RULE_BONUS_AMOUNT,
-                    money_text(rules.poker_bonus_amount),
-                    money_text(bonus),
-                    abs(bonus - rules.poker_bonus_amount),
-                    seat.seat,
-                )
-            )
+        out += bj.wrong_amount(seat, POKER_BONUS, "Poker Bonus", rules.poker_bonus_amount, "the table's Poker Bonus",
+                               POKER_BONUS_WRONG_AMOUNT, RULE_BONUS_AMOUNT)
     return out
 
 

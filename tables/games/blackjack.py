@@ -42,9 +42,16 @@ from .base import (
     compare_recorded,
     simulator,
 )
+from .base import (
+    make_audit as make_audit,
+)
+from .base import (
+    make_settlement as make_settlement,
+)
 from .blackjack_checks import (  # the game modules and the simulator read these through this module
     TWO_TEXT as TWO_TEXT,
 )
+from .blackjack_checks import above_21_bet as above_21_bet
 from .blackjack_checks import (
     dealer_facts,
     dealer_findings,
@@ -66,6 +73,7 @@ from .blackjack_checks import (
 from .blackjack_checks import (
     live_stake as live_stake,
 )
+from .blackjack_checks import wrong_amount as wrong_amount
 from .blackjack_round import DOUBLE as DOUBLE
 from .blackjack_round import HIT as HIT
 from .blackjack_round import MEMO_LIMIT, Dealer, GameSpec, Hand, Round, Seat, round_to_dict
@@ -119,56 +127,6 @@ def pay_odds(stake: Decimal, odds: Decimal, rules) -> Decimal:
         return stake * int(odds)
     d = derived(rules)
     return pays(stake, odds, d.unit, d.direction)
-
-
-_new_object = object.__new__
-# Objects of the engine's frozen dataclasses are built by setting their fields the way their
-# own ``__init__`` does (``object.__setattr__``), without the Python-level ``__init__``: an
-# equal object (same fields, same ``==``, still frozen) at a fraction of the cost. Compiled,
-# the same setter is called as the C function it is.
-if cython.compiled:
-    from cython.cimports.cpython.object import PyObject_GenericSetAttr as _set_field
-else:
-    _set_field = object.__setattr__
-
-
-@cython.ccall
-def make_settlement(
-    seat: int,
-    wager: str,
-    stake: Decimal,
-    net: Decimal,
-    outcome: str,
-    explanation: str,
-    hand: int | None = None,
-    line: str | None = None,
-) -> Settlement:
-    """``Settlement(seat, wager, stake, net, outcome, explanation, hand, line)``, built
-    field by field (see above).
-
-    A busy table makes new settlements every round (explanations name the poker hands and
-    the dealer's cards), so this cost counts.
-    """
-    obj = _new_object(Settlement)
-    _set_field(obj, "seat", seat)
-    _set_field(obj, "wager", wager)
-    _set_field(obj, "stake", stake)
-    _set_field(obj, "net", net)
-    _set_field(obj, "outcome", outcome)
-    _set_field(obj, "explanation", explanation)
-    _set_field(obj, "hand", hand)
-    _set_field(obj, "line", line)
-    return obj
-
-
-@cython.ccall
-def make_audit(settlements: tuple, findings: tuple, summary: dict) -> Audit:
-    """``Audit(settlements, findings, summary)`` built field by field (see above)."""
-    obj = _new_object(Audit)
-    _set_field(obj, "settlements", settlements)
-    _set_field(obj, "findings", findings)
-    _set_field(obj, "summary", summary)
-    return obj
 
 
 @cython.cfunc

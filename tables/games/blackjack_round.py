@@ -75,6 +75,7 @@ from .base import (
     RecordedPay,
     Settlement,
     copies_refused,
+    made,
 )
 from .cards import (
     ACE,
@@ -251,25 +252,13 @@ _tuple_new = tuple.__new__  # a NamedTuple without its Python-level __new__
 MEMO_LIMIT = 50000
 
 
-_new_object = object.__new__
-# Objects of the engine's frozen dataclasses are built by setting their fields the way their
-# own ``__init__`` does (``object.__setattr__``), without the Python-level ``__init__``: an
-# equal object (same fields, same ``==``, still frozen) at a fraction of the cost. Compiled,
-# the same setter is called as the C function it is.
-if cython.compiled:
-    from cython.cimports.cpython.object import PyObject_GenericSetAttr as _set_field
-else:
-    _set_field = object.__setattr__
-
-
 @cython.ccall
 def make_round(game: str, dealer: tuple, seats: tuple) -> Round:
-    """``Round(game, dealer, seats)`` built field by field (see above)."""
-    obj = _new_object(Round)
-    _set_field(obj, "game", game)
-    _set_field(obj, "dealer", dealer)
-    _set_field(obj, "seats", seats)
-    return obj
+    """``Round(game, dealer, seats)`` built field by field (``base.made``)."""
+    return made(Round, _ROUND_FIELDS, (game, dealer, seats))
+
+
+_ROUND_FIELDS = ("game", "dealer", "seats")
 
 
 # --------------------------------------------------------------------------------------
@@ -758,16 +747,12 @@ def _new_recorded_pay(
     number: int, wager: str, net: Decimal, hand: int | None, si: int, pj: int
 ) -> RecordedPay:
     """``RecordedPay(number, wager, net, hand, "seats[si].paid[pj]")`` built field by field
-    (see :func:`make_settlement`)."""
-    obj = _new_object(RecordedPay)
-    _set_field(obj, "seat", number)
-    _set_field(obj, "wager", wager)
-    _set_field(obj, "net", net)
-    _set_field(obj, "hand", hand)
-    _set_field(
-        obj, "path", _PAY_PATHS[si][pj] if si < 16 and pj < 16 else f"seats[{si}].paid[{pj}]"
-    )
-    return obj
+    (``base.made``)."""
+    path = _PAY_PATHS[si][pj] if si < 16 and pj < 16 else f"seats[{si}].paid[{pj}]"
+    return made(RecordedPay, _PAY_FIELDS, (number, wager, net, hand, path))
+
+
+_PAY_FIELDS = ("seat", "wager", "net", "hand", "path")
 
 
 def round_to_dict(rnd: Round) -> dict:

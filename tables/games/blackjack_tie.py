@@ -128,23 +128,9 @@ def _settle_bonus(
             WIN,
             f"player and dealer tie on {_TIE_NAMES[tie]}; {bonus} bonus pays {odds_text(odds)}",
         )
-    if tie is not None:
-        return make_settlement(
-            number,
-            key,
-            amount,
-            -amount,
-            LOSE,
-            f"tie on {_TIE_NAMES[tie]} is not covered by the {bonus} bonus; loses",
-        )
-    return make_settlement(
-        number,
-        key,
-        amount,
-        -amount,
-        LOSE,
-        f"no tie (first hand {mine}, dealer {dealer_text}); {bonus} bonus loses",
-    )
+    why = (f"tie on {_TIE_NAMES[tie]} is not covered by the {bonus} bonus; loses" if tie is not None
+           else f"no tie (first hand {mine}, dealer {dealer_text}); {bonus} bonus loses")
+    return make_settlement(number, key, amount, -amount, LOSE, why)
 
 
 SPEC = bj.GameSpec(

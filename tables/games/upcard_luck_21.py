@@ -156,37 +156,10 @@ def _ul_odds(rules) -> dict:
 
 
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
+    """The table's rules on this game's wagers (paths are written only for a finding)."""
     w = seat.wagers
+    out = bj.above_21_bet(seat, UPCARD_LUCK, "Upcard Luck", UPCARD_LUCK_ABOVE_21_BET, RULE_UL)
     ul = w.get(UPCARD_LUCK)
-    tf = w.get(TAXPAYERS_FORTUNE)
-    if (ul is None or ul <= w[bj.W21]) and (
-        tf is None
-        or (rules.taxpayers_fortune and ul is not None and tf == rules.taxpayers_fortune_marker)
-    ):
-        return []  # the usual seat: nothing to report, no text built
-    return _rule_findings_found(seat, rules)
-
-
-def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
-    w = seat.wagers
-    out: list[Finding] = []
-    path = f"seats[{seat.index}].wagers"
-    ul = w.get(UPCARD_LUCK)
-    stake21 = w[bj.W21]
-    if ul is not None and ul > stake21:
-        out.append(
-            Finding(
-                UPCARD_LUCK_ABOVE_21_BET,
-                RULE_VIOLATION,
-                f"Seat {seat.seat} Upcard Luck {money_text(ul)} is above the 21 bet {money_text(stake21)}.",
-                f"{path}.upcard_luck",
-                RULE_UL,
-                f"at most {money_text(stake21)}",
-                money_text(ul),
-                ul - stake21,
-                seat.seat,
-            )
-        )
     tf = w.get(TAXPAYERS_FORTUNE)
     if tf is not None:
         if not rules.taxpayers_fortune:
@@ -195,7 +168,7 @@ def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
                     TAXPAYERS_FORTUNE_NOT_OFFERED,
                     RULE_VIOLATION,
                     f"Seat {seat.seat} has a Taxpayer's Fortune marker at a table that does not offer it.",
-                    f"{path}.taxpayers_fortune",
+                    f"seats[{seat.index}].wagers.taxpayers_fortune",
                     RULE_TF_OFFERED,
                     "no marker",
                     money_text(tf),
@@ -209,7 +182,7 @@ def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
                     TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK,
                     RULE_VIOLATION,
                     f"Seat {seat.seat} has a Taxpayer's Fortune marker without an Upcard Luck bet.",
-                    f"{path}.taxpayers_fortune",
+                    f"seats[{seat.index}].wagers.taxpayers_fortune",
                     RULE_TF_UL,
                     "an Upcard Luck bet",
                     "none",
@@ -217,21 +190,8 @@ def _rule_findings_found(seat: bj.Seat, rules) -> list[Finding]:
                     seat.seat,
                 )
             )
-        if tf != rules.taxpayers_fortune_marker:
-            out.append(
-                Finding(
-                    TAXPAYERS_FORTUNE_WRONG_AMOUNT,
-                    RULE_VIOLATION,
-                    f"Seat {seat.seat} Taxpayer's Fortune marker is {money_text(tf)}; the marker is "
-                    f"{money_text(rules.taxpayers_fortune_marker)}.",
-                    f"{path}.taxpayers_fortune",
-                    RULE_TF_AMOUNT,
-                    money_text(rules.taxpayers_fortune_marker),
-                    money_text(tf),
-                    abs(tf - rules.taxpayers_fortune_marker),
-                    seat.seat,
-                )
-            )
+        out += bj.wrong_amount(seat, TAXPAYERS_FORTUNE, "Taxpayer's Fortune marker", rules.taxpayers_fortune_marker,
+                               "the marker", TAXPAYERS_FORTUNE_WRONG_AMOUNT, RULE_TF_AMOUNT)
     return out
 
 
@@ -263,26 +223,12 @@ def _settle(
 
 
 def _settle_upcard_luck(number: int, ul: Decimal, c1: int, c2: int, up: int, rules) -> Settlement:
-    if not _LIVE_UP[up]:
-        return make_settlement(
-            number,
-            UPCARD_LUCK,
-            ul,
-            -ul,
-            LOSE,
-            f"dealer upcard {TEXT[up]} is not 2 to 7; Upcard Luck loses",
-        )
-    cat = _UL_TABLE[c1 * 52 + c2]
+    cat = _UL_TABLE[c1 * 52 + c2] if _LIVE_UP[up] else None
     first = bj.TWO_TEXT[c1 * 52 + c2]
     if cat is None:
-        return make_settlement(
-            number,
-            UPCARD_LUCK,
-            ul,
-            -ul,
-            LOSE,
-            f"first two cards {first} make no Upcard Luck hand; Upcard Luck loses",
-        )
+        why = f"dealer upcard {TEXT[up]} is not 2 to 7" if not _LIVE_UP[up] else (
+            f"first two cards {first} make no Upcard Luck hand")
+        return make_settlement(number, UPCARD_LUCK, ul, -ul, LOSE, f"{why}; Upcard Luck loses")
     odds = _ul_odds(rules)[cat]
     net = bj.pay_odds(ul, odds, rules)
     return make_settlement(

@@ -116,7 +116,8 @@ def test_the_simulators_name_catalogued_codes():
 
 
 def _calls(tree: ast.AST, name: str) -> list[ast.Call]:
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and (
+        isinstance(n.func, ast.Name) and n.func.id == name or isinstance(n.func, ast.Attribute) and n.func.attr == name)]
 
 
 def test_every_entry_has_a_rule_text_a_kind_and_its_games():
@@ -220,9 +221,13 @@ def _possible(expr: ast.expr, names: dict[str, str], scope: ast.AST) -> set[str]
     return values or None
 
 
-#: Where each field sits among the positional arguments: Finding(code, kind, message, path, rule, ...)
-#: and holdem_state.add_finding(findings, code, kind, message, where, rule, ...).
-FIELDS = {"Finding": {"code": 0, "kind": 1, "rule": 4}, "add_finding": {"code": 1, "kind": 2, "rule": 5}}
+#: Where each field sits among the positional arguments: Finding(code, kind, message, path, rule, ...),
+#: holdem_state.add_finding(findings, code, kind, message, where, rule, ...) and
+#: blackjack_checks.above_21_bet(seat, wager, label, code, rule) and wrong_amount(seat, wager, label,
+#: fixed, fixed_label, code, rule), whose kind is always a rule violation.
+FIELDS = {"Finding": {"code": 0, "kind": 1, "rule": 4}, "add_finding": {"code": 1, "kind": 2, "rule": 5},
+          "above_21_bet": {"code": 3, "rule": 4}, "wrong_amount": {"code": 5, "rule": 6}}
+FIXED_KIND = {"above_21_bet": cat.RULE_VIOLATION, "wrong_amount": cat.RULE_VIOLATION}
 
 
 def _finding_sites():
@@ -232,20 +237,22 @@ def _finding_sites():
         for scope in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
             for name, where in FIELDS.items():
                 for call in _calls(scope, name):
-                    if scope.name == "add_finding":  # it passes its caller's code on: its callers are checked
+                    if scope.name in FIELDS:  # it passes its caller's code on: its callers are checked
                         continue
                     args = {k: (call.args[i] if i < len(call.args) else None) for k, i in where.items()}
                     args.update({kw.arg: kw.value for kw in call.keywords if kw.arg in where})
-                    yield f"{path.name}:{call.lineno}", args, names, scope
+                    args.setdefault("kind", None)
+                    yield f"{path.name}:{call.lineno}", args, names, scope, FIXED_KIND.get(name)
 
 
 def test_every_place_that_makes_a_finding_names_a_catalogued_code_with_its_kind_and_rule():
     sites = list(_finding_sites())
     assert len(sites) >= 40
-    for where, args, names, scope in sites:
+    for where, args, names, scope, fixed_kind in sites:
         codes = _possible(args["code"], names, scope)
         assert codes and codes <= set(FINDINGS), f"{where}: the code is not a tables.games.catalogue constant"
         kinds = _possible(args["kind"], names, scope) if args["kind"] is not None else None
+        kinds = {fixed_kind} if fixed_kind is not None else kinds
         if kinds is not None:
             assert all(FINDINGS[c].kind in kinds for c in codes), (where, codes, kinds)
         rules = _possible(args["rule"], names, scope) if args.get("rule") is not None else None
