@@ -5,7 +5,6 @@ and gives findings; the wagers are settled in ``blackjack``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from decimal import Decimal
 
 from .base import (
@@ -16,7 +15,6 @@ from .base import (
 from .blackjack_round import Dealer, GameSpec, Hand, Round, Seat
 from .cards import (
     ACE,
-    BJ_POINTS,
     RANK,
     TEN_VALUE,
     TEXT,
@@ -52,6 +50,7 @@ from .catalogue import (  # the shared blackjack's finding codes and rules (game
     SPLIT_UNEQUAL_TEN_VALUES,
     W21,
 )
+from .hands import blackjack_total as hand_total
 from .money import CENT, ZERO, money_text
 
 #: The first-two-card totals a double is allowed on, by the ruleset's ``double_on``.
@@ -60,20 +59,6 @@ DOUBLE_TOTALS = {"9_10_11": frozenset({9, 10, 11}), "10_11": frozenset({10, 11})
 
 # --------------------------------------------------------------------------------------
 # Small pure helpers (also for the exact-math engineer)
-
-
-def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
-    """Best blackjack total and softness (same as ``hands.blackjack_total``, inlined for speed)."""
-    total = 0
-    ace = False
-    for c in cards:
-        p = BJ_POINTS[c]
-        total += p
-        if p == 1:
-            ace = True
-    if ace and total <= 11:
-        return total + 10, True
-    return total, False
 
 
 def is_natural_pair(a: int, b: int) -> bool:

@@ -78,6 +78,7 @@ from .dealer_odds import (
     dealer_overall,
     shoe_composition,
 )
+from .hands import soft_total
 
 METHOD = "exact combinatorial"
 
@@ -122,7 +123,7 @@ def upcard_luck_hand_categories(c1: int, c2: int) -> tuple[str, ...]:
         out.append("blackjack")
     if not has_ace and 9 <= hard <= 11:
         out.append("nine_ten_eleven")
-    best = hard + 10 if has_ace and hard <= 11 else hard
+    best = soft_total(hard, has_ace)[0]
     if 18 <= best <= 20:
         out.append("eighteen_to_twenty")
     return tuple(out)
@@ -134,7 +135,7 @@ def tax_hand_categories(c1: int, c2: int) -> tuple[str, ...]:
     for cat in upcard_luck_hand_categories(c1, c2):
         if cat == "eighteen_to_twenty":
             hard = _points(c1) + _points(c2)
-            best = hard + 10 if (RANK[c1] == ACE or RANK[c2] == ACE) and hard <= 11 else hard
+            best = soft_total(hard, RANK[c1] == ACE or RANK[c2] == ACE)[0]
             out.append("twenty" if best == 20 else "eighteen_nineteen")
         else:
             out.append(cat)

@@ -90,6 +90,7 @@ from .catalogue import (  # the shared blackjack's finding codes and rules (game
     INSURANCE,
     W21,
 )
+from .hands import soft_total
 from .money import MoneyError, money_text, to_money
 
 HIT, STAND, DOUBLE, SPLIT = "hit", "stand", "double", "split"
@@ -392,8 +393,7 @@ def _play_hand(
     if drawn < n_cards:
         errors.add(f"{_hand_path(si, hi)}.cards[{drawn}]", "card with no hit or double for it in actions")
         return None
-    soft = ace and points <= 11
-    total = points + 10 if soft else points
+    total, soft = soft_total(points, ace)
     return _tuple_new(Hand, (cards, actions, total, soft, total > 21, natural, doubled, splits))
 
 

@@ -29,6 +29,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .cards import BJ_POINTS
+from .hands import soft_total
 
 #: Rank index 0..9 is the blackjack value less one: 0 = Ace, 1 = 2, ..., 8 = 9, 9 = ten-value.
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -138,8 +139,7 @@ def _final(hard: int, ace: bool, cards: int, h17: bool) -> str | None:
     """The outcome if the dealer must stop with this hand, else None (he draws)."""
     if hard > 21:
         return BUST
-    soft = ace and hard <= 11
-    best = hard + 10 if soft else hard
+    best, soft = soft_total(hard, ace)
     if best >= 18 or (best == 17 and not (soft and h17)):
         return BLACKJACK if cards == 2 and best == 21 else str(best)
     return None
@@ -177,8 +177,7 @@ def _dealer_final(composition: tuple[int, ...], known: tuple[int, ...], h17: boo
                     key = (BUST, cards)
                     finals[key] = finals.get(key, 0) + weight
                     continue
-                soft = a and h <= 11
-                best = h + 10 if soft else h
+                best, soft = soft_total(h, a)
                 if best >= 18 or (best == 17 and not (soft and h17)):
                     outcome = BLACKJACK if cards == 2 and best == 21 else str(best)
                     key = (outcome, cards)

@@ -7,6 +7,15 @@ from collections.abc import Sequence
 from .cards import ACE, BJ_POINTS, RANK, TEN_VALUE
 
 
+def soft_total(hard: int, has_ace: bool) -> tuple[int, bool]:
+    """The best total of a hand whose cards add up to ``hard`` with every Ace counted 1, and
+    whether it is soft: one Ace counts 11 when the hand stays at 21 or less. The one statement
+    of the rule; every total of the engine comes from it."""
+    if has_ace and hard <= 11:
+        return hard + 10, True
+    return hard, False
+
+
 def blackjack_total(cards: Sequence[int]) -> tuple[int, bool]:
     """Best total and whether it is soft (an Ace counted as 11).
 
@@ -15,12 +24,10 @@ def blackjack_total(cards: Sequence[int]) -> tuple[int, bool]:
     total = 0
     has_ace = False
     for c in cards:
-        total += BJ_POINTS[c]
-        if RANK[c] == ACE:
-            has_ace = True
-    if has_ace and total <= 11:
-        return total + 10, True
-    return total, False
+        p = BJ_POINTS[c]
+        total += p
+        has_ace = has_ace or p == 1
+    return soft_total(total, has_ace)
 
 
 def is_two_card_21(cards: Sequence[int]) -> bool:

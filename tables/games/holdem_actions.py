@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
 from .cards import BJ_POINTS, CardError, parse_card
+from .hands import soft_total
 from .holdem_pots import money_text_cents
 from .holdem_state import (
     ACTIONS,
@@ -80,10 +81,7 @@ def _cents(value: object) -> int:
 
 def _total(cards: list[int]) -> int:
     """Best blackjack total (an Ace counts 11 when that does not pass 21)."""
-    total = sum(BJ_POINTS[c] for c in cards)
-    if any(BJ_POINTS[c] == 1 for c in cards) and total + 10 <= 21:
-        total += 10
-    return total
+    return soft_total(sum(BJ_POINTS[c] for c in cards), any(BJ_POINTS[c] == 1 for c in cards))[0]
 
 
 def _state(data: Mapping, rules: HoldemBlackjackRules) -> State | None:

@@ -38,6 +38,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .cards import BJ_POINTS, RANK, TEXT
+from .hands import soft_total
 
 _POINTS = BJ_POINTS.__getitem__
 _TEXT = TEXT.__getitem__
@@ -57,9 +58,7 @@ def hand_key(cards: Sequence[int], max_cards: int = 7) -> int:
         return -total
     if len(cards) >= max_cards:
         return CHARLIE_KEY
-    if total <= 11 and cards and min(cards) < 4:  # an Ace (cards 0..3) counts 11
-        total += 10
-    return total
+    return soft_total(total, bool(cards) and min(cards) < 4)[0]  # an Ace is one of cards 0..3
 
 
 def key_text(key: int) -> str:
