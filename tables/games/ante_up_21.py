@@ -147,8 +147,10 @@ def _wagers_refused(wagers) -> list[tuple[str, str]]:
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
     """The table's rules on this game's wagers (paths are written only for a finding)."""
     w = seat.wagers
-    out = bj.above_21_bet(seat, ANTE, "ANTE", ANTE_ABOVE_21_BET, RULE_ANTE_UP_ANTE)
+    out: list[Finding] = []
     ante = w.get(ANTE)
+    if ante is not None and ante > w[bj.W21]:
+        out.append(bj.above_21_bet(seat, ANTE, "ANTE", ANTE_ABOVE_21_BET, RULE_ANTE_UP_ANTE))
     bet = w.get(BET)
     if bet is not None and ante is not None and bet != ante:
         out.append(
@@ -181,8 +183,9 @@ def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
                     seat.seat,
                 )
             )
-        out += bj.wrong_amount(seat, POKER_BONUS, "Poker Bonus", rules.poker_bonus_amount, "the table's Poker Bonus",
-                               POKER_BONUS_WRONG_AMOUNT, RULE_BONUS_AMOUNT)
+        if bonus != rules.poker_bonus_amount:
+            out.append(bj.wrong_amount(seat, POKER_BONUS, "Poker Bonus", rules.poker_bonus_amount,
+                                       "the table's Poker Bonus", POKER_BONUS_WRONG_AMOUNT, RULE_BONUS_AMOUNT))
     return out
 
 

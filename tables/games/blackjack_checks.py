@@ -368,27 +368,22 @@ def insurance_findings(seat: Seat, rules, upcard: int) -> list[Finding]:
     return out
 
 
-def above_21_bet(seat: Seat, wager: str, label: str, code: str, rule: str) -> list[Finding]:
-    """A side wager the card caps at the 21 bet (Ante Up 21's ANTE, Upcard Luck 21's Upcard
-    Luck) placed above it: that finding, or none."""
-    amount = seat.wagers.get(wager)
-    stake21 = seat.wagers[W21]
-    if amount is None or amount <= stake21:
-        return []
-    return [Finding(code, RULE_VIOLATION,
-                    f"Seat {seat.seat} {label} {money_text(amount)} is above the 21 bet {money_text(stake21)}.",
-                    f"seats[{seat.index}].wagers.{wager}", rule, f"at most {money_text(stake21)}",
-                    money_text(amount), amount - stake21, seat.seat)]
+def above_21_bet(seat: Seat, wager: str, label: str, code: str, rule: str) -> Finding:
+    """The finding of a side wager the card caps at the 21 bet (Ante Up 21's ANTE, Upcard Luck
+    21's Upcard Luck) placed above it."""
+    amount, stake21 = seat.wagers[wager], seat.wagers[W21]
+    return Finding(code, RULE_VIOLATION,
+                   f"Seat {seat.seat} {label} {money_text(amount)} is above the 21 bet {money_text(stake21)}.",
+                   f"seats[{seat.index}].wagers.{wager}", rule, f"at most {money_text(stake21)}",
+                   money_text(amount), amount - stake21, seat.seat)
 
 
 def wrong_amount(seat: Seat, wager: str, label: str, fixed: Decimal, fixed_label: str, code: str,
-                 rule: str) -> list[Finding]:
-    """A side wager the table fixes at one amount (Ante Up 21's Poker Bonus, Upcard Luck 21's
-    Taxpayer's Fortune marker) placed at another: that finding, or none."""
-    amount = seat.wagers.get(wager)
-    if amount is None or amount == fixed:
-        return []
-    return [Finding(code, RULE_VIOLATION,
-                    f"Seat {seat.seat} {label} is {money_text(amount)}; {fixed_label} is {money_text(fixed)}.",
-                    f"seats[{seat.index}].wagers.{wager}", rule, money_text(fixed), money_text(amount),
-                    abs(amount - fixed), seat.seat)]
+                 rule: str) -> Finding:
+    """The finding of a side wager the table fixes at one amount (Ante Up 21's Poker Bonus,
+    Upcard Luck 21's Taxpayer's Fortune marker) placed at another."""
+    amount = seat.wagers[wager]
+    return Finding(code, RULE_VIOLATION,
+                   f"Seat {seat.seat} {label} is {money_text(amount)}; {fixed_label} is {money_text(fixed)}.",
+                   f"seats[{seat.index}].wagers.{wager}", rule, money_text(fixed), money_text(amount),
+                   abs(amount - fixed), seat.seat)

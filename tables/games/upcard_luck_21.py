@@ -158,8 +158,10 @@ def _ul_odds(rules) -> dict:
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
     """The table's rules on this game's wagers (paths are written only for a finding)."""
     w = seat.wagers
-    out = bj.above_21_bet(seat, UPCARD_LUCK, "Upcard Luck", UPCARD_LUCK_ABOVE_21_BET, RULE_UL)
+    out: list[Finding] = []
     ul = w.get(UPCARD_LUCK)
+    if ul is not None and ul > w[bj.W21]:
+        out.append(bj.above_21_bet(seat, UPCARD_LUCK, "Upcard Luck", UPCARD_LUCK_ABOVE_21_BET, RULE_UL))
     tf = w.get(TAXPAYERS_FORTUNE)
     if tf is not None:
         if not rules.taxpayers_fortune:
@@ -190,8 +192,10 @@ def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
                     seat.seat,
                 )
             )
-        out += bj.wrong_amount(seat, TAXPAYERS_FORTUNE, "Taxpayer's Fortune marker", rules.taxpayers_fortune_marker,
-                               "the marker", TAXPAYERS_FORTUNE_WRONG_AMOUNT, RULE_TF_AMOUNT)
+        if tf != rules.taxpayers_fortune_marker:
+            out.append(bj.wrong_amount(seat, TAXPAYERS_FORTUNE, "Taxpayer's Fortune marker",
+                                       rules.taxpayers_fortune_marker, "the marker", TAXPAYERS_FORTUNE_WRONG_AMOUNT,
+                                       RULE_TF_AMOUNT))
     return out
 
 
