@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import ModuleType
 
 from . import accel
@@ -35,7 +36,7 @@ class Game:
     rules_class: type
     simulator_name: str  # the module that simulates rounds and lists the errors it can inject
 
-    @property
+    @cached_property  # read for every round recorded or replayed: importing it again costs a lookup chain
     def module(self) -> ModuleType:
         module = importlib.import_module(f"{__name__}.{self.module_name}")
         # The simulator too: a game may reach its simulator through a registry the
