@@ -40,55 +40,53 @@ from .base import (
     Finding,
     Settlement,
     compare_recorded,
+    make_audit,
+    make_settlement,
     simulator,
 )
-from .base import (
-    make_audit as make_audit,
-)
-from .base import (
-    make_settlement as make_settlement,
-)
-from .blackjack_checks import (  # the game modules and the simulator read these through this module
-    TWO_TEXT as TWO_TEXT,
-)
-from .blackjack_checks import above_21_bet as above_21_bet
 from .blackjack_checks import (
+    TWO_TEXT,
+    above_21_bet,
     dealer_facts,
     dealer_findings,
+    dealer_must_draw,
     hand_live,
+    hand_total,
     insurance_findings,
     insurance_stake,
+    is_natural_pair,
+    live_stake,
     play_findings,
     played_on,
+    wrong_amount,
 )
-from .blackjack_checks import (
-    dealer_must_draw as dealer_must_draw,
+from .blackjack_round import (
+    DOUBLE,
+    HIT,
+    MEMO_LIMIT,
+    SPLIT,
+    STAND,
+    Dealer,
+    GameSpec,
+    Hand,
+    Round,
+    Seat,
+    make_round,
+    parse_round,
+    round_to_dict,
 )
-from .blackjack_checks import (
-    hand_total as hand_total,
-)
-from .blackjack_checks import (
-    is_natural_pair as is_natural_pair,
-)
-from .blackjack_checks import (
-    live_stake as live_stake,
-)
-from .blackjack_checks import wrong_amount as wrong_amount
-from .blackjack_round import DOUBLE as DOUBLE
-from .blackjack_round import HIT as HIT
-from .blackjack_round import MEMO_LIMIT, Dealer, GameSpec, Hand, Round, Seat, round_to_dict
-from .blackjack_round import SPLIT as SPLIT
-from .blackjack_round import STAND as STAND
-from .blackjack_round import make_round as make_round
-from .blackjack_round import parse_round as parse_round
-from .cards import (
-    cards_text,
-)
-from .catalogue import (  # the shared blackjack's finding codes and rules (game modules add their own)
-    INSURANCE,
-    W21,
-)
+from .cards import cards_text
+from .catalogue import INSURANCE, W21
 from .money import CENT, ZERO, money_text, odds_text, pays
+
+#: What the game modules, the simulator and the tests read through this module (besides its
+#: own settlement and audit): ``from . import blackjack as bj`` is all a game needs.
+__all__ = [
+    "DOUBLE", "HIT", "SPLIT", "STAND", "TWO_TEXT", "W21", "Dealer", "GameSpec", "Hand", "Round", "Seat",
+    "above_21_bet", "audit", "contract", "dealer_must_draw", "hand_total", "is_natural_pair", "live_stake",
+    "make_audit", "make_round", "make_settlement", "parse_round", "pay_odds", "played_on", "round_to_dict",
+    "settle_hand", "wrong_amount",
+]  # fmt: skip
 
 
 class _Derived(NamedTuple):
