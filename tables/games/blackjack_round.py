@@ -580,7 +580,7 @@ def _parse_paid(
         hand = p.get("hand")
         net_raw = p.get("net")
         # "wager" and "net" there, "hand" there or not: no other key can be.
-        if net_raw is None or len(p) != (2 if hand is None else 3):
+        if wager is None or net_raw is None or len(p) != (2 if hand is None else 3):
             _check_keys(p, _PAID_KEYS, f"seats[{si}].paid[{pj}]", errors)
         first_bit = pay_bits.get(wager) if type(wager) is str else None
         if first_bit is None or (hand is not None) is (wager != W21) or (hand is not None and not (

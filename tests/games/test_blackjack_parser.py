@@ -452,3 +452,14 @@ def test_a_seat_of_more_hands_than_a_bit_can_count_still_refuses_a_pay_twice():
     assert _outcome(module, data, rules, None)[1] == {"seats[0].paid[2]": ["21 is recorded twice"]}
     data["seats"][0]["paid"] = pays[:2]
     assert _check_same(module, data, rules) == "ok"
+
+
+def test_a_recorded_pay_with_an_unknown_field_instead_of_its_wager_names_both():
+    module, rules = _setup("blackjack_tie", "default")
+    data = round_("TS 8H", seat(1, {"21": "10"}, ("KS 9H", "stand"), paid=[{"wagr": "21", "net": "10"}]))
+    assert _check_same(module, data, rules) == "invalid"
+    assert _outcome(module, data, rules, None)[1] == {
+        "seats[0].paid[0].wagr": ["unknown field; expected one of hand, net, wager"],
+        "seats[0].paid[0].wager": ["unknown wager; expected one of 21, insurance, tie_17, tie_18, tie_19, tie_20, "
+                                   "tie_21, tie_LS, tie_RS, tie_blackjack"],
+    }
