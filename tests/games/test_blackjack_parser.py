@@ -17,7 +17,6 @@ from dataclasses import FrozenInstanceError
 from decimal import Decimal
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.games import GAMES, cards
@@ -28,40 +27,8 @@ from tables.games.cards import parse_card
 from tables.games.rulesets import BlackjackTieRules
 from tables.games.simulate_blackjack import INJECT_KINDS, simulation_context
 
-from .blackjack_helpers import round_, seat
-
-KEYS = ("ante_up_21", "upcard_luck_21", "blackjack_tie")
-RULESETS = {
-    "default": {},
-    "s17_6to5_1deck": {
-        "dealer_hits_soft_17": False,
-        "blackjack_pays": "6:5",
-        "decks": 1,
-        "rounding_unit": "0.50",
-    },
-    "strict": {
-        "dealer_peeks": False,
-        "double_on": "10_11",
-        "double_after_split": False,
-        "max_split_hands": 2,
-        "split_any_ten_values": False,
-        "decks": 2,
-        "insurance": False,
-    },
-    "loose": {
-        "double_on": "9_10_11",
-        "resplit_aces": True,
-        "hit_split_aces": True,
-        "rounding_direction": "nearest",
-        "rounding_unit": "1.00",
-        "max_split_hands": 3,
-    },
-}
-
-
-def _setup(key: str, ruleset: str):
-    game = GAMES[key]
-    return game.module, game.rules_from_dict(RULESETS[ruleset])
+from .blackjack_helpers import RULESETS, round_, seat, simulated_rounds
+from .blackjack_helpers import game_and_rules as _setup
 
 
 def _simulated(key: str, rules, seed: int, seats: int, inject: frozenset = frozenset()) -> dict:
@@ -203,14 +170,7 @@ def _broken(data: dict, rng: random.Random) -> dict:
     return d
 
 
-@settings(max_examples=60, deadline=None)
-@given(
-    key=st.sampled_from(KEYS),
-    ruleset=st.sampled_from(sorted(RULESETS)),
-    seed=st.integers(0, 2**32),
-    seats=st.integers(1, 7),
-    inject=st.sampled_from(sorted(INJECT_KINDS | {""})),
-)
+@simulated_rounds(RULESETS, 60, inject=st.sampled_from(sorted(INJECT_KINDS | {""})))
 def test_simulated_rounds_read_and_audit_alike_from_empty_and_full_memos(key, ruleset, seed, seats, inject):
     module, rules = _setup(key, ruleset)
     try:
@@ -221,37 +181,29 @@ def test_simulated_rounds_read_and_audit_alike_from_empty_and_full_memos(key, ru
     assert module.round_to_dict(module.parse_round(data, rules)) == data  # the tablet's form is canonical
 
 
-@settings(max_examples=60, deadline=None)
-@given(
-    key=st.sampled_from(KEYS),
-    ruleset=st.sampled_from(sorted(RULESETS)),
-    seed=st.integers(0, 2**32),
-    seats=st.integers(1, 7),
-)
+def _variants_agree(key, ruleset, seed, seats, variant) -> None:
+    """Four variants of a simulated round (``variant(data, rng)``), each read alike from empty
+    and full memos."""
+    module, rules = _setup(key, ruleset)
+    data = _simulated(key, rules, seed, seats)
+    rng = random.Random(seed)
+    for _ in range(4):
+        _check_same(module, variant(data, rng), rules, simulation_context(rules))
+
+
+def _broken_once_or_twice(data: dict, rng: random.Random) -> dict:
+    broken = _broken(data, rng)
+    return _broken(broken, rng) if rng.random() < 0.3 else broken
+
+
+@simulated_rounds(RULESETS, 60)
 def test_unusual_forms_read_alike_from_empty_and_full_memos(key, ruleset, seed, seats):
-    module, rules = _setup(key, ruleset)
-    data = _simulated(key, rules, seed, seats)
-    rng = random.Random(seed)
-    for _ in range(4):
-        _check_same(module, _unusual(data, rng), rules, simulation_context(rules))
+    _variants_agree(key, ruleset, seed, seats, _unusual)
 
 
-@settings(max_examples=80, deadline=None)
-@given(
-    key=st.sampled_from(KEYS),
-    ruleset=st.sampled_from(sorted(RULESETS)),
-    seed=st.integers(0, 2**32),
-    seats=st.integers(1, 7),
-)
+@simulated_rounds(RULESETS, 80)
 def test_broken_rounds_get_the_same_errors_from_empty_and_full_memos(key, ruleset, seed, seats):
-    module, rules = _setup(key, ruleset)
-    data = _simulated(key, rules, seed, seats)
-    rng = random.Random(seed)
-    for _ in range(4):
-        broken = _broken(data, rng)
-        if rng.random() < 0.3:
-            broken = _broken(broken, rng)
-        _check_same(module, broken, rules, simulation_context(rules))
+    _variants_agree(key, ruleset, seed, seats, _broken_once_or_twice)
 
 
 def test_broken_rounds_are_both_refused_and_accepted():

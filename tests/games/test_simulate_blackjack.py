@@ -9,42 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.games import GAMES
 from tables.games import blackjack as bj
 from tables.games.simulate_blackjack import INJECT_KINDS, simulation_context
 
-KEYS = ("ante_up_21", "upcard_luck_21", "blackjack_tie")
-RULESETS = {
-    "default": {},
-    "s17_6to5_1deck": {
-        "dealer_hits_soft_17": False,
-        "blackjack_pays": "6:5",
-        "decks": 1,
-        "rounding_unit": "0.50",
-    },
-    "no_peek_restrictive": {
-        "dealer_peeks": False,
-        "double_on": "10_11",
-        "double_after_split": False,
-        "max_split_hands": 2,
-        "split_any_ten_values": False,
-        "decks": 2,
-    },
-}
+from .blackjack_helpers import KEYS, RULESETS, simulated_rounds
+from .blackjack_helpers import game_and_rules as _setup
 
 
-def _setup(key, ruleset):
-    game = GAMES[key]
-    return game.module, game.rules_from_dict(RULESETS[ruleset])
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    key=st.sampled_from(KEYS),
-    ruleset=st.sampled_from(sorted(RULESETS)),
-    seed=st.integers(0, 2**32),
-    seats=st.integers(1, 7),
-)
+@simulated_rounds(RULESETS, 60)
 def test_simulated_rounds_validate_replay_and_pay_cleanly(key, ruleset, seed, seats):
     module, rules = _setup(key, ruleset)
     data = module.simulate_round(random.Random(seed), rules, seats=seats)
