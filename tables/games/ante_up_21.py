@@ -202,15 +202,6 @@ def player_poker_cards(seat: bj.Seat) -> Sequence[int]:
     return seat.first_two if len(seat.hands) > 1 else seat.hands[0].cards
 
 
-def _settle(
-    seat: bj.Seat, dealer: bj.Dealer, rules, context: AuditContext | None, out: list[Settlement]
-) -> None:
-    """This game's side wagers settled: the ``settle`` hook of its GameSpec (the audit itself
-    goes through :func:`_audit_seat`, which reaches the same :func:`_settle_seat` with the
-    dealer's poker value worked out once per round)."""
-    _settle_seat(seat, dealer, rules, out, poker_value(dealer.cards))
-
-
 def _settle_seat(seat: bj.Seat, dealer: bj.Dealer, rules, out: list[Settlement], d: int) -> None:
     """ANTE and BET against the dealer's poker value ``d``, and the Poker Bonus: the one definition."""
     w = seat.wagers
@@ -360,7 +351,6 @@ SPEC = bj.GameSpec(
     wagers=WAGERS,
     rule_findings=_rule_findings,
     side_live=_side_live,
-    settle=_settle,
     wagers_refused=_wagers_refused,
     audit_seat=_audit_seat,
     round_facts=_round_facts,

@@ -187,12 +187,13 @@ class GameSpec:
       pairs (optional; the parser names them under the seat's ``wagers``);
     * ``rule_findings``: table-rule findings for one seat's wagers;
     * ``side_live``: money on side wagers that still depends on the dealer's draw;
-    * ``settle``: settlements of its side wagers for one seat;
-    * ``audit_seat``: ``(seat, dealer, rules, context, settlements, findings, facts) -> side
-      live money``, for a game whose hot path needs ``facts`` worked out once per round
-      (Ante Up 21's dealer poker hand). It calls the same settlement functions as ``settle``
-      and the same ``rule_findings`` and ``side_live``, never a copy of them; without it the
-      audit calls the three hooks (and none for a seat with its 21 bet alone);
+    * ``settle``: settlements of its side wagers for one seat, which the audit calls beside
+      ``rule_findings`` and ``side_live`` (and none of the three for a seat with its 21 bet
+      alone);
+    * ``audit_seat``, instead of ``settle``: ``(seat, dealer, rules, context, settlements,
+      findings, facts) -> side live money``, for a game whose hot path needs ``facts`` worked
+      out once per round (Ante Up 21's dealer poker hand); it calls the game's
+      ``rule_findings`` and ``side_live``, never a copy of them;
     * ``round_facts``: ``(dealer, rules) -> facts`` worked out once per round for
       ``audit_seat``.
 
@@ -204,7 +205,7 @@ class GameSpec:
     wagers: tuple[str, ...]
     rule_findings: Callable[[Seat, object], list[Finding]]
     side_live: Callable[[Seat, int, object], Decimal]
-    settle: Callable[[Seat, Dealer, object, AuditContext | None, list[Settlement]], None]
+    settle: Callable[[Seat, Dealer, object, AuditContext | None, list[Settlement]], None] | None = None
     pay_wagers: tuple[str, ...] = ()
     wagers_refused: Callable[[Mapping[str, Decimal]], list[tuple[str, str]]] | None = None
     audit_seat: Callable[..., Decimal] | None = None
@@ -215,6 +216,8 @@ class GameSpec:
     pay_bits: dict = field(init=False, compare=False, repr=False)  # see _parse_paid
 
     def __post_init__(self) -> None:
+        if (self.settle is None) == (self.audit_seat is None):
+            raise TypeError(f"{self.key}: a GameSpec settles its side wagers through settle or audit_seat, one of them")
         allowed = frozenset((W21, INSURANCE, *self.wagers))
         object.__setattr__(self, "allowed", allowed)
         object.__setattr__(self, "pay_allowed", allowed | frozenset(self.pay_wagers))

@@ -415,3 +415,13 @@ def test_a_recorded_pay_with_an_unknown_field_instead_of_its_wager_names_both():
         "seats[0].paid[0].wager": ["unknown wager; expected one of 21, insurance, tie_17, tie_18, tie_19, tie_20, "
                                    "tie_21, tie_LS, tie_RS, tie_blackjack"],
     }
+
+
+def test_a_game_settles_its_side_wagers_through_one_hook():
+    """settle or audit_seat, one of them: a second way to settle would go unused by the audit."""
+    spec = GAMES["blackjack_tie"].module.SPEC
+    with pytest.raises(TypeError):
+        bj.GameSpec(key="x", wagers=(), rule_findings=spec.rule_findings, side_live=spec.side_live)
+    with pytest.raises(TypeError):
+        bj.GameSpec(key="x", wagers=(), rule_findings=spec.rule_findings, side_live=spec.side_live,
+                    settle=spec.settle, audit_seat=GAMES["ante_up_21"].module.SPEC.audit_seat)
