@@ -35,7 +35,13 @@ class StaleBuild(ImportError):
 
 
 def source_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """SHA-256 of a module's source and of its ``.pxd`` when it has one: the types Cython
+    compiles it with are part of what the build was made from."""
+    digest = hashlib.sha256(path.read_bytes())
+    declarations = path.with_suffix(".pxd")
+    if declarations.exists():
+        digest.update(b"\0.pxd\0" + declarations.read_bytes())
+    return digest.hexdigest()
 
 
 def extension_path(name: str) -> Path:

@@ -22,8 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-import cython
-
 from . import blackjack as bj
 from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
 from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT, cards_text
@@ -274,15 +272,13 @@ def _poker_texts(p: int, d: int, dealer_natural: bool) -> tuple[str, str]:
     return text, text
 
 
-@cython.ccall
-@cython.locals(key=cython.int, memo=dict)
 def _settle_poker(
     number: int,
     ante: Decimal,
     bet: Decimal | None,
-    p: cython.int,
-    d: cython.int,
-    dealer_natural: cython.bint,
+    p: int,
+    d: int,
+    dealer_natural: bool,
 ) -> tuple:
     """ANTE and BET of one seat: ``p`` and ``d`` are the player's and dealer's poker values."""
     if bet is None:

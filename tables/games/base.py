@@ -300,12 +300,10 @@ else:
     _set_field = object.__setattr__
 
 
-@cython.ccall
 def made(cls: type, names: tuple, values: tuple) -> object:
     """An object of one of the engine's frozen dataclasses, its ``names`` set to ``values``
     (see above); :func:`make_settlement`, the hottest, sets its fields one by one."""
     obj = _new_object(cls)
-    i: cython.Py_ssize_t
     for i in range(len(names)):
         _set_field(obj, names[i], values[i])
     return obj
@@ -314,7 +312,6 @@ def made(cls: type, names: tuple, values: tuple) -> object:
 _AUDIT_FIELDS = ("settlements", "findings", "summary")
 
 
-@cython.ccall
 def make_settlement(
     seat: int,
     wager: str,
@@ -343,7 +340,6 @@ def make_settlement(
     return obj
 
 
-@cython.ccall
 def make_audit(settlements: tuple, findings: tuple, summary: dict) -> Audit:
     """``Audit(settlements, findings, summary)`` built field by field (see above)."""
     return made(Audit, _AUDIT_FIELDS, (settlements, findings, summary))

@@ -29,8 +29,6 @@ from decimal import Decimal
 from operator import itemgetter
 from typing import NamedTuple
 
-import cython
-
 from .base import (
     LOSE,
     PUSH,
@@ -125,18 +123,6 @@ def pay_odds(stake: Decimal, odds: Decimal, rules) -> Decimal:
         return stake * int(odds)
     d = derived(rules)
     return pays(stake, odds, d.unit, d.direction)
-
-
-@cython.cfunc
-@cython.inline
-def _fields(obj: object) -> tuple:
-    """A named tuple (Seat, Hand, Dealer) as the plain tuple it is, for fast indexing.
-
-    Compiled, indexing a tuple subclass goes through CPython's generic slot for subclasses
-    (a lookup and call of ``__getitem__``), several times slower than a tuple's own."""
-    if not isinstance(obj, tuple):
-        raise TypeError(f"expected a named tuple, not {type(obj).__name__}")
-    return cython.cast(tuple, obj)
 
 
 # --------------------------------------------------------------------------------------
@@ -290,7 +276,6 @@ def _plan(rules) -> _Plan:
     return plan
 
 
-@cython.cfunc
 def _settle_hand_memo(
     number: int,
     base: Decimal,
@@ -298,7 +283,7 @@ def _settle_hand_memo(
     h: Hand,
     dealer: Dealer,
     rules,
-    peek_natural: cython.bint,
+    peek_natural: bool,
     key: object,
     plan: _Plan,
 ) -> tuple:
@@ -335,30 +320,6 @@ def _audit_seat_hooks(
     return spec.side_live(s, dealer.upcard, rules)
 
 
-@cython.locals(
-    seats=tuple,
-    s=tuple,
-    h=tuple,
-    plans=dict,
-    dealers=dict,
-    dealer_ok=dict,
-    live_texts=dict,
-    settlements=list,
-    seat_findings=list,
-    findings=list,
-    hands21=dict,
-    hit=tuple,
-    n_seats=cython.Py_ssize_t,
-    k=cython.Py_ssize_t,
-    i=cython.Py_ssize_t,
-    start=cython.Py_ssize_t,
-    number=cython.int,
-    last=cython.int,
-    total=cython.int,
-    dk=cython.int,
-    peek_natural=cython.bint,
-    mismatch=cython.bint,
-)
 def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None) -> Audit:
     """Settle every wager, replay the dealer, check the table rules, compare recorded pays.
 
@@ -409,7 +370,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
     mismatch = False
     for k in range(n_seats):
         seat = seats[k]
-        s = _fields(seat) if cython.compiled else seat  # (plain Python indexes it as it is)
+        s = seat
         number = s[0]
         wagers = s[2]
         hands = s[4]
@@ -417,7 +378,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
         start = len(settlements)
         i = 0
         for hand in hands:
-            h = _fields(hand) if cython.compiled else hand
+            h = hand
             # (total, natural, doubled) and the dealer decide the 21 bet; one int says which.
             total = h[2]
             if number < 16 and 0 <= total < 1024 and 0 <= dk < 64:

@@ -66,8 +66,6 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import NamedTuple
 
-import cython
-
 from .base import (
     AuditContext,
     Errors,
@@ -256,7 +254,6 @@ _tuple_new = tuple.__new__  # a NamedTuple without its Python-level __new__
 MEMO_LIMIT = 50000
 
 
-@cython.ccall
 def make_round(game: str, dealer: tuple, seats: tuple) -> Round:
     """``Round(game, dealer, seats)`` built field by field (``base.made``)."""
     return made(Round, _ROUND_FIELDS, (game, dealer, seats))
@@ -295,7 +292,6 @@ def _hand_path(si: int, i: int) -> str:
     return f"seats[{si}].hands[{i}]"
 
 
-@cython.cfunc
 def _cards(value: object, path: str | tuple, errors: Errors, minimum: int) -> tuple[int, ...] | None:
     """Card texts -> ints; None after naming each card that is not one."""
     if type(value) is list and len(value) >= minimum:
@@ -320,7 +316,6 @@ def _cards(value: object, path: str | tuple, errors: Errors, minimum: int) -> tu
     return tuple(cards)
 
 
-@cython.cfunc
 def _actions(raw: object, path: tuple, errors: Errors) -> tuple[str, ...] | None:
     if raw is None:
         return ()
@@ -339,26 +334,12 @@ def _actions(raw: object, path: tuple, errors: Errors) -> tuple[str, ...] | None
     return None
 
 
-@cython.cfunc
-@cython.locals(
-    j=cython.Py_ssize_t,
-    n_cards=cython.Py_ssize_t,
-    drawn=cython.Py_ssize_t,
-    p=cython.int,
-    points=cython.int,
-    total=cython.int,
-    ace=cython.bint,
-    natural=cython.bint,
-    doubled=cython.bint,
-    stood=cython.bint,
-    soft=cython.bint,
-)
 def _play_hand(
     cards: tuple,
     actions: tuple,
-    splits: cython.Py_ssize_t,
-    split_seat: cython.bint,
-    no_hit_split_aces: cython.bint,
+    splits: int,
+    split_seat: bool,
+    no_hit_split_aces: bool,
     si: int,
     hi: int,
     errors: Errors,
@@ -423,8 +404,6 @@ def _action_refused(a: str, j: int, drawn: int, n_cards: int, done: bool, natura
             errors.add(apath, f"{a} but the hand has no card for it")
 
 
-@cython.cfunc
-@cython.locals(hand_raw=dict, card_of=dict)
 def _read_hand(rh: object, si: int, i: int, errors: Errors, shoe: list) -> tuple[tuple, tuple] | None:
     """One hand's (cards, actions), its cards added to ``shoe`` (the round's card lists, for
     its count)."""
@@ -453,8 +432,6 @@ def _read_hand(rh: object, si: int, i: int, errors: Errors, shoe: list) -> tuple
     return None if actions is None else (cards, actions)
 
 
-@cython.cfunc
-@cython.locals(items=list)
 def _parse_hands(
     raw_hands: object, si: int, errors: Errors, rules, shoe: list
 ) -> tuple[tuple[Hand, ...], tuple[int, int], bool] | None:
@@ -512,7 +489,6 @@ def _parse_hands(
     return tuple(hands), (c0[0], second), unequal_tens
 
 
-@cython.cfunc
 def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors) -> Mapping[str, Decimal]:
     """A seat's wagers (not in the game's memo): every known key a positive amount, a 21 bet,
     and the game's own rules on its wagers (``spec.wagers_refused``). Accepted wagers given
@@ -552,9 +528,6 @@ def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors) -> Mappi
     return proxy
 
 
-@cython.cfunc
-@cython.locals(paid=list, pay_bits=dict, money_memo=dict, pj=cython.Py_ssize_t, p=dict, seen=cython.ulonglong,
-               one=cython.ulonglong, bit=cython.Py_ssize_t)
 def _parse_paid(
     raw: object, si: int, n_hands: int, spec: GameSpec, errors: Errors
 ) -> tuple[tuple[str, int | None, Decimal], ...]:
@@ -632,8 +605,6 @@ def _seat_refused(number: object, si: int, errors: Errors, used: dict[int, int])
         errors.add(f"seats[{si}].seat", f"seat {number} is already used by seats[{used[number]}]")
 
 
-@cython.cfunc
-@cython.locals(raw=dict, known=cython.Py_ssize_t, items=list)
 def _parse_seat(data: object, si: int, rules, spec: GameSpec, errors: Errors, used: dict[int, int],
                 shoe: list) -> Seat | None:
     """One seat; every impossible field named in ``errors`` (None then)."""

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import cython
-
 from . import blackjack as bj
 from .base import LOSE, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
 from .catalogue import BLACKJACK_TIE, RULE_BONUS_TOTAL, TIE_BONUSES_ABOVE_PRIMARY, TIE_WAGERS
@@ -107,7 +105,6 @@ def _settle(
             out.append(_settle_bonus(seat.seat, key, amount, tie, mine, dealer_text, rules))
 
 
-@cython.cfunc
 def _settle_bonus(
     number: int,
     key: str,

@@ -32,8 +32,10 @@ from .accel import (
 ROOT = HERE.parents[1]
 BUILD_DIR = ROOT / "var" / "build"
 # Cython's default type inference turns some tuple expressions into C tuples that then
-# clash (``(9, 10, 11) if x else (10, 11)``); Python semantics everywhere is the point.
-DIRECTIVES = {"language_level": 3, "infer_types": False, "binding": True}
+# clash (``(9, 10, 11) if x else (10, 11)``); Python semantics everywhere is the point. The
+# sources' annotations are for readers and type checkers: the types Cython compiles with are
+# all in the ``.pxd`` beside a module, so ``annotation_typing`` is off.
+DIRECTIVES = {"language_level": 3, "infer_types": False, "binding": True, "annotation_typing": False}
 
 
 def engine_modules() -> list[str]:
@@ -41,7 +43,10 @@ def engine_modules() -> list[str]:
 
 
 def stale_modules(force: bool = False) -> list[str]:
-    recorded = read_manifest().get("modules", {})
+    manifest = read_manifest()
+    recorded = manifest.get("modules", {})
+    # Other compiler directives make another build of every module.
+    force = force or manifest.get("directives") != DIRECTIVES
     stale = []
     for name in engine_modules():
         entry = recorded.get(name, {})
@@ -92,7 +97,7 @@ def write_manifest() -> int:
     import Cython
 
     MANIFEST.write_text(json.dumps({"cython": Cython.__version__, "python": sys.version.split()[0],
-                                    "modules": modules}, indent=1, sort_keys=True) + "\n")
+                                    "directives": DIRECTIVES, "modules": modules}, indent=1, sort_keys=True) + "\n")
     return len(modules)
 
 

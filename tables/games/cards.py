@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from operator import eq
-
-import cython
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"
@@ -113,25 +110,16 @@ class Shoe:
         return [c for c in ALL_CARDS for _ in range(self.decks)]
 
 
-@cython.locals(limit=cython.int, k=cython.Py_ssize_t, c=cython.Py_ssize_t, cards=tuple)
 def too_many_copies(card_lists: list, decks: int) -> bool:
     """Whether some card appears in ``card_lists`` (tuples of card ints, the whole round's)
     more often than a ``decks``-deck shoe holds it: the parsers' cheap test, before
     :func:`~tables.games.base.copies_refused` names each copy."""
-    if not cython.compiled:
-        every = [c for cards in card_lists for c in cards]
-        every.sort()
-        return any(map(eq, every, every[decks:]))  # sorted: decks + 1 equal cards sit decks apart
-    # Compiled, counting into a C array beats sorting every card of the round.
-    counts = cython.declare(cython.int[52])
-    limit = decks
-    for k in range(52):
-        counts[k] = 0
+    counts = [0] * 52  # compiled: a C array (cards.pxd)
     for cards in card_lists:
         for c in cards:
             if c < 0 or c >= 52:  # not a card: let the naming pass look
                 return True
             counts[c] += 1
-            if counts[c] > limit:
+            if counts[c] > decks:
                 return True
     return False

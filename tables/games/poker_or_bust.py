@@ -50,8 +50,6 @@ import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
-import cython
-
 from . import three_card_poker as tcp
 from .base import (
     LOSE,
@@ -109,7 +107,6 @@ PAIR_KEY = "pair_jacks_or_better"
 # --- points and the dealer's rule ---------------------------------------------------------
 
 
-@cython.locals(total=cython.int, k=cython.Py_ssize_t, n=cython.Py_ssize_t)
 def bust_at(cards: Sequence[int]) -> int:
     """Index of the card that took the total past 31, or -1 if the hand never busted."""
     total = 0
@@ -121,28 +118,14 @@ def bust_at(cards: Sequence[int]) -> int:
     return -1
 
 
-_POINTS = BJ_POINTS.__getitem__
-
-
 def points(cards: Sequence[int]) -> int:
     """Poker or Bust points: Ace 1, ten-values 10, others face value."""
-    return sum(map(_POINTS, cards))
-
-
-@cython.cfunc
-@cython.locals(total=cython.int, c=cython.Py_ssize_t, pts=tuple)
-def _points(cards: tuple) -> cython.int:
-    """:func:`points` of a parsed hand, for the audit's loop: a C loop when compiled."""
-    if not cython.compiled:
-        return sum(map(_POINTS, cards))
-    pts = BJ_POINTS
     total = 0
     for c in cards:
-        total += cython.cast(cython.int, pts[c])
+        total += BJ_POINTS[c]
     return total
 
 
-@cython.locals(total=cython.int, k=cython.Py_ssize_t, n=cython.Py_ssize_t)
 def dealer_stop(cards: Sequence[int]) -> int:
     """How many cards the dealer should hold when someone stands, given the cards as dealt.
 
@@ -347,7 +330,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     ints from :mod:`.three_card_poker`, descriptions and pays come from caches.
     """
     dealer = rnd.dealer_cards
-    d_total = _points(dealer)
+    d_total = points(dealer)
     d_bust = d_total > BUST_ABOVE
     lines = odds_lines(rules.odds_paytable)
     unit, direction = rules.rounding_unit, rules.rounding_direction
@@ -369,12 +352,12 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
             findings.append(_wager_missing(s))
         elif ante is not odds and ante != odds:  # equal texts share one parsed Decimal
             findings.append(_unequal(s))
-        if _points(cards) > BUST_ABOVE:
+        if points(cards) > BUST_ABOVE:
             busted = bust_at(cards)
             if busted + 1 < len(cards):
                 findings.append(_cards_after_bust(s, busted))
             why = (
-                f"busted with {sum(map(_POINTS, cards[: busted + 1]))} "
+                f"busted with {points(cards[: busted + 1])} "
                 f"({cards_text(cards[: busted + 1])}); Ante and Odds lose"
             )
             ante_net = odds_net = None

@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-import cython
-
 from .cards import HIGH_RANK, RANK_NAMES, RANK_PLURALS, SUIT, cards_text
 
 HIGH_CARD = 0
@@ -124,204 +122,23 @@ def value3(a: int, b: int, c: int) -> int:
     return VALUE3[a * _SQ + b * 52 + c]
 
 
-def _best5(cards: Sequence[int]) -> int:
-    """Best of 5 cards: the 10 triples unrolled."""
-    t = VALUE3
-    a, b, c, d, e = cards
-    a2 = a * _SQ
-    b2 = b * _SQ
-    c2 = c * _SQ
-    ab = a2 + b * 52
-    ac = a2 + c * 52
-    ad = a2 + d * 52
-    bc = b2 + c * 52
-    bd = b2 + d * 52
-    cd = c2 + d * 52
-    return max(
-        t[ab + c],
-        t[ab + d],
-        t[ab + e],
-        t[ac + d],
-        t[ac + e],
-        t[ad + e],
-        t[bc + d],
-        t[bc + e],
-        t[bd + e],
-        t[cd + e],
-    )
-
-
-def _best6(cards: Sequence[int]) -> int:
-    """Best of 6 cards: the 20 triples unrolled."""
-    t = VALUE3
-    a, b, c, d, e, f = cards
-    a2 = a * _SQ
-    b2 = b * _SQ
-    c2 = c * _SQ
-    d2 = d * _SQ
-    ab = a2 + b * 52
-    ac = a2 + c * 52
-    ad = a2 + d * 52
-    ae = a2 + e * 52
-    bc = b2 + c * 52
-    bd = b2 + d * 52
-    be = b2 + e * 52
-    cd = c2 + d * 52
-    ce = c2 + e * 52
-    de = d2 + e * 52
-    return max(
-        t[ab + c],
-        t[ab + d],
-        t[ab + e],
-        t[ab + f],
-        t[ac + d],
-        t[ac + e],
-        t[ac + f],
-        t[ad + e],
-        t[ad + f],
-        t[ae + f],
-        t[bc + d],
-        t[bc + e],
-        t[bc + f],
-        t[bd + e],
-        t[bd + f],
-        t[be + f],
-        t[cd + e],
-        t[cd + f],
-        t[ce + f],
-        t[de + f],
-    )
-
-
-def _best7(cards: Sequence[int]) -> int:
-    """Best of 7 cards: the 35 triples unrolled."""
-    t = VALUE3
-    a, b, c, d, e, f, g = cards
-    a2 = a * _SQ
-    b2 = b * _SQ
-    c2 = c * _SQ
-    d2 = d * _SQ
-    e2 = e * _SQ
-    ab = a2 + b * 52
-    ac = a2 + c * 52
-    ad = a2 + d * 52
-    ae = a2 + e * 52
-    af = a2 + f * 52
-    bc = b2 + c * 52
-    bd = b2 + d * 52
-    be = b2 + e * 52
-    bf = b2 + f * 52
-    cd = c2 + d * 52
-    ce = c2 + e * 52
-    cf = c2 + f * 52
-    de = d2 + e * 52
-    df = d2 + f * 52
-    ef = e2 + f * 52
-    return max(
-        t[ab + c],
-        t[ab + d],
-        t[ab + e],
-        t[ab + f],
-        t[ab + g],
-        t[ac + d],
-        t[ac + e],
-        t[ac + f],
-        t[ac + g],
-        t[ad + e],
-        t[ad + f],
-        t[ad + g],
-        t[ae + f],
-        t[ae + g],
-        t[af + g],
-        t[bc + d],
-        t[bc + e],
-        t[bc + f],
-        t[bc + g],
-        t[bd + e],
-        t[bd + f],
-        t[bd + g],
-        t[be + f],
-        t[be + g],
-        t[bf + g],
-        t[cd + e],
-        t[cd + f],
-        t[cd + g],
-        t[ce + f],
-        t[ce + g],
-        t[cf + g],
-        t[de + f],
-        t[de + g],
-        t[df + g],
-        t[ef + g],
-    )
-
-
-@cython.locals(
-    t=list,
-    n=cython.Py_ssize_t,
-    i=cython.Py_ssize_t,
-    j=cython.Py_ssize_t,
-    k=cython.Py_ssize_t,
-    bi=cython.Py_ssize_t,
-    bj=cython.Py_ssize_t,
-    c=cython.Py_ssize_t,
-    sq=cython.Py_ssize_t,
-    v=cython.long,
-    top=cython.long,
-)
 def best_value(cards: Sequence[int]) -> int:
     """The value of the best three-card hand among ``cards`` (at least three of them)."""
     n = len(cards)
-    t = VALUE3
-    if cython.compiled and n >= 3:
-        # Compiled, the plain loop over every triple runs on C integers and beats the
-        # unrolled forms below, which exist for the interpreter.
-        sq = _SQ
-        top = 0
-        for i in range(n - 2):
-            c = cards[i]
-            bi = c * sq
-            for j in range(i + 1, n - 1):
-                c = cards[j]
-                bj = bi + c * 52
-                for k in range(j + 1, n):
-                    c = cards[k]
-                    v = t[bj + c]
-                    if v > top:
-                        top = v
-        return top
-    if n == 3:
-        return t[cards[0] * _SQ + cards[1] * 52 + cards[2]]
-    if n == 4:
-        a, b, c, d = cards
-        a *= _SQ
-        b *= 52
-        ab, ac = a + b, a + c * 52
-        bc = b * 52 + c * 52
-        best = t[ab + c]
-        v = t[ab + d]
-        if v > best:
-            best = v
-        v = t[ac + d]
-        if v > best:
-            best = v
-        v = t[bc + d]
-        return v if v > best else best
-    if n == 5:
-        return _best5(cards)
-    if n == 6:
-        return _best6(cards)
-    if n == 7:
-        return _best7(cards)
     if n < 3:
         raise ValueError("a three-card hand needs at least three cards")
+    t = VALUE3
+    sq = _SQ
     best = 0
     for i in range(n - 2):
-        bi = cards[i] * _SQ
+        c = cards[i]
+        bi = c * sq
         for j in range(i + 1, n - 1):
-            bj = bi + cards[j] * 52
+            c = cards[j]
+            bj = bi + c * 52
             for k in range(j + 1, n):
-                v = t[bj + cards[k]]
+                c = cards[k]
+                v = t[bj + c]
                 if v > best:
                     best = v
     return best

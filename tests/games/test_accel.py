@@ -64,7 +64,8 @@ def test_an_unknown_mode_is_refused(monkeypatch):
 def test_the_build_lists_changed_modules_only(monkeypatch, tmp_path):
     names = build_ext.engine_modules()
     assert "blackjack" in names and "accel" not in names and "__init__" not in names
-    manifest = {"modules": {n: {"file": "present.so", "source_sha256": accel.source_digest(accel.HERE / f"{n}.py")}
+    manifest = {"directives": build_ext.DIRECTIVES,
+                "modules": {n: {"file": "present.so", "source_sha256": accel.source_digest(accel.HERE / f"{n}.py")}
                             for n in names}}
     manifest["modules"]["cards"]["source_sha256"] = "0" * 64
     monkeypatch.setattr(build_ext, "read_manifest", lambda: manifest)
@@ -72,3 +73,23 @@ def test_the_build_lists_changed_modules_only(monkeypatch, tmp_path):
     (tmp_path / "present.so").write_bytes(b"")
     assert build_ext.stale_modules() == ["cards"]
     assert build_ext.stale_modules(force=True) == names
+    manifest["directives"] = {**build_ext.DIRECTIVES, "annotation_typing": True}
+    assert build_ext.stale_modules() == names  # built with other directives: every module again
+
+
+def test_a_changed_pxd_makes_the_build_stale(tmp_path):
+    """The types in a module's .pxd are compiled into its build: editing them alone must not
+    leave the loader trusting the old build."""
+    source = tmp_path / "cards.py"
+    source.write_text("X = 1\n")
+    alone = accel.source_digest(source)
+    (tmp_path / "cards.pxd").write_text("cpdef int f(int x)\n")
+    typed = accel.source_digest(source)
+    (tmp_path / "cards.pxd").write_text("cpdef long f(long x)\n")
+    assert len({alone, typed, accel.source_digest(source)}) == 3
+
+
+def test_every_pxd_belongs_to_an_engine_module():
+    """A .pxd with no .py beside it (a renamed module) would be silently ignored."""
+    stray = sorted(p.name for p in accel.HERE.glob("*.pxd") if not p.with_suffix(".py").exists())
+    assert stray == []

@@ -45,3 +45,17 @@ def test_no_engine_module_is_over_800_lines_without_saying_why_at_its_top():
         if text.count("\n") > 800 and "over 800 lines" not in text[: text.find('"""', 3) + 3]:
             long[path.name] = text.count("\n")
     assert long == {}
+
+
+def test_the_rule_text_names_no_cython_type():
+    """Issue #18: the types Cython compiles with live in the ``.pxd`` beside a module, not in
+    its rules. The one exception is base.py's choice of the C setter for the engine's frozen
+    objects (no rule); the loader and the build script are tooling."""
+    from pathlib import Path
+
+    import tables.games
+
+    tooling = {"accel.py", "build_ext.py", "base.py"}
+    named = {path.name: [n for n, line in enumerate(path.read_text().splitlines(), 1) if "cython" in line.lower()]
+             for path in sorted(Path(tables.games.__file__).parent.glob("*.py")) if path.name not in tooling}
+    assert {name: lines for name, lines in named.items() if lines} == {}
