@@ -210,7 +210,8 @@ def _settle_seat(seat: bj.Seat, dealer: bj.Dealer, rules, out: list[Settlement],
         if bet is None:
             out.append(make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT))
         else:
-            out += _settle_poker(number, ante, bet, poker_value(player_poker_cards(seat)), d, dealer.natural)
+            out += _settle_poker(number, ante, bet, poker_value(player_poker_cards(seat)), d, dealer.natural,
+                                 bj.compiled(rules).cache("poker_texts"))
     bonus = w.get(POKER_BONUS)
     if bonus is not None:
         c1, c2 = seat.first_two
@@ -243,9 +244,8 @@ def _audit_seat(
 _FOLD_TEXT = "player folded (no BET); Ante loses"
 
 
-# The ANTE and BET explanations by (player value, dealer value, dealer natural): a pure
-# function of those three, and there are at most 91 * 91 * 2 of them.
-_POKER_TEXTS: dict[int, tuple[str, str]] = {}
+# The ANTE and BET explanations by (player value, dealer value, dealer natural), kept in the
+# ruleset's memo "poker_texts": a pure function of those three, at most 91 * 91 * 2 of them.
 
 
 def _poker_texts(p: int, d: int, dealer_natural: bool) -> tuple[str, str]:
@@ -279,12 +279,12 @@ def _settle_poker(
     p: int,
     d: int,
     dealer_natural: bool,
+    memo: dict,
 ) -> tuple:
     """ANTE and BET of one seat: ``p`` and ``d`` are the player's and dealer's poker values."""
     if bet is None:
         return (make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT),)
     key = (p * 2048 + d) * 2 + (1 if dealer_natural else 0)
-    memo = _POKER_TEXTS
     texts = memo.get(key)
     if texts is None:
         texts = memo[key] = _poker_texts(p, d, dealer_natural)

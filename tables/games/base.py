@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 import cython
 
@@ -343,3 +344,54 @@ def make_settlement(
 def make_audit(settlements: tuple, findings: tuple, summary: dict) -> Audit:
     """``Audit(settlements, findings, summary)`` built field by field (see above)."""
     return made(Audit, _AUDIT_FIELDS, (settlements, findings, summary))
+
+
+# --- a ruleset compiled once, with the memos that belong to it ---------------------------
+
+
+class Compilable:
+    """The root of every ruleset class: one slot, ``_compiled``, where :func:`compiled_for`
+    keeps what the engine works out from that ruleset object (its figures in the form the
+    hot path reads them, and every memo made under it).
+
+    The apps keep one ruleset object per ruleset version and process
+    (``tables.models.RulesetVersion.rules``), so this is one compiled object per version.
+    The memos live and die with their ruleset: no module global, no key made of ``id()``
+    that a later object could reuse, no memo shared by two rulesets. A ruleset made
+    again (``dataclasses.replace``, a copy, a pickle) starts with none."""
+
+    __slots__ = ("_compiled",)
+
+
+def compiled_for(rules: Compilable, build: Callable[[Any], Any]) -> Any:
+    """``build(rules)``, made on first use and kept by ``rules`` (see :class:`Compilable`).
+
+    Two threads may both compile a new ruleset; the last one kept wins, and the loser's
+    memos are dropped with its object, so nothing is ever half-shared."""
+    try:
+        found = rules._compiled
+    except AttributeError:  # not compiled yet (an unset slot)
+        found = None
+    if found is None:
+        found = build(rules)
+        object.__setattr__(rules, "_compiled", found)
+    return found
+
+
+class CompiledRules:
+    """The base of each family's compiled ruleset (:func:`compiled_for`): the family's
+    subclass adds, as attributes, the figures and memos its hot path reads; :meth:`cache`
+    keeps any other memo a game module makes under the ruleset."""
+
+    __slots__ = ("memos", "rules")
+
+    def __init__(self, rules) -> None:
+        self.rules = rules
+        self.memos: dict[str, dict] = {}
+
+    def cache(self, name: str) -> dict:
+        """The memo called ``name`` (empty on first use; bounded by the module that fills it)."""
+        got = self.memos.get(name)
+        if got is None:
+            got = self.memos[name] = {}
+        return got

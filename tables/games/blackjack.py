@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 from operator import itemgetter
-from typing import NamedTuple
 
 from .base import (
     LOSE,
@@ -64,81 +63,51 @@ from .blackjack_round import (
     MEMO_LIMIT,
     SPLIT,
     STAND,
+    BlackjackCompiled,
     Dealer,
     GameSpec,
     Hand,
     Round,
     Seat,
+    compiled,
     make_round,
     parse_round,
     round_to_dict,
 )
 from .cards import cards_text
 from .catalogue import INSURANCE, W21
-from .money import CENT, ZERO, money_text, odds_text, pays
+from .money import CENT, ZERO, money_text, pays
 
 #: What the game modules, the simulator and the tests read through this module (besides its
 #: own settlement and audit): ``from . import blackjack as bj`` is all a game needs.
 __all__ = [
     "DOUBLE", "HIT", "SPLIT", "STAND", "TWO_TEXT", "W21", "Dealer", "GameSpec", "Hand", "Round", "Seat",
-    "above_21_bet", "audit", "contract", "dealer_must_draw", "hand_total", "is_natural_pair", "live_stake",
+    "above_21_bet", "audit", "compiled", "contract", "dealer_must_draw", "hand_total", "is_natural_pair", "live_stake",
     "make_audit", "make_round", "make_settlement", "parse_round", "pay_odds", "played_on", "round_to_dict",
     "settle_hand", "wrong_amount",
 ]  # fmt: skip
-
-
-class _Derived(NamedTuple):
-    """Ruleset figures the hot path needs, computed once per ruleset object."""
-
-    natural_odds: Decimal
-    natural_text: str
-    unit: Decimal
-    direction: str
-    exact: bool  # unit is one cent: 1:1 and whole-number pays need no rounding
-
-
-_DERIVED: dict[int, tuple[object, _Derived]] = {}
-
-
-def derived(rules) -> _Derived:
-    hit = _DERIVED.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    d = _Derived(
-        rules.natural_odds,
-        odds_text(rules.natural_odds),
-        rules.rounding_unit,
-        rules.rounding_direction,
-        rules.rounding_unit == CENT,
-    )
-    if len(_DERIVED) > 256:
-        _DERIVED.clear()
-    _DERIVED[id(rules)] = (rules, d)
-    return d
 
 
 def pay_odds(stake: Decimal, odds: Decimal, rules) -> Decimal:
     """ "Pays ``odds`` to 1" on ``stake`` with the ruleset's rounding; whole odds stay exact."""
     if odds == odds.to_integral_value():
         return stake * int(odds)
-    d = derived(rules)
-    return pays(stake, odds, d.unit, d.direction)
+    c = compiled(rules)
+    return pays(stake, odds, c.unit, c.direction)
 
 
 # --------------------------------------------------------------------------------------
 # Settlement of the 21 bet and insurance
 
-_EXPLAIN: dict[tuple, str] = {}
-
-
-def _explain(key: tuple) -> str:
-    """Explanations repeat endlessly; build each once."""
-    text = _EXPLAIN.get(key)
+def _explain(key: tuple, c: BlackjackCompiled) -> str:
+    """Explanations repeat endlessly; build each once under the ruleset."""
+    memo = c.explanations
+    text = memo.get(key)
     if text is None:
         text = _build_explanation(key)
-        if len(_EXPLAIN) > 50000:
-            _EXPLAIN.clear()
-        _EXPLAIN[key] = text
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[key] = text
     return text
 
 
@@ -170,45 +139,45 @@ def _build_explanation(key: tuple) -> str:
 
 def settle_hand(number: int, base: Decimal, i: int, h: Hand, dealer: Dealer, rules) -> Settlement:
     """The 21 bet of one hand (``base`` is the seat's 21 bet; a double puts out as much again)."""
+    c = compiled(rules)
     stake = base + base if h.doubled else base
     p_total = h.total
     if dealer.natural:
         if h.natural:
-            return make_settlement(number, W21, stake, ZERO, PUSH, _explain(("nat_push",)), i)
+            return make_settlement(number, W21, stake, ZERO, PUSH, _explain(("nat_push",), c), i)
         if dealer.missed_peek:
             if i == 0:
                 return make_settlement(
-                    number, W21, stake, -base, LOSE, _explain(("peek_lost", p_total)), i
+                    number, W21, stake, -base, LOSE, _explain(("peek_lost", p_total), c), i
                 )
-            return make_settlement(number, W21, stake, ZERO, PUSH, _explain(("peek_returned",)), i)
+            return make_settlement(number, W21, stake, ZERO, PUSH, _explain(("peek_returned",), c), i)
         return make_settlement(
-            number, W21, stake, -stake, LOSE, _explain(("dnat", p_total, h.doubled)), i
+            number, W21, stake, -stake, LOSE, _explain(("dnat", p_total, h.doubled), c), i
         )
     if h.natural:
-        d = derived(rules)
-        net = (stake * d.natural_odds).quantize(CENT)
-        if not d.exact or net != stake * d.natural_odds:
-            net = pays(stake, d.natural_odds, d.unit, d.direction)
-        return make_settlement(number, W21, stake, net, WIN, _explain(("nat", d.natural_text)), i)
+        net = (stake * c.natural_odds).quantize(CENT)
+        if not c.exact or net != stake * c.natural_odds:
+            net = pays(stake, c.natural_odds, c.unit, c.direction)
+        return make_settlement(number, W21, stake, net, WIN, _explain(("nat", c.natural_text), c), i)
     d_total = dealer.total
     if h.busted:
         return make_settlement(
-            number, W21, stake, -stake, LOSE, _explain(("bust", p_total, h.doubled)), i
+            number, W21, stake, -stake, LOSE, _explain(("bust", p_total, h.doubled), c), i
         )
     if dealer.busted:
         return make_settlement(
-            number, W21, stake, stake, WIN, _explain(("dbust", p_total, d_total, h.doubled)), i
+            number, W21, stake, stake, WIN, _explain(("dbust", p_total, d_total, h.doubled), c), i
         )
     if p_total > d_total:
         return make_settlement(
-            number, W21, stake, stake, WIN, _explain(("win", p_total, d_total, h.doubled)), i
+            number, W21, stake, stake, WIN, _explain(("win", p_total, d_total, h.doubled), c), i
         )
     if p_total < d_total:
         return make_settlement(
-            number, W21, stake, -stake, LOSE, _explain(("lose", p_total, d_total, h.doubled)), i
+            number, W21, stake, -stake, LOSE, _explain(("lose", p_total, d_total, h.doubled), c), i
         )
     return make_settlement(
-        number, W21, stake, ZERO, PUSH, _explain(("push", p_total, d_total, h.doubled)), i
+        number, W21, stake, ZERO, PUSH, _explain(("push", p_total, d_total, h.doubled), c), i
     )
 
 
@@ -245,35 +214,7 @@ def settle_insurance(seat: Seat, dealer: Dealer, out: list[Settlement]) -> None:
 # The audit
 
 
-class _Plan:
-    """What the audit needs from one ruleset, worked out once per ruleset object, with the
-    memos of the 21-bet settlements and of the dealer's facts under that ruleset.
-
-    Kept by ``id(rules)`` with the ruleset itself (rulesets hold mappings, so they cannot be
-    dict keys); a different object with the same id is noticed and gets a new plan."""
-
-    __slots__ = ("dealer_ok", "dealers", "hands21", "peeks", "rules")
-
-    def __init__(self, rules):
-        self.rules = rules
-        self.peeks = rules.dealer_peeks
-        self.hands21: dict[tuple, Settlement] = {}
-        self.dealers: dict[tuple[int, ...], tuple[Dealer, str]] = {}
-        self.dealer_ok: dict[tuple, bool] = {}
-
-
-_PLANS: dict[int, _Plan] = {}
 _FIRST = itemgetter(0)
-_LIVE_TEXT: dict[Decimal, str] = {}
-
-
-def _plan(rules) -> _Plan:
-    plan = _PLANS.get(id(rules))
-    if plan is None or plan.rules is not rules:
-        if len(_PLANS) > 256:
-            _PLANS.clear()
-        plan = _PLANS[id(rules)] = _Plan(rules)
-    return plan
 
 
 def _settle_hand_memo(
@@ -285,7 +226,7 @@ def _settle_hand_memo(
     rules,
     peek_natural: bool,
     key: object,
-    plan: _Plan,
+    c: BlackjackCompiled,
 ) -> tuple:
     """A 21 bet's settlement and the money it leaves depending on the dealer's draw
     (``key`` None: not kept)."""
@@ -293,7 +234,7 @@ def _settle_hand_memo(
     live = ZERO if peek_natural else hand_live(h, base)
     hit = (st, live)
     if key is not None:
-        hands21 = plan.hands21
+        hands21 = c.hands21
         if len(hands21) > MEMO_LIMIT:
             hands21.clear()
         hands21[key] = hit
@@ -325,16 +266,13 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
 
     Settlements and findings come out ordered by seat number, so the order of the seats in
     the JSON never changes the answer. This is the engine's hot path: the 21 bets and the
-    dealer's facts come from memos of the ruleset's :class:`_Plan`, the checks that find
+    dealer's facts come from memos of the ruleset's :class:`BlackjackCompiled`, the checks that find
     nothing on a normal round are gated by cheap tests; tests/games/test_blackjack_parser.py
     checks that the memos change no answer.
     """
-    plans = _PLANS
-    plan = plans.get(id(rules))
-    if plan is None or plan.rules is not rules:
-        plan = _plan(rules)
+    c = compiled(rules)
     cards = rnd.dealer
-    dealers = plan.dealers
+    dealers = c.dealers
     known = dealers.get(cards)
     if known is None:
         known = (dealer_facts(cards, rules, False), cards_text(cards))
@@ -342,7 +280,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
             dealers.clear()
         dealers[cards] = known
     dealer, dealer_text = known
-    peek_natural = dealer.natural and plan.peeks
+    peek_natural = dealer.natural and c.peeks
     if peek_natural and played_on(rnd):
         dealer = dealer._replace(missed_peek=True)
         dk = 0
@@ -357,7 +295,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
             seats = tuple(sorted(seats, key=_FIRST))
             break
         last = number
-    hands21 = plan.hands21
+    hands21 = c.hands21
     audit_seat = spec.audit_seat
     if audit_seat is None:
         audit_seat, facts = _audit_seat_hooks, spec
@@ -391,11 +329,11 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
                 hit = hands21.get(key)
                 if hit is None:
                     hit = _settle_hand_memo(
-                        number, base, i, hand, dealer, rules, peek_natural, key, plan
+                        number, base, i, hand, dealer, rules, peek_natural, key, c
                     )
             else:
                 hit = _settle_hand_memo(
-                    number, base, i, hand, dealer, rules, peek_natural, None, plan
+                    number, base, i, hand, dealer, rules, peek_natural, None, c
                 )
             settlements.append(hit[0])
             if hit[1] is not ZERO:
@@ -424,7 +362,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
                     start += 1
     # The dealer's drawing: a memo of "nothing to report" by cards and whether money was live.
     ok_key = (cards, live > 0)
-    dealer_ok = plan.dealer_ok
+    dealer_ok = c.dealer_ok
     if dealer.missed_peek or not dealer_ok.get(ok_key):
         findings = dealer_findings(rnd, rules, dealer, live)
         if not findings and not dealer.missed_peek:
@@ -436,7 +374,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
         findings = seat_findings
     if mismatch:
         findings += compare_recorded(settlements, [p for s in seats for p in s.paid])
-    live_texts = _LIVE_TEXT
+    live_texts = c.live_texts
     live_text = live_texts.get(live)
     if live_text is None:
         live_text = money_text(live)

@@ -68,10 +68,12 @@ from typing import NamedTuple
 
 from .base import (
     AuditContext,
+    CompiledRules,
     Errors,
     Finding,
     RecordedPay,
     Settlement,
+    compiled_for,
     copies_refused,
     made,
 )
@@ -89,7 +91,7 @@ from .catalogue import (  # the shared blackjack's finding codes and rules (game
     W21,
 )
 from .hands import soft_total
-from .money import MoneyError, money_text, to_money
+from .money import CENT, MoneyError, money_text, odds_text, to_money
 
 HIT, STAND, DOUBLE, SPLIT = "hit", "stand", "double", "split"
 ACTIONS = (HIT, STAND, DOUBLE, SPLIT)
@@ -225,24 +227,56 @@ class GameSpec:
         object.__setattr__(self, "pay_bits", bits)
 
 
-# Money parsing is the hottest part of reading a round: most amounts repeat ("10.00").
-# Amounts by their JSON text, and by int: two memos, since 10 == 10.0 == True as dict keys
-# and only exact str or int values may be answered from a memo (a float or a bool must be
-# refused). A lookup in ``_MONEY_TEXT`` needs no type check: no non-str key equals a str.
-_MONEY_TEXT: dict[str, Decimal] = {}
-_MONEY_INT: dict[int, Decimal] = {}
+#: Entries a memo keeps before it starts again (memos of texts, hands and settlements).
+MEMO_LIMIT = 50000
 
 
-def _money(value: object) -> Decimal:
-    """``to_money`` with a bounded memo for the common amounts; raises MoneyError."""
+class BlackjackCompiled(CompiledRules):
+    """A blackjack ruleset compiled once (``base.Compilable``): the figures the hot path
+    reads, and every memo made under the ruleset, bounded (:data:`MEMO_LIMIT`).
+
+    The memos: amounts by their JSON text and by int (``money_text``, ``money_int``: two,
+    since 10 == 10.0 == True as dict keys and only exact str or int values may be answered
+    from a memo; no non-str key equals a str, so a text lookup needs no type check); the
+    21-bet settlements (``hands21``), the dealer's facts (``dealers``, ``dealer_ok``), the
+    settlement texts (``explanations``, ``live_texts``) and the game module's own
+    (:meth:`cache`)."""
+
+    __slots__ = ("dealer_ok", "dealers", "direction", "exact", "explanations", "hands21", "live_texts",
+                 "money_int", "money_text", "natural_odds", "natural_text", "peeks", "unit")
+
+    def __init__(self, rules) -> None:
+        super().__init__(rules)
+        self.peeks: bool = rules.dealer_peeks
+        self.natural_odds: Decimal = rules.natural_odds
+        self.natural_text = odds_text(rules.natural_odds)
+        self.unit: Decimal = rules.rounding_unit
+        self.direction: str = rules.rounding_direction
+        self.exact = rules.rounding_unit == CENT  # 1:1 and whole-number pays need no rounding
+        self.money_text: dict[str, Decimal] = {}
+        self.money_int: dict[int, Decimal] = {}
+        self.hands21: dict[tuple, tuple] = {}
+        self.dealers: dict[tuple[int, ...], tuple] = {}
+        self.dealer_ok: dict[tuple, bool] = {}
+        self.explanations: dict[tuple, str] = {}
+        self.live_texts: dict[Decimal, str] = {}
+
+
+def compiled(rules) -> BlackjackCompiled:
+    """The ruleset's :class:`BlackjackCompiled`, made on first use and kept by the ruleset."""
+    return compiled_for(rules, BlackjackCompiled)
+
+
+def _money(value: object, c: BlackjackCompiled) -> Decimal:
+    """``to_money`` with the ruleset's bounded memos for the common amounts; raises MoneyError."""
     t = type(value)
-    memo = _MONEY_TEXT if t is str else _MONEY_INT if t is int else None
+    memo = c.money_text if t is str else c.money_int if t is int else None
     if memo is None:
         return to_money(value)
     got = memo.get(value)  # type: ignore[arg-type]
     if got is None:
         got = to_money(value)
-        if len(memo) > 20000:
+        if len(memo) > MEMO_LIMIT:
             memo.clear()
         memo[value] = got  # type: ignore[index]
     return got
@@ -250,8 +284,6 @@ def _money(value: object) -> Decimal:
 
 _CARD_OF = CARD_OF_TEXT
 _tuple_new = tuple.__new__  # a NamedTuple without its Python-level __new__
-#: Entries a memo keeps before it starts again (memos of texts, hands and settlements).
-MEMO_LIMIT = 50000
 
 
 def make_round(game: str, dealer: tuple, seats: tuple) -> Round:
@@ -489,7 +521,7 @@ def _parse_hands(
     return tuple(hands), (c0[0], second), unequal_tens
 
 
-def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors) -> Mapping[str, Decimal]:
+def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors, c: BlackjackCompiled) -> Mapping[str, Decimal]:
     """A seat's wagers (not in the game's memo): every known key a positive amount, a 21 bet,
     and the game's own rules on its wagers (``spec.wagers_refused``). Accepted wagers given
     as text are remembered."""
@@ -506,7 +538,7 @@ def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors) -> Mappi
             continue
         all_text = all_text and type(value) is str
         try:
-            amount = _money(value)
+            amount = _money(value, c)
         except MoneyError as exc:
             errors.add(f"seats[{si}].wagers.{key}", str(exc))
             continue
@@ -529,7 +561,7 @@ def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors) -> Mappi
 
 
 def _parse_paid(
-    raw: object, si: int, n_hands: int, spec: GameSpec, errors: Errors
+    raw: object, si: int, n_hands: int, spec: GameSpec, errors: Errors, c: BlackjackCompiled
 ) -> tuple[tuple[str, int | None, Decimal], ...]:
     """A seat's recorded pays: each wager once (the 21 bet once per hand, with its index).
     Wagers are told apart by bits of one int: ``spec.pay_bits`` numbers those paid without a
@@ -542,7 +574,7 @@ def _parse_paid(
     one = 1
     beyond: set[tuple[str, int]] | None = None
     pay_bits = spec.pay_bits
-    money_memo = _MONEY_TEXT
+    money_memo = c.money_text
     pj = 0
     for item in raw:
         if type(item) is not dict:
@@ -578,7 +610,7 @@ def _parse_paid(
         net = money_memo.get(net_raw) if type(net_raw) is str else None
         if net is None:
             try:
-                net = _money(net_raw)
+                net = _money(net_raw, c)
             except MoneyError as exc:
                 errors.add(f"seats[{si}].paid[{pj}].net", str(exc))
                 pj += 1
@@ -606,7 +638,7 @@ def _seat_refused(number: object, si: int, errors: Errors, used: dict[int, int])
 
 
 def _parse_seat(data: object, si: int, rules, spec: GameSpec, errors: Errors, used: dict[int, int],
-                shoe: list) -> Seat | None:
+                shoe: list, c: BlackjackCompiled) -> Seat | None:
     """One seat; every impossible field named in ``errors`` (None then)."""
     if type(data) is not dict:
         if not isinstance(data, Mapping):
@@ -639,7 +671,7 @@ def _parse_seat(data: object, si: int, rules, spec: GameSpec, errors: Errors, us
         except TypeError:  # an unhashable amount: refused below
             pass
     if wagers is None:
-        wagers = _parse_wagers(wraw, si, spec, errors)
+        wagers = _parse_wagers(wraw, si, spec, errors, c)
     if type(even_money) is not bool:
         errors.add(f"seats[{si}].even_money", "must be true or false")
         even_money = False
@@ -650,7 +682,7 @@ def _parse_seat(data: object, si: int, rules, spec: GameSpec, errors: Errors, us
         if parsed_hands is not None and not parsed_hands[0][0].natural:
             errors.add(f"seats[{si}].even_money", "even money is offered only on a natural")
     n_hands = len(parsed_hands[0]) if parsed_hands is not None else 1
-    paid = () if praw is None else _parse_paid(praw, si, n_hands, spec, errors)
+    paid = () if praw is None else _parse_paid(praw, si, n_hands, spec, errors, c)
     if len(items) != before or parsed_hands is None:
         return None
     hands, first_two, unequal = parsed_hands
@@ -704,8 +736,9 @@ def parse_round(data: object, rules, spec: GameSpec) -> Round:
         errors.add("seats", "must be a non-empty list of seats")
     else:
         used: dict[int, int] = {}
+        c = compiled(rules)
         for si, raw in enumerate(seats_raw):
-            seat = _parse_seat(raw, si, rules, spec, errors, used, shoe)
+            seat = _parse_seat(raw, si, rules, spec, errors, used, shoe, c)
             if seat is not None:
                 seats.append(seat)
     if too_many_copies(shoe, rules.decks):

@@ -37,6 +37,7 @@ from .holdem_state import (
     BET,
     CALL,
     CHECK,
+    DEFAULT_RULES,
     FOLD,
     FOLDED,
     HIT,
@@ -171,7 +172,7 @@ def next_step(data: Mapping, rules: HoldemBlackjackRules | None = None) -> dict:
       options are ``hit`` and ``stand`` (only ``stand`` for a busted hand or a full one);
     * ``totals``: each seat's blackjack total so far; ``pot``: chips in so far.
     """
-    rules = rules or HoldemBlackjackRules()
+    rules = rules or DEFAULT_RULES
     state = _state(data if isinstance(data, Mapping) else {}, rules)
     result: dict = {
         "phase": POSTS,

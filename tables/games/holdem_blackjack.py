@@ -230,6 +230,7 @@ from .holdem_pots import (
 )
 from .holdem_state import (
     ACTIONS,
+    DEFAULT_RULES,
     RAKE,
     ROUND_NAMES,
     Action,
@@ -286,17 +287,6 @@ class Round:
     # (rules, the State the log left) parse_round already built, reused by audit() under
     # the same rules object.
     replay: Any = field(default=None, compare=False, repr=False)
-
-
-_last_stakes: tuple[Any, Any] = (None, None)  # (rules, compiled): a table parses hand after hand
-
-
-def _stakes_for(rules: HoldemBlackjackRules) -> Stakes:
-    """``compiled(rules)`` remembered for the very rules object (hashing a ruleset costs more)."""
-    global _last_stakes  # noqa: PLW0603 - a one-entry cache
-    stakes = compiled(rules)
-    _last_stakes = (rules, stakes)
-    return stakes
 
 
 # --- the one parser: fields first, then the log through the State -----------------------------
@@ -583,9 +573,8 @@ def parse_round(data: Mapping, rules: HoldemBlackjackRules | None = None) -> Rou
     Field errors (types, cards, amounts, seats) are all reported together; errors about
     the sequence of the hand (a card after a fold...) once every field is readable.
     """
-    rules = rules if rules is not None else HoldemBlackjackRules()
-    last = _last_stakes  # one read: another thread may replace the pair, never half of it
-    stakes = last[1] if last[0] is rules else _stakes_for(rules)
+    rules = rules if rules is not None else DEFAULT_RULES
+    stakes = compiled(rules)
     errors = Errors()
     if not isinstance(data, Mapping):
         errors.add("", "a hand must be an object with button, seats and actions")
@@ -629,7 +618,7 @@ _MEMO_SIZE = 16384
 
 class _Memo:
     """Decimals, texts and settlements already made under one ruleset: the same few come
-    back hand after hand. Owned by the compiled ruleset (``Stakes.memo["audit"]``), bounded."""
+    back hand after hand. Owned by the compiled ruleset (``Stakes.memos["audit"]``), bounded."""
 
     __slots__ = ("decimals", "money", "chips", "folds", "rakes")
 
@@ -664,9 +653,9 @@ class _Memo:
 
 
 def _memo(st: Stakes) -> _Memo:
-    memo = st.memo.get("audit")
+    memo = st.memos.get("audit")
     if memo is None:
-        memo = st.memo["audit"] = _Memo()
+        memo = st.memos["audit"] = _Memo()
     return memo
 
 
@@ -819,7 +808,7 @@ def audit(
     rnd: Round, rules: HoldemBlackjackRules | None = None, context: AuditContext | None = None
 ) -> Audit:
     """Settle the hand and judge every operation: each seat's due chips, the rake, the findings."""
-    rules = rules if rules is not None else HoldemBlackjackRules()
+    rules = rules if rules is not None else DEFAULT_RULES
     rp = _replay_for(rnd, rules)
     st = rp.st
     m = _memo(st)
@@ -984,5 +973,5 @@ def simulate_round(
     """A realistic hand in JSON form (:mod:`tables.games.simulate_holdem_blackjack`, which
     registers itself in :data:`~.base.SIMULATORS` when imported)."""
     return simulator(HOLDEM_BLACKJACK)(
-        rng, rules if rules is not None else HoldemBlackjackRules(), seats=seats, inject=inject
+        rng, rules if rules is not None else DEFAULT_RULES, seats=seats, inject=inject
     )

@@ -34,13 +34,11 @@ the findings' wording (each Finding has ten fields, one a line).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .base import PROCEDURE, RULE_VIOLATION, Errors, Finding
+from .base import PROCEDURE, RULE_VIOLATION, CompiledRules, Errors, Finding, compiled_for
 from .cards import TEXT
 from .catalogue import (  # the codes and the card's words quoted in findings
     ALL_IN_WRONG_AMOUNT,
@@ -177,57 +175,41 @@ class Illegal(ValueError):
 # --- the ruleset compiled, with the memos that belong to it ---------------------------------
 
 
-@dataclass(frozen=True, eq=False)
-class Stakes:
+class Stakes(CompiledRules):
     """A ruleset in cents, compiled once per ruleset version (:func:`compiled`).
 
     The memos of the parser and the settlement (amount text -> cents, actions and
-    settlements already made) live here, owned by the ruleset they were made under,
-    bounded, never in module globals.
+    settlements already made) live here (:meth:`~.base.CompiledRules.cache`), owned by the
+    ruleset they were made under, bounded, never in module globals. Read-only once made.
     """
 
-    bb: int
-    sb: int
-    ante: int
-    r2: int
-    fmin: int
-    fmax: int
-    max_bets: int  # the bet plus the raises
-    max_cards: int
-    max_seats: int
-    decks: int
-    percent: Fraction
-    cap: int
-    memo: dict = field(default_factory=dict, repr=False)
+    __slots__ = ("ante", "bb", "cap", "decks", "fmax", "fmin", "max_bets", "max_cards", "max_seats", "percent",
+                 "r2", "sb")
 
-    def cache(self, name: str) -> dict:
-        """The memo called ``name`` (created empty on first use)."""
-        got = self.memo.get(name)
-        if got is None:
-            got = self.memo[name] = {}
-        return got
+    def __init__(self, rules: HoldemBlackjackRules) -> None:
+        super().__init__(rules)
+        self.bb = bb = to_cents(rules.big_blind)
+        # Half a blind may fall between cents (a 0.05 big blind): round down to the cent.
+        self.sb = int(rules.small_blind * 100)
+        self.ante = int(rules.ante * 100)
+        self.r2 = bb * rules.round2_multiple
+        self.fmin = bb * rules.final_min_multiple
+        self.fmax = bb * rules.final_max_multiple
+        self.max_bets = 1 + rules.max_raises  # the bet plus the raises
+        self.max_cards = rules.max_cards
+        self.max_seats = rules.max_seats
+        self.decks = rules.decks
+        self.percent = Fraction(rules.rake_percent)
+        self.cap = to_cents(rules.rake_cap)
 
 
-@lru_cache(maxsize=64)
+#: The card's own ruleset, for callers that name none: one object, so it is compiled once.
+DEFAULT_RULES = HoldemBlackjackRules()
+
+
 def compiled(rules: HoldemBlackjackRules) -> Stakes:
-    bb = to_cents(rules.big_blind)
-    # Half a blind may fall between cents (a 0.05 big blind): round down to the cent.
-    sb = int(rules.small_blind * 100)
-    ante = int(rules.ante * 100)
-    return Stakes(
-        bb=bb,
-        sb=sb,
-        ante=ante,
-        r2=bb * rules.round2_multiple,
-        fmin=bb * rules.final_min_multiple,
-        fmax=bb * rules.final_max_multiple,
-        max_bets=1 + rules.max_raises,
-        max_cards=rules.max_cards,
-        max_seats=rules.max_seats,
-        decks=rules.decks,
-        percent=Fraction(rules.rake_percent),
-        cap=to_cents(rules.rake_cap),
-    )
+    """The ruleset's :class:`Stakes`, made on first use and kept by the ruleset."""
+    return compiled_for(rules, Stakes)
 
 
 def size_rule(st: Stakes, r: int) -> str:

@@ -63,6 +63,7 @@ from .base import (
     RecordedPay,
     Settlement,
     compare_recorded,
+    make_settlement,
     simulator,
 )
 from .cards import BJ_POINTS, HIGH_RANK, TEXT, cards_text
@@ -87,7 +88,15 @@ from .money import CENT, ZERO, money_text, odds_text, pays
 
 # The round's model and parser are part of this module's interface (the game contract's
 # parse_round and round_to_dict, the model's names): re-exported with "as".
-from .poker_or_bust_round import DEALER_DEAL, WAGER_NAMES, Round, SeatHand
+from .poker_or_bust_round import (
+    DEALER_DEAL,
+    MEMO_LIMIT,
+    WAGER_NAMES,
+    PokerOrBustCompiled,
+    Round,
+    SeatHand,
+    compiled,
+)
 from .poker_or_bust_round import MAX_SEATS as MAX_SEATS
 from .poker_or_bust_round import PLAYER_CARDS as PLAYER_CARDS
 from .poker_or_bust_round import WAGERS as WAGERS
@@ -166,14 +175,12 @@ _STAND_FROM_22 = (tcp.PAIR << 12) | (11 << 8)  # a pair of Jacks or anything bet
 
 # --- settlement ---------------------------------------------------------------------------
 
-_DESCRIBED: dict[int, str] = {}
-_PAY_CACHE: dict[tuple, Decimal] = {}
-
-
-def _describe(value: int) -> str:
-    text = _DESCRIBED.get(value)
+def _describe(value: int, c: PokerOrBustCompiled) -> str:
+    text = c.described.get(value)
     if text is None:
-        text = _DESCRIBED[value] = tcp.describe(value)
+        text = tcp.describe(value)
+        if len(c.described) < MEMO_LIMIT:
+            c.described[value] = text
     return text
 
 
@@ -196,22 +203,14 @@ ODDS_LINES: tuple[tuple[str, ...], ...] = (
 )
 ODDS_LINE_NAMES = {PAIR_KEY: "pair of Jacks or better", **dict(zip(tcp.CATEGORY_KEYS, tcp.CATEGORY_NAMES, strict=True))}
 
-#: (line key, pay) or None per category, for each pay table seen: the pay table is a
-#: ruleset version's and lives as long as it does, so the entry keeps it (its id is then
-#: never reused) and is checked by identity. Bounded.
-_LINES_BY_TABLE: dict[int, tuple[Mapping[str, Decimal], tuple]] = {}
-
-
 def odds_lines(paytable: Mapping[str, Decimal]) -> tuple[tuple[str, Decimal] | None, ...]:
     """The one definition of the Odds pay: per category, the line paid and its pay.
 
     The best line is the one that pays most among the lines the category qualifies for
     (:data:`ODDS_LINES`); on equal pays the higher category's line is named. None: the
-    hand qualifies for no line on this table and the Odds loses.
+    hand qualifies for no line on this table and the Odds loses. (The audit keeps the
+    answer for its ruleset's table in the compiled ruleset's ``lines``.)
     """
-    cached = _LINES_BY_TABLE.get(id(paytable))
-    if cached is not None and cached[0] is paytable:
-        return cached[1]
     out: list[tuple[str, Decimal] | None] = []
     for lines in ODDS_LINES:
         best: tuple[str, Decimal] | None = None
@@ -220,10 +219,7 @@ def odds_lines(paytable: Mapping[str, Decimal]) -> tuple[tuple[str, Decimal] | N
             if pay is not None and (best is None or pay > best[1]):
                 best = (key, pay)
         out.append(best)
-    result = tuple(out)
-    if len(_LINES_BY_TABLE) < 256:
-        _LINES_BY_TABLE[id(paytable)] = (paytable, result)
-    return result
+    return tuple(out)
 
 
 def odds_line(value: int, paytable: Mapping[str, Decimal]) -> tuple[str, Decimal] | None:
@@ -234,13 +230,13 @@ def odds_line(value: int, paytable: Mapping[str, Decimal]) -> tuple[str, Decimal
     return odds_lines(paytable)[cat]
 
 
-def _odds_pay(stake: Decimal, odds: Decimal, rules: PokerOrBustRules) -> Decimal:
-    key = (stake, odds, rules.rounding_unit, rules.rounding_direction)
-    net = _PAY_CACHE.get(key)
+def _odds_pay(stake: Decimal, odds: Decimal, rules: PokerOrBustRules, c: PokerOrBustCompiled) -> Decimal:
+    key = (stake, odds)
+    net = c.pays.get(key)
     if net is None:
         net = pays(stake, odds, rules.rounding_unit, rules.rounding_direction)
-        if len(_PAY_CACHE) < 65536:
-            _PAY_CACHE[key] = net
+        if len(c.pays) < 16 * MEMO_LIMIT:
+            c.pays[key] = net
     return net
 
 
@@ -252,49 +248,11 @@ def _ante_net(stake: Decimal, player_value: int, dealer_value: int, dealer_bust:
     return ZERO
 
 
-_new = object.__new__
-(
-    _SET_SEAT,
-    _SET_WAGER,
-    _SET_STAKE,
-    _SET_NET,
-    _SET_OUTCOME,
-    _SET_EXPLANATION,
-    _SET_HAND,
-    _SET_LINE,
-) = (
-    getattr(Settlement, name).__set__
-    for name in ("seat", "wager", "stake", "net", "outcome", "explanation", "hand", "line")
-)
-
-
-def _settlement(
-    seat: int, wager: str, stake: Decimal, net: Decimal, outcome: str, why: str
-) -> Settlement:
-    """``Settlement(seat, wager, stake, net, outcome, why)``, built through its slots.
-
-    The frozen dataclass's ``__init__`` costs more than a whole seat's settlement logic;
-    writing the slots directly gives an equal object (same fields, same ``==``) at well
-    under half the cost, which the engine's 20,000-rounds-a-second target needs.
-    """
-    obj = _new(Settlement)
-    _SET_SEAT(obj, seat)
-    _SET_WAGER(obj, wager)
-    _SET_STAKE(obj, stake)
-    _SET_NET(obj, net)
-    _SET_OUTCOME(obj, outcome)
-    _SET_EXPLANATION(obj, why)
-    _SET_HAND(obj, None)
-    _SET_LINE(obj, None)
-    return obj
-
-
-#: Odds settlements of standing hands by (seat, stake, hand value, pay, rounding): the Odds
-#: depends on nothing else, a Settlement is immutable, and a table sees a few bet sizes
-#: and hands, so audits share one object per result. An entry serves only the very stake
-#: object it was built with (parsed amounts are shared), so even the Decimal's exponent
-#: is the one the round gave.
-_ODDS_SETTLED: dict[tuple, Settlement] = {}
+# Odds settlements of standing hands by (seat, stake, hand value, line), in the compiled
+# ruleset's ``odds_settled``: under one ruleset the Odds depends on nothing else, a
+# Settlement is immutable, and a table sees a few bet sizes and hands, so audits share one
+# object per result. An entry serves only the very stake object it was built with (parsed
+# amounts are shared), so even the Decimal's exponent is the one the round gave.
 
 
 def _odds_settlement(
@@ -305,6 +263,7 @@ def _odds_settlement(
     below_pair: bool,
     own_line: bool,
     rules: PokerOrBustRules,
+    c: PokerOrBustCompiled,
 ) -> Settlement:
     if line is None:
         why = (
@@ -312,12 +271,12 @@ def _odds_settlement(
             if below_pair
             else f"{hand} is not on the Odds pay table; Odds loses"
         )
-        return _settlement(seat, ODDS, odds, -odds, LOSE, why)
+        return make_settlement(seat, ODDS, odds, -odds, LOSE, why)
     key, pay = line
-    net = _odds_pay(odds, pay, rules)
+    net = _odds_pay(odds, pay, rules, c)
     paid_on = "" if own_line else f", paid on the {ODDS_LINE_NAMES[key]} line"
-    return _settlement(
-        seat, ODDS, odds, net, WIN if net > 0 else PUSH, f"{hand}{paid_on}; Odds pays {_odds_words(pay)}"
+    return make_settlement(
+        seat, ODDS, odds, net, WIN if net > 0 else PUSH, f"{hand}{paid_on}; Odds pays {_odds_words(pay, c)}"
     )
 
 
@@ -332,9 +291,11 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     dealer = rnd.dealer_cards
     d_total = points(dealer)
     d_bust = d_total > BUST_ABOVE
-    lines = odds_lines(rules.odds_paytable)
-    unit, direction = rules.rounding_unit, rules.rounding_direction
-    odds_settled = _ODDS_SETTLED
+    c = compiled(rules)
+    lines = c.lines
+    if lines is None:
+        lines = c.lines = odds_lines(rules.odds_paytable)
+    odds_settled = c.odds_settled
     settlements: list[Settlement] = []
     add = settlements.append
     findings: list[Finding] = []
@@ -342,7 +303,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     standing: list[tuple[SeatHand, int]] = []  # seats still in, with their poker value
     seats = sorted(rnd.seats)  # by seat number: tuples compare their first field, unique here
     best_value = tcp.best_value
-    described = _DESCRIBED
+    described = c.described
 
     d_value = -1
     d_text = ""
@@ -363,14 +324,14 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
             ante_net = odds_net = None
             if ante is not None:
                 ante_net = -ante
-                add(_settlement(seat, ANTE, ante, ante_net, LOSE, why))
+                add(make_settlement(seat, ANTE, ante, ante_net, LOSE, why))
             if odds is not None:
                 odds_net = -odds
-                add(_settlement(seat, ODDS, odds, odds_net, LOSE, why))
+                add(make_settlement(seat, ODDS, odds, odds_net, LOSE, why))
         else:
             value = best_value(cards)
             standing.append((s, value))
-            hand = described.get(value) or _describe(value)
+            hand = described.get(value) or _describe(value, c)
             ante_net = odds_net = None
             if ante is not None:
                 if d_value < 0:
@@ -378,29 +339,29 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
                     d_text = (
                         f"dealer busts with {d_total} ({cards_text(dealer)}); Ante wins 1 to 1"
                         if d_bust
-                        else _dealer_hand_text(dealer, d_value)
+                        else _dealer_hand_text(dealer, d_value, c)
                     )
                 if d_bust:
                     ante_net = ante
-                    add(_settlement(seat, ANTE, ante, ante, WIN, d_text))
+                    add(make_settlement(seat, ANTE, ante, ante, WIN, d_text))
                 elif value > d_value:
                     ante_net = ante
                     add(
-                        _settlement(
+                        make_settlement(
                             seat, ANTE, ante, ante, WIN, f"{hand} beats {d_text}; Ante wins 1 to 1"
                         )
                     )
                 elif value < d_value:
                     ante_net = -ante
                     add(
-                        _settlement(
+                        make_settlement(
                             seat, ANTE, ante, ante_net, LOSE, f"{d_text} beats {hand}; Ante loses"
                         )
                     )
                 else:
                     ante_net = ZERO
                     add(
-                        _settlement(
+                        make_settlement(
                             seat, ANTE, ante, ZERO, PUSH, f"{hand} ties {d_text}; Ante pushes"
                         )
                     )
@@ -411,7 +372,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
                 else:
                     line = None
                     cat = -1
-                key = (seat, odds, value, line, unit, direction)
+                key = (seat, odds, value, line)
                 settled = odds_settled.get(key)
                 if settled is None or settled.stake is not odds:
                     settled = _odds_settlement(
@@ -422,8 +383,9 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
                         cat < 0,
                         line is not None and line[0] == ODDS_LINES[cat][0],
                         rules,
+                        c,
                     )
-                    if len(odds_settled) < 65536:
+                    if len(odds_settled) < 16 * MEMO_LIMIT:
                         odds_settled[key] = settled
                 odds_net = settled.net
                 add(settled)
@@ -445,7 +407,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     else:
         if d_value < 0:
             d_value = best_value(dealer)
-        dealer_hand = described.get(d_value) or _describe(d_value)
+        dealer_hand = described.get(d_value) or _describe(d_value, c)
     summary = {
         "dealer_cards": cards_text(dealer),
         "dealer_total": d_total,
@@ -511,13 +473,12 @@ def _cards_after_bust(s: SeatHand, busted: int) -> Finding:
     )
 
 
-_ODDS_WORDS: dict[Decimal, str] = {}
-
-
-def _odds_words(pay: Decimal) -> str:
-    text = _ODDS_WORDS.get(pay)
+def _odds_words(pay: Decimal, c: PokerOrBustCompiled) -> str:
+    text = c.odds_words.get(pay)
     if text is None:
-        text = _ODDS_WORDS[pay] = odds_text(pay)
+        text = odds_text(pay)
+        if len(c.odds_words) < MEMO_LIMIT:
+            c.odds_words[pay] = text
     return text
 
 
@@ -532,10 +493,10 @@ def _dealer_value(dealer: Sequence[int]) -> int:
     return (tcp.HIGH_CARD << 12) | (max(a, b) << 8) | (min(a, b) << 4)
 
 
-def _dealer_hand_text(dealer: Sequence[int], value: int) -> str:
+def _dealer_hand_text(dealer: Sequence[int], value: int, c: PokerOrBustCompiled) -> str:
     if len(dealer) < 3:
         return f"dealer's two cards ({cards_text(dealer)})"
-    return f"dealer's {_describe(value)}"
+    return f"dealer's {_describe(value, c)}"
 
 
 def _dealer_findings(

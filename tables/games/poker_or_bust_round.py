@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import NamedTuple
 
-from .base import Errors, RecordedPay, copies_refused, parse_money
+from .base import CompiledRules, Errors, RecordedPay, compiled_for, copies_refused, parse_money
 from .cards import CARD_OF_TEXT, TEXT, CardError, parse_card, too_many_copies
 from .catalogue import ANTE, ODDS
 from .money import money_text
@@ -98,28 +98,54 @@ _SEAT_KEYS = frozenset({"seat", "player", "wagers", "cards", "paid"})
 _PAID_KEYS = frozenset({"wager", "net", "hand"})
 
 
-# Memos filled by the parser itself, only with what it accepted: a table sees the same few
-# amounts, card texts and pays all day, so a well-formed seat costs a type test and a lookup
-# per field, and the field's error branch (which formats the paths) runs only when one fails.
-_MONEY_CACHE: dict[str, Decimal] = {}  # amount text -> Decimal
-_POSITIVE_CACHE: dict[str, Decimal] = {}  # wager text -> Decimal, for amounts above 0
-_PAIR_CACHE: dict[tuple[str, str], tuple[str, Decimal]] = {}  # (wager, net text) -> recorded pay
 _CARD = _CARD_BY_TEXT.__getitem__
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
 MEMO_LIMIT = 4096
 
 
-def _money(value: object, path: str, errors: Errors, *, positive: bool) -> Decimal | None:
+class PokerOrBustCompiled(CompiledRules):
+    """A Poker or Bust ruleset compiled once (``base.Compilable``), with its memos.
+
+    The parser's are filled only with what it accepted: a table sees the same few amounts,
+    card texts and pays all day, so a well-formed seat costs a type test and a lookup per
+    field, and the field's error branch (which formats the paths) runs only when one fails:
+    ``money`` (amount text -> Decimal), ``positive`` (wager text -> Decimal, amounts above
+    0), ``pairs`` ((wager, net text) -> recorded pay). The audit's: ``lines`` (the Odds line
+    and pay per category on this ruleset's table), ``described`` (hand value -> words),
+    ``pays`` ((stake, odds) -> net), ``odds_settled`` (Odds settlements) and ``odds_words``.
+    Each is bounded by :data:`MEMO_LIMIT` (the audit's settlements by 16 times as many)."""
+
+    __slots__ = ("described", "lines", "money", "odds_settled", "odds_words", "pairs", "pays", "positive")
+
+    def __init__(self, rules) -> None:
+        super().__init__(rules)
+        self.money: dict[str, Decimal] = {}
+        self.positive: dict[str, Decimal] = {}
+        self.pairs: dict[tuple[str, str], tuple[str, Decimal]] = {}
+        self.lines: tuple | None = None  # set by the audit: poker_or_bust.odds_lines
+        self.described: dict[int, str] = {}
+        self.pays: dict[tuple, Decimal] = {}
+        self.odds_settled: dict[tuple, object] = {}
+        self.odds_words: dict[Decimal, str] = {}
+
+
+def compiled(rules) -> PokerOrBustCompiled:
+    """The ruleset's :class:`PokerOrBustCompiled`, made on first use and kept by the ruleset."""
+    return compiled_for(rules, PokerOrBustCompiled)
+
+
+def _money(value: object, path: str, errors: Errors, c: PokerOrBustCompiled, *, positive: bool) -> Decimal | None:
     """:func:`~.base.parse_money` (negative nets allowed), remembered per amount text."""
-    amount = _MONEY_CACHE.get(value) if type(value) is str else None
+    memo = c.money
+    amount = memo.get(value) if type(value) is str else None
     if amount is None or (positive and amount <= 0):
         amount = parse_money(value, path, errors, positive=positive, allow_negative=True)
         if amount is None:
             return None
-        if type(value) is str and len(_MONEY_CACHE) < MEMO_LIMIT:
-            _MONEY_CACHE[value] = amount
-    if positive and type(value) is str and len(_POSITIVE_CACHE) < MEMO_LIMIT:
-        _POSITIVE_CACHE[value] = amount
+        if type(value) is str and len(memo) < MEMO_LIMIT:
+            memo[value] = amount
+    if positive and type(value) is str and len(c.positive) < MEMO_LIMIT:
+        c.positive[value] = amount
     return amount
 
 
@@ -150,7 +176,7 @@ def _unknown_keys(data: Mapping, allowed: frozenset, path: str, errors: Errors) 
             errors.add(where, f"unknown field; expected one of {', '.join(sorted(allowed))}")
 
 
-def _paid_item(item: object, p: str, errors: Errors, seen: set[str]) -> tuple[str, Decimal] | None:
+def _paid_item(item: object, p: str, errors: Errors, seen: set[str], c: PokerOrBustCompiled) -> tuple[str, Decimal] | None:
     """One recorded pay, every problem named; an accepted ``{"wager": .., "net": "<text>"}`` is
     remembered for :func:`_parse_paid`'s lookup."""
     if not isinstance(item, Mapping):
@@ -176,30 +202,31 @@ def _paid_item(item: object, p: str, errors: Errors, seen: set[str]) -> tuple[st
         errors.add(f"{p}.net", "is missing")
         return None
     raw = item["net"]
-    net = _money(raw, f"{p}.net", errors, positive=False)
+    net = _money(raw, f"{p}.net", errors, c, positive=False)
     if wager is None or net is None:
         return None
-    if type(item) is dict and len(item) == 2 and type(raw) is str and len(_PAIR_CACHE) < MEMO_LIMIT:
-        _PAIR_CACHE[(wager, raw)] = (wager, net)
+    if type(item) is dict and len(item) == 2 and type(raw) is str and len(c.pairs) < MEMO_LIMIT:
+        c.pairs[(wager, raw)] = (wager, net)
     return wager, net
 
 
-def _parse_paid(value: object, i: int, errors: Errors) -> tuple[tuple[str, Decimal], ...]:
+def _parse_paid(value: object, i: int, errors: Errors, c: PokerOrBustCompiled) -> tuple[tuple[str, Decimal], ...]:
     if type(value) is not list:
         errors.add(f"seats[{i}].paid", 'must be a list of {"wager": ..., "net": ...} objects')
         return ()
     out: list[tuple[str, Decimal]] = []
     seen: set[str] = set()
+    pairs = c.pairs
     for j, item in enumerate(value):
         pair = None
         if type(item) is dict and len(item) == 2:
             wager, net = item.get("wager"), item.get("net")
             if type(wager) is str and type(net) is str:
-                pair = _PAIR_CACHE.get((wager, net))
+                pair = pairs.get((wager, net))
         if pair is not None and pair[0] not in seen:
             seen.add(pair[0])
         else:
-            pair = _paid_item(item, f"seats[{i}].paid[{j}]", errors, seen)
+            pair = _paid_item(item, f"seats[{i}].paid[{j}]", errors, seen, c)
         if pair is not None:
             out.append(pair)
     return tuple(out)
@@ -218,7 +245,7 @@ def _seat_refused(data: Mapping, seat: object, i: int, errors: Errors, used: dic
     return seat
 
 
-def _parse_wagers(wagers: object, i: int, errors: Errors) -> tuple[Decimal | None, Decimal | None]:
+def _parse_wagers(wagers: object, i: int, errors: Errors, c: PokerOrBustCompiled) -> tuple[Decimal | None, Decimal | None]:
     path = f"seats[{i}].wagers"
     if not isinstance(wagers, Mapping):
         errors.add(path, 'must be an object such as {"ante": "10.00", "odds": "10.00"}')
@@ -226,14 +253,14 @@ def _parse_wagers(wagers: object, i: int, errors: Errors) -> tuple[Decimal | Non
     for key in wagers:
         if key not in WAGERS:
             errors.add(f"{path}.{key}", 'unknown wager; Poker or Bust has "ante" and "odds"')
-    ante = _money(wagers[ANTE], f"{path}.ante", errors, positive=True) if ANTE in wagers else None
-    odds = _money(wagers[ODDS], f"{path}.odds", errors, positive=True) if ODDS in wagers else None
+    ante = _money(wagers[ANTE], f"{path}.ante", errors, c, positive=True) if ANTE in wagers else None
+    odds = _money(wagers[ODDS], f"{path}.odds", errors, c, positive=True) if ODDS in wagers else None
     if ANTE not in wagers and ODDS not in wagers:
         errors.add(path, "a seat in the round must have an Ante and an Odds wager")
     return ante, odds
 
 
-def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> SeatHand | None:
+def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int], c: PokerOrBustCompiled) -> SeatHand | None:
     """One seat of the round; every impossible field is named in ``errors``. The first test of
     each field is the cheap one a well-formed seat passes (an exact type, a memo lookup)."""
     if type(data) is not dict and not isinstance(data, Mapping):
@@ -255,9 +282,10 @@ def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> S
     if type(wagers) is dict and len(wagers) == 2:
         a, o = wagers.get(ANTE), wagers.get(ODDS)
         if type(a) is str and type(o) is str:
-            ante, odds = _POSITIVE_CACHE.get(a), _POSITIVE_CACHE.get(o)
+            positive = c.positive
+            ante, odds = positive.get(a), positive.get(o)
     if ante is None or odds is None:
-        ante, odds = _parse_wagers(wagers, i, errors)
+        ante, odds = _parse_wagers(wagers, i, errors, c)
     raw = data.get("cards")
     cards = None
     if type(raw) is list and len(raw) >= PLAYER_CARDS:
@@ -272,7 +300,7 @@ def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int]) -> S
             errors.add(f"seats[{i}].cards", "is missing")
             cards = ()
     paid_raw = data.get("paid")
-    paid = () if paid_raw is None else _parse_paid(paid_raw, i, errors)
+    paid = () if paid_raw is None else _parse_paid(paid_raw, i, errors, c)
     if seat is None:
         return None
     return _new_tuple(SeatHand, (seat, player, ante, odds, cards, paid, i))
@@ -309,8 +337,9 @@ def parse_round(data: Mapping, rules: PokerOrBustRules) -> Round:
         errors.add("seats", f"a Poker or Bust table has {MAX_SEATS} seats, got {len(raw_seats)}")
     else:
         used: dict[int, int] = {}
+        c = compiled(rules)
         for i, raw in enumerate(raw_seats):
-            s = _parse_seat(raw, i, errors, used)
+            s = _parse_seat(raw, i, errors, used, c)
             if s is not None:
                 seats.append(s)
     if too_many_copies([dealer_cards, *[s.cards for s in seats]], rules.decks):

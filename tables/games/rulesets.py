@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from . import paytables as pt
-from .base import Errors, join_path
+from .base import Compilable, Errors, join_path
 from .config import setting
 from .money import ROUNDING_DIRECTIONS
 
@@ -36,7 +36,7 @@ def _check_rounding(rs, errors: Errors, path: str) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class BlackjackRules:
+class BlackjackRules(Compilable):
     """The blackjack shared by Ante Up 21, Upcard Luck 21 and Blackjack Tie (RULINGS.md)."""
 
     decks: int = setting(6, "Decks in the shoe.", min=1, max=8)
@@ -133,7 +133,7 @@ class BlackjackTieRules(BlackjackRules):
 
 
 @dataclass(frozen=True, slots=True)
-class PokerOrBustRules:
+class PokerOrBustRules(Compilable):
     decks: int = setting(6, "Decks in the shoe.", min=1, max=8)
     odds_paytable: Mapping[str, Decimal] = setting(
         pt.POKER_OR_BUST_ODDS_PAYTABLE,
@@ -151,7 +151,7 @@ class PokerOrBustRules:
 
 
 @dataclass(frozen=True, slots=True)
-class HoldemBlackjackRules:
+class HoldemBlackjackRules(Compilable):
     decks: int = setting(1, "Decks in the shoe.", min=1, max=8)
     big_blind: Decimal = setting(Decimal("2"), "Big blind = the round 1 bet (stakes 'A/B/C-D': A).", positive=True)
     small_blind_override: Decimal | None = setting(None, "Small blind; empty = half the big blind.", positive=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
-from functools import partial
+from functools import lru_cache, partial
 
 from . import blackjack as bj
 from .base import SIMULATORS, AuditContext
@@ -81,7 +81,8 @@ def _module(game: str):
     }[game]
 
 
-_FRESH: dict[int, list[int]] = {}
+#: The unshuffled shoe of each size a ruleset allows (1 to 8 decks).
+_FRESH = {decks: [c for c in range(52) for _ in range(decks)] for decks in range(1, 9)}
 
 
 class _Shoe:
@@ -90,9 +91,7 @@ class _Shoe:
     __slots__ = ("cards", "pos", "rng")
 
     def __init__(self, decks: int, rng: random.Random):
-        fresh = _FRESH.get(decks)
-        if fresh is None:
-            fresh = _FRESH[decks] = [c for c in range(52) for _ in range(decks)]
+        fresh = _FRESH.get(decks) or [c for c in range(52) for _ in range(decks)]
         self.cards = fresh[:]  # a copy of the unshuffled shoe: cheaper than building it
         self.pos = 0
         self.rng = rng
@@ -234,13 +233,13 @@ def _play_seat(c1: int, c2: int, up: int, shoe: _Shoe, rules, bust_out: bool) ->
 # Wagers
 
 
-_OPTIONS: dict[Decimal, list[Decimal]] = {}
+@lru_cache(maxsize=256)
+def _options(at_most: Decimal) -> tuple[Decimal, ...]:
+    return tuple(a for a in _AMOUNTS if a <= at_most)
 
 
 def _pick(rng: random.Random, at_most: Decimal) -> Decimal:
-    options = _OPTIONS.get(at_most)
-    if options is None:
-        options = _OPTIONS[at_most] = [a for a in _AMOUNTS if a <= at_most]
+    options = _options(at_most)
     return rng.choice(options) if options else at_most
 
 

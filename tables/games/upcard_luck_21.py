@@ -138,17 +138,13 @@ def jackpot_amount(line: str, rules, context: AuditContext | None) -> Decimal:
     return column[line]
 
 
-_UL_ODDS: dict[int, tuple[object, dict]] = {}
-
-
 def _ul_odds(rules) -> dict:
-    """``rules.upcard_luck_odds`` built once per ruleset object (the property builds a dict)."""
-    hit = _UL_ODDS.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        if len(_UL_ODDS) > 256:
-            _UL_ODDS.clear()
-        hit = _UL_ODDS[id(rules)] = (rules, dict(rules.upcard_luck_odds))
-    return hit[1]
+    """``rules.upcard_luck_odds`` built once per ruleset (the property builds a dict), kept
+    with the compiled ruleset."""
+    odds = bj.compiled(rules).cache("upcard_luck_odds")
+    if not odds:
+        odds.update(rules.upcard_luck_odds)
+    return odds
 
 
 # --------------------------------------------------------------------------------------

@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 from tables.games import GAMES, cards
 from tables.games import blackjack as bj
-from tables.games import blackjack_round as bjr
 from tables.games.base import Audit, InvalidInput, RecordedPay, Settlement
 from tables.games.cards import parse_card
 from tables.games.rulesets import BlackjackTieRules
@@ -37,11 +36,11 @@ def _simulated(key: str, rules, seed: int, seats: int, inject: frozenset = froze
     return json.loads(json.dumps(data))  # exactly what the API receives
 
 
-def _memos_emptied(module) -> None:
-    """Every memo the parser and the audit keep, emptied: a cold engine."""
+def _memos_emptied(module, rules) -> None:
+    """Every memo the parser and the audit keep, emptied: a cold engine. They are the game's
+    accepted wagers and the ruleset's compiled form, which is made again on first use."""
     module.SPEC.wager_memo.clear()
-    for memo in (bjr._MONEY_TEXT, bjr._MONEY_INT, bj._DERIVED, bj._EXPLAIN, bj._PLANS, bj._LIVE_TEXT):
-        memo.clear()
+    object.__setattr__(rules, "_compiled", None)
 
 
 def _outcome(module, data, rules, context):
@@ -56,7 +55,7 @@ def _outcome(module, data, rules, context):
 def _check_same(module, data, rules, context=None) -> str:
     """The answer from empty memos is the answer from full ones; a round read is the round its
     JSON form reads as. Returns "ok" or "invalid"."""
-    _memos_emptied(module)
+    _memos_emptied(module, rules)
     cold = _outcome(module, data, rules, context)
     for _ in range(2):  # the second time every memo the first filled is used
         assert _outcome(module, data, rules, context) == cold
@@ -352,7 +351,7 @@ def test_poker_settlement_texts_say_what_was_settled():
     for p in values:
         for d in values:
             for natural in (False, True):
-                ante, bet = au._settle_poker(1, stake, stake, p, d, natural)
+                ante, bet = au._settle_poker(1, stake, stake, p, d, natural, {})
                 pt, dt = au.poker_text(p), au.poker_text(d)
                 assert pt in ante.explanation and dt in ante.explanation, (p, d, natural)
                 expected = "win" if p > d else "lose" if p < d else "push"

@@ -59,3 +59,76 @@ def test_the_rule_text_names_no_cython_type():
     named = {path.name: [n for n, line in enumerate(path.read_text().splitlines(), 1) if "cython" in line.lower()]
              for path in sorted(Path(tables.games.__file__).parent.glob("*.py")) if path.name not in tooling}
     assert {name: lines for name, lines in named.items() if lines} == {}
+
+
+def _module_level_memos(tree) -> list[str]:
+    """Names bound at module level to an empty dict, list or set (a memo to be filled), and
+    names a ``global`` statement rebinds."""
+    import ast
+
+    empty = (ast.Dict, ast.List, ast.Set)
+    found = []
+    for node in tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        is_empty = (isinstance(value, empty) and not getattr(value, "keys", getattr(value, "elts", None))) or (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id in {"dict", "list", "set"} and not value.args)
+        if is_empty:
+            found += [t.id for t in targets if isinstance(t, ast.Name)]
+    found += [f"global {name}" for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names]
+    return found
+
+
+def test_no_memo_is_a_module_global():
+    """Issue #18: memos are owned by the compiled ruleset they were made under
+    (``base.compiled_for``), not module globals, and none is keyed by ``id()``. The two
+    registries the engine fills at import time are not memos: the simulators and the card
+    map."""
+    import ast
+    from pathlib import Path
+
+    import tables.games
+
+    registries = {"base.py": {"SIMULATORS"}, "cards.py": {"CARD_OF_TEXT"}}
+    found = {}
+    for path in sorted(Path(tables.games.__file__).parent.glob("*.py")):
+        text = path.read_text()
+        names = [n for n in _module_level_memos(ast.parse(text)) if n not in registries.get(path.name, set())]
+        names += ["id(...) key"] * ("[id(" in text or ".get(id(" in text)
+        if names:
+            found[path.name] = names
+    assert found == {}
+
+
+def test_the_checker_sees_a_module_global_memo():
+    import ast
+
+    tree = ast.parse("A = {}\nB: dict[str, int] = {}\nC = dict()\nD = {'x': 1}\ndef f():\n    global E\n")
+    assert _module_level_memos(tree) == ["A", "B", "C", "global E"]
+
+
+def test_each_ruleset_object_owns_its_compiled_form():
+    """Equal rulesets are still two versions' objects: each has its own memos, and a ruleset
+    made again (``dataclasses.replace``) starts with none; the audit fills the ruleset's own."""
+    import dataclasses
+    import random
+
+    from tables.games import blackjack_round, holdem_state, poker_or_bust_round
+    from tables.games.rulesets import HoldemBlackjackRules, PokerOrBustRules, UpcardLuck21Rules
+
+    for rules, compiled in ((UpcardLuck21Rules(), blackjack_round.compiled),
+                            (PokerOrBustRules(), poker_or_bust_round.compiled),
+                            (HoldemBlackjackRules(), holdem_state.compiled)):
+        first = compiled(rules)
+        assert compiled(rules) is first and first.rules is rules
+        assert compiled(dataclasses.replace(rules)) is not first
+        assert compiled(type(rules)()) is not first
+    rules = UpcardLuck21Rules()
+    module = GAMES["upcard_luck_21"].module
+    rng = random.Random(7)
+    for _ in range(20):
+        data = module.simulate_round(rng, rules, seats=7, inject=frozenset())
+        module.audit(module.parse_round(data, rules), rules)
+    c = blackjack_round.compiled(rules)
+    assert c.money_text and c.hands21 and c.dealers and c.cache("upcard_luck_odds")

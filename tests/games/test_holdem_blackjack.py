@@ -986,7 +986,7 @@ FAST_RULES = [
 
 def _detailed(data, rules):
     """The parser with the compiled ruleset's memos emptied: every value read the long way."""
-    hs.compiled(rules).memo.clear()
+    hs.compiled(rules).memos.clear()
     return hb.parse_round(data, rules)
 
 

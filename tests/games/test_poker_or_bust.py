@@ -581,14 +581,12 @@ def test_the_parsers_memos_change_no_answer(seed, seats):
     """The one parser remembers the amounts, wagers and pays it accepted: a seat read with its
     memos empty and read again from them is the same seat."""
     data = pb.simulate_round(random.Random(seed), RULES, seats=seats)
-    memos = (pbr._MONEY_CACHE, pbr._POSITIVE_CACHE, pbr._PAIR_CACHE)
     for i, raw in enumerate(data["seats"]):
-        for memo in memos:
-            memo.clear()
+        c = pbr.PokerOrBustCompiled(RULES)  # empty memos
         errs = Errors()
-        cold = pbr._parse_seat(raw, i, errs, {})
-        assert pbr._POSITIVE_CACHE and (not raw.get("paid") or pbr._PAIR_CACHE)
-        warm = pbr._parse_seat(raw, i, errs, {})
+        cold = pbr._parse_seat(raw, i, errs, {}, c)
+        assert c.positive and (not raw.get("paid") or c.pairs)
+        warm = pbr._parse_seat(raw, i, errs, {}, c)
         assert not errs and cold == warm
 
 
