@@ -144,12 +144,9 @@ def _wagers_refused(wagers) -> list[tuple[str, str]]:
 
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
     """The table's rules on this game's wagers (paths are written only for a finding)."""
+    out = bj.above_21_bet(seat, ANTE, "ANTE", ANTE_ABOVE_21_BET, RULE_ANTE_UP_ANTE)
     w = seat.wagers
-    out: list[Finding] = []
-    ante = w.get(ANTE)
-    if ante is not None and ante > w[bj.W21]:
-        out.append(bj.above_21_bet(seat, ANTE, "ANTE", ANTE_ABOVE_21_BET, RULE_ANTE_UP_ANTE))
-    bet = w.get(BET)
+    ante, bet = w.get(ANTE), w.get(BET)
     if bet is not None and ante is not None and bet != ante:
         out.append(
             Finding(
@@ -342,15 +339,8 @@ def _settle_bonus(number: int, bonus: Decimal, c1: int, c2: int, upcard: int, ru
     )
 
 
-SPEC = bj.GameSpec(
-    key=ANTE_UP_21,
-    wagers=WAGERS,
-    rule_findings=_rule_findings,
-    side_live=_side_live,
-    wagers_refused=_wagers_refused,
-    audit_seat=_audit_seat,
-    round_facts=_round_facts,
-)
+SPEC = bj.GameSpec(key=ANTE_UP_21, wagers=WAGERS, rule_findings=_rule_findings, side_live=_side_live,
+                   wagers_refused=_wagers_refused, audit_seat=_audit_seat, round_facts=_round_facts)
 
 # --------------------------------------------------------------------------------------
 # The contract (tables.games.__init__)

@@ -378,6 +378,20 @@ def compiled_for(rules: Compilable, build: Callable[[Any], Any]) -> Any:
     return found
 
 
+#: Entries a memo keeps before it starts again (:func:`remember`).
+MEMO_LIMIT = 50000
+
+
+def remember(memo: dict, key: Any, value: Any, limit: int = MEMO_LIMIT) -> Any:
+    """``value``, kept in ``memo`` under ``key``: the one rule of the engine's memos. A memo
+    that has reached ``limit`` entries starts again, so it stays bounded and the values that
+    still repeat come back at once."""
+    if len(memo) >= limit:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 class CompiledRules:
     """The base of each family's compiled ruleset (:func:`compiled_for`): the family's
     subclass adds, as attributes, the figures and memos its hot path reads; :meth:`cache`

@@ -39,6 +39,7 @@ from .base import (
     compare_recorded,
     make_audit,
     make_settlement,
+    remember,
     simulator,
 )
 from .blackjack_checks import (
@@ -60,7 +61,6 @@ from .blackjack_checks import (
 from .blackjack_round import (
     DOUBLE,
     HIT,
-    MEMO_LIMIT,
     SPLIT,
     STAND,
     BlackjackCompiled,
@@ -101,14 +101,8 @@ def pay_odds(stake: Decimal, odds: Decimal, rules) -> Decimal:
 
 def _explain(key: tuple, c: BlackjackCompiled) -> str:
     """Explanations repeat endlessly; build each once under the ruleset."""
-    memo = c.explanations
-    text = memo.get(key)
-    if text is None:
-        text = _build_explanation(key)
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[key] = text
-    return text
+    text = c.explanations.get(key)
+    return text if text is not None else remember(c.explanations, key, _build_explanation(key))
 
 
 def _build_explanation(key: tuple) -> str:
@@ -233,12 +227,7 @@ def _settle_hand_memo(
     st = settle_hand(number, base, i, h, dealer, rules)
     live = ZERO if peek_natural else hand_live(h, base)
     hit = (st, live)
-    if key is not None:
-        hands21 = c.hands21
-        if len(hands21) > MEMO_LIMIT:
-            hands21.clear()
-        hands21[key] = hit
-    return hit
+    return hit if key is None else remember(c.hands21, key, hit)
 
 
 def _audit_seat_hooks(
@@ -275,10 +264,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
     dealers = c.dealers
     known = dealers.get(cards)
     if known is None:
-        known = (dealer_facts(cards, rules, False), cards_text(cards))
-        if len(dealers) > MEMO_LIMIT:
-            dealers.clear()
-        dealers[cards] = known
+        known = remember(dealers, cards, (dealer_facts(cards, rules, False), cards_text(cards)))
     dealer, dealer_text = known
     peek_natural = dealer.natural and c.peeks
     if peek_natural and played_on(rnd):
@@ -366,9 +352,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
     if dealer.missed_peek or not dealer_ok.get(ok_key):
         findings = dealer_findings(rnd, rules, dealer, live)
         if not findings and not dealer.missed_peek:
-            if len(dealer_ok) > MEMO_LIMIT:
-                dealer_ok.clear()
-            dealer_ok[ok_key] = True
+            remember(dealer_ok, ok_key, True)
         findings += seat_findings
     else:
         findings = seat_findings
@@ -377,10 +361,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
     live_texts = c.live_texts
     live_text = live_texts.get(live)
     if live_text is None:
-        live_text = money_text(live)
-        if len(live_texts) > MEMO_LIMIT:
-            live_texts.clear()
-        live_texts[live] = live_text
+        live_text = remember(live_texts, live, money_text(live))
     summary = {
         "dealer_cards": dealer_text,
         "dealer_total": dealer.total,

@@ -368,14 +368,16 @@ def insurance_findings(seat: Seat, rules, upcard: int) -> list[Finding]:
     return out
 
 
-def above_21_bet(seat: Seat, wager: str, label: str, code: str, rule: str) -> Finding:
-    """The finding of a side wager the card caps at the 21 bet (Ante Up 21's ANTE, Upcard Luck
-    21's Upcard Luck) placed above it."""
-    amount, stake21 = seat.wagers[wager], seat.wagers[W21]
-    return Finding(code, RULE_VIOLATION,
-                   f"Seat {seat.seat} {label} {money_text(amount)} is above the 21 bet {money_text(stake21)}.",
-                   f"seats[{seat.index}].wagers.{wager}", rule, f"at most {money_text(stake21)}",
-                   money_text(amount), amount - stake21, seat.seat)
+def above_21_bet(seat: Seat, wager: str, label: str, code: str, rule: str) -> list[Finding]:
+    """A side wager the card caps at the 21 bet (Ante Up 21's ANTE, Upcard Luck 21's Upcard
+    Luck): its finding when the seat placed it above, else none."""
+    amount, stake21 = seat.wagers.get(wager), seat.wagers[W21]
+    if amount is None or amount <= stake21:
+        return []
+    return [Finding(code, RULE_VIOLATION,
+                    f"Seat {seat.seat} {label} {money_text(amount)} is above the 21 bet {money_text(stake21)}.",
+                    f"seats[{seat.index}].wagers.{wager}", rule, f"at most {money_text(stake21)}",
+                    money_text(amount), amount - stake21, seat.seat)]
 
 
 def wrong_amount(seat: Seat, wager: str, label: str, fixed: Decimal, fixed_label: str, code: str,

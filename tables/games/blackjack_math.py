@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -231,6 +231,14 @@ def _fraction(value: Any, path: str, errors: Errors) -> Fraction | None:
     return number
 
 
+def _paytable_key(decks: int, paytable: Mapping[str, Any] | str, named: Mapping[str, Mapping[str, Any]],
+                  categories: tuple[str, ...]) -> tuple[tuple[str, Fraction], ...]:
+    """A side bet's pay table (a name in ``named`` or a mapping category -> N) as the exact,
+    hashable key its odds are remembered by; the shoe checked first."""
+    check_decks(decks)
+    return _table_key(named[paytable] if isinstance(paytable, str) else paytable, categories, "paytable")
+
+
 def _table_key(
     table: Mapping[str, Any], categories: tuple[str, ...], path: str
 ) -> tuple[tuple[str, Fraction], ...]:
@@ -268,6 +276,18 @@ def _low_upcards(decks: int, c1: int, c2: int) -> int:
     return 24 * decks - (2 <= RANK[c1] <= 7) - (2 <= RANK[c2] <= 7)
 
 
+def _three_card_odds(wager: str, decks: int, wins: Mapping[str, int], table: Mapping[str, Fraction],
+                     categories: tuple[str, ...]) -> WagerOdds:
+    """A side bet settled on the player's first two cards and the upcard: ``wins`` counts the
+    ordered deals of three cards that pay each category; every other deal loses the bet."""
+    n = 52 * decks
+    total = n * (n - 1) * (n - 2)
+    outcomes = [Outcome(cat, Fraction(w, total), table[cat]) for cat, w in wins.items()]
+    lose = 1 - sum((o.probability for o in outcomes), Fraction(0))
+    outcomes.append(Outcome("lose", lose, Fraction(-1)))
+    return WagerOdds(wager, decks, tuple(outcomes), {"paytable": _ordered(table, categories)})
+
+
 # --- Upcard Luck -----------------------------------------------------------------------------
 
 
@@ -276,30 +296,18 @@ def upcard_luck_odds(decks: int, paytable: Mapping[str, Any] | str = "A") -> Wag
 
     ``paytable`` is "A", "B", "C", "WOO1" or any mapping category -> N (to 1).
     """
-    check_decks(decks)
-    table = UPCARD_LUCK_TABLES[paytable] if isinstance(paytable, str) else paytable
-    return _upcard_luck_odds(decks, _table_key(table, pt.UPCARD_LUCK_CATEGORIES, "paytable"))
+    return _upcard_luck_odds(decks, _paytable_key(decks, paytable, UPCARD_LUCK_TABLES, pt.UPCARD_LUCK_CATEGORIES))
 
 
 @lru_cache(maxsize=64)
 def _upcard_luck_odds(decks: int, table_key: tuple[tuple[str, Fraction], ...]) -> WagerOdds:
     table = dict(table_key)
-    n = 52 * decks
     wins = dict.fromkeys((c for c in pt.UPCARD_LUCK_CATEGORIES if c in table), 0)
     for c1, c2, ways in _player_pairs(decks):
         cat = first_on_table(upcard_luck_hand_categories(c1, c2), table)
         if cat is not None:
             wins[cat] += ways * _low_upcards(decks, c1, c2)
-    total = n * (n - 1) * (n - 2)
-    outcomes = [Outcome(cat, Fraction(w, total), table[cat]) for cat, w in wins.items()]
-    lose = 1 - sum((o.probability for o in outcomes), Fraction(0))
-    outcomes.append(Outcome("lose", lose, Fraction(-1)))
-    return WagerOdds(
-        UPCARD_LUCK,
-        decks,
-        tuple(outcomes),
-        {"paytable": _ordered(table, pt.UPCARD_LUCK_CATEGORIES)},
-    )
+    return _three_card_odds(UPCARD_LUCK, decks, wins, table, pt.UPCARD_LUCK_CATEGORIES)
 
 
 # --- Taxpayer's Fortune ----------------------------------------------------------------------
@@ -427,15 +435,12 @@ def _merge(outcomes: list[Outcome]) -> list[Outcome]:
 
 def poker_bonus_odds(decks: int, paytable: Mapping[str, Any] | str = "default") -> WagerOdds:
     """Ante Up 21's Poker Bonus: the first two cards, the upcard only making three of a kind."""
-    check_decks(decks)
-    table = POKER_BONUS_TABLES[paytable] if isinstance(paytable, str) else paytable
-    return _poker_bonus_odds(decks, _table_key(table, pt.POKER_BONUS_CATEGORIES, "paytable"))
+    return _poker_bonus_odds(decks, _paytable_key(decks, paytable, POKER_BONUS_TABLES, pt.POKER_BONUS_CATEGORIES))
 
 
 @lru_cache(maxsize=64)
 def _poker_bonus_odds(decks: int, table_key: tuple[tuple[str, Fraction], ...]) -> WagerOdds:
     table = dict(table_key)
-    n = 52 * decks
     wins = dict.fromkeys((c for c in pt.POKER_BONUS_CATEGORIES if c in table), 0)
     for c1, c2, ways in _player_pairs(decks):
         if RANK[c1] != RANK[c2]:
@@ -447,16 +452,7 @@ def _poker_bonus_odds(decks: int, table_key: tuple[tuple[str, Fraction], ...]) -
             cat = first_on_table(poker_bonus_categories(c1, c2, up), table)
             if cat is not None:
                 wins[cat] += ways * up_ways
-    total = n * (n - 1) * (n - 2)
-    outcomes = [Outcome(cat, Fraction(w, total), table[cat]) for cat, w in wins.items()]
-    lose = 1 - sum((o.probability for o in outcomes), Fraction(0))
-    outcomes.append(Outcome("lose", lose, Fraction(-1)))
-    return WagerOdds(
-        POKER_BONUS,
-        decks,
-        tuple(outcomes),
-        {"paytable": _ordered(table, pt.POKER_BONUS_CATEGORIES)},
-    )
+    return _three_card_odds(POKER_BONUS, decks, wins, table, pt.POKER_BONUS_CATEGORIES)
 
 
 # --- rulesets --------------------------------------------------------------------------------
@@ -649,20 +645,29 @@ def _add_rule(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def upcard_luck_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_decks(parser)
-    parser.add_argument(
-        "--paytable",
-        default="A",
-        help=f"pay table: {', '.join(UPCARD_LUCK_TABLES)} or a JSON object category -> pay "
-        f"({', '.join(pt.UPCARD_LUCK_CATEGORIES)}); a missing line pays as the next category the hand makes",
-    )
+def _side_bet_command(
+    tables: Mapping[str, Mapping[str, Any]], default: str, named: str, categories: Sequence[str], note: str,
+    odds: Callable[[int, Mapping[str, Any]], Any], as_json: Callable[[Any], dict], doc: str,
+) -> tuple[Callable[[argparse.ArgumentParser], None], Callable[[Mapping[str, Any]], dict]]:
+    """A side bet's ``gamemath`` command: ``--decks`` and ``--paytable`` (one of ``tables`` or
+    a JSON object category -> pay), and the run that prints its odds."""
+
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        _add_decks(parser)
+        parser.add_argument("--paytable", default=default,
+                            help=f"pay table: {named} or a JSON object category -> pay ({', '.join(categories)}){note}")
+
+    def run(options: Mapping[str, Any]) -> dict:
+        return as_json(odds(options.get("decks", 6), _table_option(options.get("paytable"), tables, default)))
+
+    run.__doc__ = doc
+    return arguments, run
 
 
-def upcard_luck_run(options: Mapping[str, Any]) -> dict:
-    """Upcard Luck: house edge, variance and each category's probability (dealer 2-7 up)."""
-    table = _table_option(options.get("paytable"), UPCARD_LUCK_TABLES, "A")
-    return upcard_luck_json(upcard_luck_odds(options.get("decks", 6), table))
+upcard_luck_arguments, upcard_luck_run = _side_bet_command(
+    UPCARD_LUCK_TABLES, "A", ", ".join(UPCARD_LUCK_TABLES), pt.UPCARD_LUCK_CATEGORIES,
+    "; a missing line pays as the next category the hand makes", upcard_luck_odds, upcard_luck_json,
+    "Upcard Luck: house edge, variance and each category's probability (dealer 2-7 up).")
 
 
 def taxpayers_fortune_arguments(parser: argparse.ArgumentParser) -> None:
@@ -691,20 +696,9 @@ def taxpayers_fortune_run(options: Mapping[str, Any]) -> dict:
     return taxpayers_fortune_json(odds)
 
 
-def poker_bonus_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_decks(parser)
-    parser.add_argument(
-        "--paytable",
-        default="default",
-        help=f"pay table: default (illustrative, the house must set) or a JSON object category -> pay "
-        f"({', '.join(pt.POKER_BONUS_CATEGORIES)})",
-    )
-
-
-def poker_bonus_run(options: Mapping[str, Any]) -> dict:
-    """Ante Up 21 Poker Bonus: house edge, variance and each category's probability."""
-    table = _table_option(options.get("paytable"), POKER_BONUS_TABLES, "default")
-    return poker_bonus_json(poker_bonus_odds(options.get("decks", 6), table))
+poker_bonus_arguments, poker_bonus_run = _side_bet_command(
+    POKER_BONUS_TABLES, "default", "default (illustrative, the house must set)", pt.POKER_BONUS_CATEGORIES, "",
+    poker_bonus_odds, poker_bonus_json, "Ante Up 21 Poker Bonus: house edge, variance and each category's probability.")
 
 
 def dealer_arguments(parser: argparse.ArgumentParser) -> None:

@@ -76,6 +76,7 @@ from .base import (
     compiled_for,
     copies_refused,
     made,
+    remember,
 )
 from .cards import (
     ACE,
@@ -227,13 +228,9 @@ class GameSpec:
         object.__setattr__(self, "pay_bits", bits)
 
 
-#: Entries a memo keeps before it starts again (memos of texts, hands and settlements).
-MEMO_LIMIT = 50000
-
-
 class BlackjackCompiled(CompiledRules):
     """A blackjack ruleset compiled once (``base.Compilable``): the figures the hot path
-    reads, and every memo made under the ruleset, bounded (:data:`MEMO_LIMIT`).
+    reads, and every memo made under the ruleset, bounded (``base.remember``).
 
     The memos: amounts by their JSON text and by int (``money_text``, ``money_int``: two,
     since 10 == 10.0 == True as dict keys and only exact str or int values may be answered
@@ -274,12 +271,7 @@ def _money(value: object, c: BlackjackCompiled) -> Decimal:
     if memo is None:
         return to_money(value)
     got = memo.get(value)  # type: ignore[arg-type]
-    if got is None:
-        got = to_money(value)
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[value] = got  # type: ignore[index]
-    return got
+    return got if got is not None else remember(memo, value, to_money(value))
 
 
 _CARD_OF = CARD_OF_TEXT
@@ -553,10 +545,7 @@ def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors, c: Black
             errors.add(f"seats[{si}].wagers.{key}", message)
     proxy = MappingProxyType(wagers)
     if all_text and len(errors.items) == before:  # a read-only view of a dict nobody else holds
-        memo = spec.wager_memo
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[tuple(raw.items())] = proxy
+        remember(spec.wager_memo, tuple(raw.items()), proxy)
     return proxy
 
 

@@ -130,13 +130,8 @@ def _settle_bonus(
     return make_settlement(number, key, amount, -amount, LOSE, why)
 
 
-SPEC = bj.GameSpec(
-    key=BLACKJACK_TIE,
-    wagers=WAGERS,
-    rule_findings=_rule_findings,
-    side_live=_side_live,
-    settle=_settle,
-)
+SPEC = bj.GameSpec(key=BLACKJACK_TIE, wagers=WAGERS, rule_findings=_rule_findings, side_live=_side_live,
+                   settle=_settle)
 
 
 parse_round, audit, round_to_dict, simulate_round = bj.contract(SPEC)

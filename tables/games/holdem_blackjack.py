@@ -192,6 +192,7 @@ from .base import (
     Settlement,
     compare_recorded,
     parse_money,
+    remember,
     simulator,
 )
 from .cards import TEXT, CardError, parse_card
@@ -295,9 +296,6 @@ class Round:
 # amounts and actions, owned by the compiled ruleset); only a value that fails them goes
 # through the worded checks, so error texts are built only when there is an error.
 
-_MEMO_MAX = 4096
-
-
 def _cents(
     value: object, path: str, errors: Errors, memo: dict, *, allow_zero: bool = False
 ) -> int | None:
@@ -308,9 +306,7 @@ def _cents(
             amount = parse_money(value, path, errors, allow_negative=True)
             if amount is None:
                 return None
-            cents = int(amount * 100)
-            if len(memo) < _MEMO_MAX:
-                memo[value] = cents
+            cents = remember(memo, value, int(amount * 100))
     else:  # an int too: the same limits as text (tables.games.money.to_money)
         amount = parse_money(value, path, errors, allow_negative=True)
         if amount is None:
@@ -405,11 +401,10 @@ def _parse_seats(raw: object, stakes: Stakes, errors: Errors) -> tuple[HandSeat,
             if (
                 type(item) is dict
                 and (player is None or type(player) is str)
-                and len(made) < _MEMO_MAX
                 and type(value) is str
                 and item.keys() <= _SEAT_KEYS
             ):
-                made[(seat, player, value)] = hand_seat
+                remember(made, (seat, player, value), hand_seat)
     return tuple(out)
 
 
@@ -532,14 +527,8 @@ def _parse_action(
     if not ok:
         return None
     action = _NEW(Action, (kind, seat, cents, card))
-    made = stakes.cache("actions")
-    if (
-        type(item) is dict
-        and type(seat) is int
-        and (value is None or type(value) is str)
-        and len(made) < 65536
-    ):
-        made[(kind, seat, value)] = action
+    if type(item) is dict and type(seat) is int and (value is None or type(value) is str):
+        remember(stakes.cache("actions"), (kind, seat, value), action)
     return action
 
 
@@ -613,9 +602,6 @@ def round_to_dict(rnd: Round) -> dict:
 
 # --- audit ------------------------------------------------------------------------------------
 
-_MEMO_SIZE = 16384
-
-
 class _Memo:
     """Decimals, texts and settlements already made under one ruleset: the same few come
     back hand after hand. Owned by the compiled ruleset (``Stakes.memos["audit"]``), bounded."""
@@ -633,11 +619,7 @@ class _Memo:
     def _made(table: dict, cents: int, make: Callable[[int], Any]) -> Any:
         """``make(cents)``, remembered in ``table`` while it has room (the one memo rule)."""
         value = table.get(cents)
-        if value is None:
-            value = make(cents)
-            if len(table) < _MEMO_SIZE:
-                table[cents] = value
-        return value
+        return value if value is not None else remember(table, cents, make(cents))
 
     def dec(self, cents: int) -> Decimal:
         """int cents -> Decimal."""
@@ -789,8 +771,7 @@ def _folded_settlement(
                 m, seat, True, fold_round, put_in, [], {seat: back} if back else {}, {}, {}, False
             ),
         )
-        if len(m.folds) < _MEMO_SIZE:
-            m.folds[key] = s
+        remember(m.folds, key, s)
     return s
 
 
@@ -798,9 +779,8 @@ def _rake_settlement(m: _Memo, contested: int, rake: int, why: str) -> Settlemen
     key = (contested, rake, why)
     s = m.rakes.get(key)
     if s is None:
-        s = Settlement(0, RAKE_WAGER, m.dec(contested), m.dec(rake), WIN if rake else PUSH, why)
-        if len(m.rakes) < _MEMO_SIZE:
-            m.rakes[key] = s
+        s = remember(m.rakes, key, Settlement(0, RAKE_WAGER, m.dec(contested), m.dec(rake), WIN if rake else PUSH,
+                                              why))
     return s
 
 

@@ -64,6 +64,7 @@ from .base import (
     Settlement,
     compare_recorded,
     make_settlement,
+    remember,
     simulator,
 )
 from .cards import BJ_POINTS, HIGH_RANK, TEXT, cards_text
@@ -90,7 +91,6 @@ from .money import CENT, ZERO, money_text, odds_text, pays
 # parse_round and round_to_dict, the model's names): re-exported with "as".
 from .poker_or_bust_round import (
     DEALER_DEAL,
-    MEMO_LIMIT,
     WAGER_NAMES,
     PokerOrBustCompiled,
     Round,
@@ -177,11 +177,7 @@ _STAND_FROM_22 = (tcp.PAIR << 12) | (11 << 8)  # a pair of Jacks or anything bet
 
 def _describe(value: int, c: PokerOrBustCompiled) -> str:
     text = c.described.get(value)
-    if text is None:
-        text = tcp.describe(value)
-        if len(c.described) < MEMO_LIMIT:
-            c.described[value] = text
-    return text
+    return text if text is not None else remember(c.described, value, tcp.describe(value))
 
 
 #: The Odds lines a hand of each category qualifies for, indexed by category (RULINGS.md:
@@ -233,11 +229,8 @@ def odds_line(value: int, paytable: Mapping[str, Decimal]) -> tuple[str, Decimal
 def _odds_pay(stake: Decimal, odds: Decimal, rules: PokerOrBustRules, c: PokerOrBustCompiled) -> Decimal:
     key = (stake, odds)
     net = c.pays.get(key)
-    if net is None:
-        net = pays(stake, odds, rules.rounding_unit, rules.rounding_direction)
-        if len(c.pays) < 16 * MEMO_LIMIT:
-            c.pays[key] = net
-    return net
+    return net if net is not None else remember(c.pays, key, pays(stake, odds, rules.rounding_unit,
+                                                                   rules.rounding_direction))
 
 
 def _ante_net(stake: Decimal, player_value: int, dealer_value: int, dealer_bust: bool) -> Decimal:
@@ -385,8 +378,7 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
                         rules,
                         c,
                     )
-                    if len(odds_settled) < 16 * MEMO_LIMIT:
-                        odds_settled[key] = settled
+                    remember(odds_settled, key, settled)
                 odds_net = settled.net
                 add(settled)
         if paid and paid != ((ANTE, ante_net), (ODDS, odds_net)):
@@ -475,11 +467,7 @@ def _cards_after_bust(s: SeatHand, busted: int) -> Finding:
 
 def _odds_words(pay: Decimal, c: PokerOrBustCompiled) -> str:
     text = c.odds_words.get(pay)
-    if text is None:
-        text = odds_text(pay)
-        if len(c.odds_words) < MEMO_LIMIT:
-            c.odds_words[pay] = text
-    return text
+    return text if text is not None else remember(c.odds_words, pay, odds_text(pay))
 
 
 def _dealer_value(dealer: Sequence[int]) -> int:

@@ -41,7 +41,15 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import NamedTuple
 
-from .base import CompiledRules, Errors, RecordedPay, compiled_for, copies_refused, parse_money
+from .base import (
+    CompiledRules,
+    Errors,
+    RecordedPay,
+    compiled_for,
+    copies_refused,
+    parse_money,
+    remember,
+)
 from .cards import CARD_OF_TEXT, TEXT, CardError, parse_card, too_many_copies
 from .catalogue import ANTE, ODDS
 from .money import money_text
@@ -100,7 +108,6 @@ _PAID_KEYS = frozenset({"wager", "net", "hand"})
 
 _CARD = _CARD_BY_TEXT.__getitem__
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
-MEMO_LIMIT = 4096
 
 
 class PokerOrBustCompiled(CompiledRules):
@@ -113,7 +120,7 @@ class PokerOrBustCompiled(CompiledRules):
     0), ``pairs`` ((wager, net text) -> recorded pay). The audit's: ``lines`` (the Odds line
     and pay per category on this ruleset's table), ``described`` (hand value -> words),
     ``pays`` ((stake, odds) -> net), ``odds_settled`` (Odds settlements) and ``odds_words``.
-    Each is bounded by :data:`MEMO_LIMIT` (the audit's settlements by 16 times as many)."""
+    Each is bounded (``base.remember``)."""
 
     __slots__ = ("described", "lines", "money", "odds_settled", "odds_words", "pairs", "pays", "positive")
 
@@ -142,10 +149,10 @@ def _money(value: object, path: str, errors: Errors, c: PokerOrBustCompiled, *, 
         amount = parse_money(value, path, errors, positive=positive, allow_negative=True)
         if amount is None:
             return None
-        if type(value) is str and len(memo) < MEMO_LIMIT:
-            memo[value] = amount
-    if positive and type(value) is str and len(c.positive) < MEMO_LIMIT:
-        c.positive[value] = amount
+        if type(value) is str:
+            remember(memo, value, amount)
+    if positive and type(value) is str:
+        remember(c.positive, value, amount)
     return amount
 
 
@@ -205,8 +212,8 @@ def _paid_item(item: object, p: str, errors: Errors, seen: set[str], c: PokerOrB
     net = _money(raw, f"{p}.net", errors, c, positive=False)
     if wager is None or net is None:
         return None
-    if type(item) is dict and len(item) == 2 and type(raw) is str and len(c.pairs) < MEMO_LIMIT:
-        c.pairs[(wager, raw)] = (wager, net)
+    if type(item) is dict and len(item) == 2 and type(raw) is str:
+        remember(c.pairs, (wager, raw), (wager, net))
     return wager, net
 
 

@@ -153,11 +153,8 @@ def _ul_odds(rules) -> dict:
 
 def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
     """The table's rules on this game's wagers (paths are written only for a finding)."""
+    out = bj.above_21_bet(seat, UPCARD_LUCK, "Upcard Luck", UPCARD_LUCK_ABOVE_21_BET, RULE_UL)
     w = seat.wagers
-    out: list[Finding] = []
-    ul = w.get(UPCARD_LUCK)
-    if ul is not None and ul > w[bj.W21]:
-        out.append(bj.above_21_bet(seat, UPCARD_LUCK, "Upcard Luck", UPCARD_LUCK_ABOVE_21_BET, RULE_UL))
     tf = w.get(TAXPAYERS_FORTUNE)
     if tf is not None:
         if not rules.taxpayers_fortune:
@@ -174,7 +171,7 @@ def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
                     seat.seat,
                 )
             )
-        if ul is None:
+        if UPCARD_LUCK not in w:
             out.append(
                 Finding(
                     TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK,
@@ -285,14 +282,8 @@ def _settle_jackpot(
     )
 
 
-SPEC = bj.GameSpec(
-    key=UPCARD_LUCK_21,
-    wagers=WAGERS,
-    rule_findings=_rule_findings,
-    side_live=_side_live,
-    settle=_settle,
-    pay_wagers=(TAX, JACKPOT),
-)
+SPEC = bj.GameSpec(key=UPCARD_LUCK_21, wagers=WAGERS, rule_findings=_rule_findings, side_live=_side_live,
+                   settle=_settle, pay_wagers=(TAX, JACKPOT))
 
 # --------------------------------------------------------------------------------------
 # The contract (tables.games.__init__)
