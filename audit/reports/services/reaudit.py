@@ -16,9 +16,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+import orjson
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, TextField
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from audit import chain
@@ -81,7 +84,9 @@ def _engine_rows(settlements) -> list[tuple]:
 
 #: What a replay reads of a revision: no model instances (a slice is thousands of rounds), and
 #: of the stored audit only its settlements (PostgreSQL extracts them; the rest is not decoded).
-_REPLAY_FIELDS = ("pk", "round_id", "round__game", "round__ruleset_version_id", "data", "audit__settlements")
+_REPLAY_FIELDS = ("pk", "round_id", "round__game", "round__ruleset_version_id", "data_text", "settlements_text")
+_REPLAY_TEXTS = {"data_text": Cast("data", TextField()),
+                 "settlements_text": Cast(KeyTransform("settlements", "audit"), TextField())}
 
 
 @transaction.atomic
@@ -103,15 +108,17 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
         findings = findings.filter(gaming_day=gaming_day)
     if not full:
         revisions = revisions.exclude(engine_version=ENGINE_VERSION)
-    rows = list(revisions.order_by("round_id").values_list(*_REPLAY_FIELDS))
+    rows = list(revisions.order_by("round_id").annotate(**_REPLAY_TEXTS).values_list(*_REPLAY_FIELDS))
     versions = RulesetVersion.objects.in_bulk({row[3] for row in rows})
     existing: dict[int, set] = defaultdict(set)
     for revision_id, code, path, seat, amount in findings.values_list("revision_id", "code", "path", "seat", "amount"):
         existing[revision_id].add(_finding_key(code, path, seat, amount))
     found: dict[int, list] = {}  # revision id -> the engine findings it does not carry yet
+    loads = orjson.loads
     for revision_id, round_id, game, version_id, data, settlements in rows:
         result.replayed += 1
-        settlements = settlements or ()
+        data = loads(data)
+        settlements = loads(settlements) if settlements is not None else ()
         try:
             _, audit = round_audit(game=game, data=data, version=versions[version_id],
                                    context=_context(settlements))
