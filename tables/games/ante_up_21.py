@@ -197,8 +197,9 @@ def player_poker_cards(seat: bj.Seat) -> Sequence[int]:
     return seat.first_two if len(seat.hands) > 1 else seat.hands[0].cards
 
 
-def _settle_seat(seat: bj.Seat, dealer: bj.Dealer, rules, out: list[Settlement], d: int) -> None:
-    """ANTE and BET against the dealer's poker value ``d``, and the Poker Bonus: the one definition."""
+def _settle_seat(seat: bj.Seat, dealer: bj.Dealer, rules, out: list[Settlement], facts: tuple[int, dict]) -> None:
+    """ANTE and BET against the dealer's poker value, and the Poker Bonus: the one definition.
+    ``facts`` is :func:`_round_facts`'s."""
     w = seat.wagers
     ante = w.get(ANTE)
     number = seat.seat
@@ -207,17 +208,17 @@ def _settle_seat(seat: bj.Seat, dealer: bj.Dealer, rules, out: list[Settlement],
         if bet is None:
             out.append(make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT))
         else:
-            out += _settle_poker(number, ante, bet, poker_value(player_poker_cards(seat)), d, dealer.natural,
-                                 bj.compiled(rules).cache("poker_texts"))
+            d, texts = facts
+            out += _settle_poker(number, ante, bet, poker_value(player_poker_cards(seat)), d, dealer.natural, texts)
     bonus = w.get(POKER_BONUS)
     if bonus is not None:
         c1, c2 = seat.first_two
         out.append(_settle_bonus(number, bonus, c1, c2, dealer.upcard, rules))
 
 
-def _round_facts(dealer: bj.Dealer, rules) -> int:
-    """The dealer's poker value, once per round."""
-    return poker_value(dealer.cards)
+def _round_facts(dealer: bj.Dealer, rules) -> tuple[int, dict]:
+    """Once per round: the dealer's poker value, and the ruleset's memo of ANTE and BET texts."""
+    return poker_value(dealer.cards), bj.compiled(rules).cache("poker_texts")
 
 
 def _audit_seat(
@@ -229,8 +230,8 @@ def _audit_seat(
     findings: list[Finding],
     facts: object,
 ) -> Decimal:
-    """The game's hooks in one call (the audit's hot path); ``facts`` is the dealer's poker
-    value, worked out once per round. A seat with its 21 bet alone has nothing here."""
+    """The game's hooks in one call (the audit's hot path); ``facts`` is :func:`_round_facts`'s,
+    worked out once per round. A seat with its 21 bet alone has nothing here."""
     if len(seat.wagers) == 1:
         return ZERO
     _settle_seat(seat, dealer, rules, out, facts)  # type: ignore[arg-type]
