@@ -445,24 +445,21 @@ def _unequal(s: SeatHand) -> Finding:
     )
 
 
+def _drawn_after_bust(code: str, rule: str, message: str, path: str, expected: str, extra: Sequence[int],
+                      seat: int | None = None) -> Finding:
+    """Cards dealt to a hand that had busted (the player's or the dealer's): a procedure
+    finding, the bust stands and no money moves."""
+    return Finding(code, PROCEDURE, message, path, rule, expected, cards_text(extra), ZERO, seat)
+
+
 def _cards_after_bust(s: SeatHand, busted: int) -> Finding:
     cards = s.cards
     extra = cards[busted + 1 :]
-    return Finding(
-        code=CARDS_AFTER_BUST,
-        kind=PROCEDURE,
-        message=(
-            f"Seat {s.seat} busted with {points(cards[: busted + 1])} "
-            f"({cards_text(cards[: busted + 1])}) and was dealt {len(extra)} more "
-            f"card{'s' if len(extra) > 1 else ''} ({cards_text(extra)}); the bust stands."
-        ),
-        path=f"seats[{s.index}].cards[{busted + 1}]",
-        rule=RULE_PLAYER_BUST,
-        expected=f"no card after {TEXT[cards[busted]]}",
-        recorded=cards_text(extra),
-        amount=ZERO,
-        seat=s.seat,
-    )
+    return _drawn_after_bust(
+        CARDS_AFTER_BUST, RULE_PLAYER_BUST,
+        f"Seat {s.seat} busted with {points(cards[: busted + 1])} ({cards_text(cards[: busted + 1])}) and was dealt "
+        f"{len(extra)} more card{'s' if len(extra) > 1 else ''} ({cards_text(extra)}); the bust stands.",
+        f"seats[{s.index}].cards[{busted + 1}]", f"no card after {TEXT[cards[busted]]}", extra, s.seat)
 
 
 def _odds_words(pay: Decimal, c: PokerOrBustCompiled) -> str:
@@ -539,21 +536,10 @@ def _dealer_findings(
     s_total = points(should)
     extra = dealer[stop:]
     if s_total > BUST_ABOVE:
-        return [
-            Finding(
-                code=DEALER_DREW_AFTER_BUST,
-                kind=PROCEDURE,
-                message=(
-                    f"Dealer busted with {s_total} ({cards_text(should)}) and drew "
-                    f"{cards_text(extra)} anyway; the bust stands."
-                ),
-                path=f"dealer.cards[{stop}]",
-                rule=RULE_DEALER_BUST,
-                expected=f"stop at {s_total}",
-                recorded=cards_text(extra),
-                amount=ZERO,
-            )
-        ]
+        return [_drawn_after_bust(
+            DEALER_DREW_AFTER_BUST, RULE_DEALER_BUST,
+            f"Dealer busted with {s_total} ({cards_text(should)}) and drew {cards_text(extra)} anyway; the bust stands.",
+            f"dealer.cards[{stop}]", f"stop at {s_total}", extra)]
     # Drew on 23..31: how much the extra cards moved the Ante results.
     s_value = tcp.best_value(should)
     d_value = _dealer_value(dealer)

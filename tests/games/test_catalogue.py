@@ -224,10 +224,13 @@ def _possible(expr: ast.expr, names: dict[str, str], scope: ast.AST) -> set[str]
 #: Where each field sits among the positional arguments: Finding(code, kind, message, path, rule, ...),
 #: holdem_state.add_finding(findings, code, kind, message, where, rule, ...) and
 #: blackjack_checks.above_21_bet(seat, wager, label, code, rule) and wrong_amount(seat, wager, label,
-#: fixed, fixed_label, code, rule), whose kind is always a rule violation.
+#: fixed, fixed_label, code, rule), whose kind is always a rule violation, and Poker or Bust's
+#: _drawn_after_bust(code, rule, ...), always a procedure finding.
 FIELDS = {"Finding": {"code": 0, "kind": 1, "rule": 4}, "add_finding": {"code": 1, "kind": 2, "rule": 5},
-          "above_21_bet": {"code": 3, "rule": 4}, "wrong_amount": {"code": 5, "rule": 6}}
-FIXED_KIND = {"above_21_bet": cat.RULE_VIOLATION, "wrong_amount": cat.RULE_VIOLATION}
+          "above_21_bet": {"code": 3, "rule": 4}, "wrong_amount": {"code": 5, "rule": 6},
+          "_drawn_after_bust": {"code": 0, "rule": 1}}
+FIXED_KIND = {"above_21_bet": cat.RULE_VIOLATION, "wrong_amount": cat.RULE_VIOLATION,
+              "_drawn_after_bust": cat.PROCEDURE}
 
 
 def _finding_sites():
