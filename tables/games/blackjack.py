@@ -294,23 +294,21 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
     mismatch = False
     for k in range(n_seats):
         seat = seats[k]
-        s = seat
-        number = s[0]
-        wagers = s[2]
-        hands = s[4]
+        number = seat.seat
+        wagers = seat.wagers
+        hands = seat.hands
         base = wagers[W21]
         start = len(settlements)
         i = 0
         for hand in hands:
-            h = hand
             # (total, natural, doubled) and the dealer decide the 21 bet; one int says which.
-            total = h[2]
+            total = hand.total
             if number < 16 and 0 <= total < 1024 and 0 <= dk < 64:
                 key = (
                     base,
                     (((i * 16 + number) * 64 + dk) * 1024 + total) * 4
-                    + (2 if h[5] else 0)
-                    + (1 if h[6] else 0),
+                    + (2 if hand.natural else 0)
+                    + (1 if hand.doubled else 0),
                 )
                 hit = hands21.get(key)
                 if hit is None:
@@ -325,7 +323,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
             if hit[1] is not ZERO:
                 live += hit[1]
             i += 1
-        if s[3] or INSURANCE in wagers:
+        if seat.even_money or INSURANCE in wagers:
             settle_insurance(seat, dealer, settlements)
             seat_findings += insurance_findings(seat, rules, upcard)
         side = audit_seat(seat, dealer, rules, context, settlements, seat_findings, facts)
@@ -335,7 +333,7 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
             seat_findings += play_findings(seat, rules)
         # The recorded pays, in order, against this seat's settlements; any difference sends
         # the round through compare_recorded (which says what is wrong).
-        recorded = s[5]
+        recorded = seat.recorded
         if recorded and not mismatch:
             if len(recorded) != len(settlements) - start:
                 mismatch = True
