@@ -21,11 +21,11 @@ cdef object _parse_hands(raw_hands, si, errors, rules, list shoe)
 
 cdef object _money(value, c)
 
-cdef object _parse_wagers(raw, si, spec, errors, c)
+cdef object _parse_wagers(raw, si, spec, errors, c, dict accepted)
 
 @cython.locals(paid=list, pay_bits=dict, money_memo=dict, pj=Py_ssize_t, p=dict, seen=cython.ulonglong,
                one=cython.ulonglong, bit=Py_ssize_t)
 cdef object _parse_paid(raw, si, n_hands, spec, errors, c)
 
 @cython.locals(raw=dict, known=Py_ssize_t, items=list)
-cdef object _parse_seat(data, si, rules, spec, errors, dict used, list shoe, c)
+cdef object _parse_seat(data, si, rules, spec, errors, dict used, list shoe, c, dict accepted)

@@ -197,9 +197,6 @@ class GameSpec:
       ``rule_findings`` and ``side_live``, never a copy of them;
     * ``round_facts``: ``(dealer, rules) -> facts`` worked out once per round for
       ``audit_seat``.
-
-    ``wager_memo`` belongs to the parser: the seats' wagers it has accepted, by their JSON
-    text, so a seat's usual wagers cost one lookup.
     """
 
     key: str
@@ -211,7 +208,6 @@ class GameSpec:
     wagers_refused: Callable[[Mapping[str, Decimal]], list[tuple[str, str]]] | None = None
     audit_seat: Callable[..., Decimal] | None = None
     round_facts: Callable[[Dealer, object], object] | None = None
-    wager_memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
     allowed: frozenset = field(init=False, compare=False, repr=False)  # keys of ``wagers``
     pay_allowed: frozenset = field(init=False, compare=False, repr=False)  # wagers of ``paid``
     pay_bits: dict = field(init=False, compare=False, repr=False)  # see _parse_paid
@@ -235,9 +231,10 @@ class BlackjackCompiled(CompiledRules):
     The memos: amounts by their JSON text and by int (``money_text``, ``money_int``: two,
     since 10 == 10.0 == True as dict keys and only exact str or int values may be answered
     from a memo; no non-str key equals a str, so a text lookup needs no type check); the
-    21-bet settlements (``hands21``), the dealer's facts (``dealers``, ``dealer_ok``), the
-    settlement texts (``explanations``, ``live_texts``) and the game module's own
-    (:meth:`cache`)."""
+    seats' wagers the parser accepted, by their JSON text, per game (``cache(("accepted
+    wagers", game))``: a seat's usual wagers cost one lookup); the 21-bet settlements (``hands21``), the dealer's
+    facts (``dealers``, ``dealer_ok``), the settlement texts (``explanations``,
+    ``live_texts``) and the game module's own (:meth:`cache`)."""
 
     __slots__ = ("dealer_ok", "dealers", "direction", "exact", "explanations", "hands21", "live_texts",
                  "money_int", "money_text", "natural_odds", "natural_text", "peeks", "unit")
@@ -513,10 +510,11 @@ def _parse_hands(
     return tuple(hands), (c0[0], second), unequal_tens
 
 
-def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors, c: BlackjackCompiled) -> Mapping[str, Decimal]:
-    """A seat's wagers (not in the game's memo): every known key a positive amount, a 21 bet,
+def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors, c: BlackjackCompiled,
+                  accepted: dict) -> Mapping[str, Decimal]:
+    """A seat's wagers (not in ``accepted``): every known key a positive amount, a 21 bet,
     and the game's own rules on its wagers (``spec.wagers_refused``). Accepted wagers given
-    as text are remembered."""
+    as text are remembered in ``accepted``."""
     wagers: dict[str, Decimal] = {}
     if type(raw) is not dict and not isinstance(raw, Mapping):
         errors.add(f"seats[{si}].wagers", 'must be an object such as {"21": "10.00"}')
@@ -545,7 +543,7 @@ def _parse_wagers(raw: object, si: int, spec: GameSpec, errors: Errors, c: Black
             errors.add(f"seats[{si}].wagers.{key}", message)
     proxy = MappingProxyType(wagers)
     if all_text and len(errors.items) == before:  # a read-only view of a dict nobody else holds
-        remember(spec.wager_memo, tuple(raw.items()), proxy)
+        remember(accepted, tuple(raw.items()), proxy)
     return proxy
 
 
@@ -627,7 +625,7 @@ def _seat_refused(number: object, si: int, errors: Errors, used: dict[int, int])
 
 
 def _parse_seat(data: object, si: int, rules, spec: GameSpec, errors: Errors, used: dict[int, int],
-                shoe: list, c: BlackjackCompiled) -> Seat | None:
+                shoe: list, c: BlackjackCompiled, accepted: dict) -> Seat | None:
     """One seat; every impossible field named in ``errors`` (None then)."""
     if type(data) is not dict:
         if not isinstance(data, Mapping):
@@ -656,11 +654,11 @@ def _parse_seat(data: object, si: int, rules, spec: GameSpec, errors: Errors, us
     wagers = None
     if type(wraw) is dict:
         try:  # noqa: SIM105 - suppress() would cost a context manager per seat
-            wagers = spec.wager_memo.get(tuple(wraw.items()))
+            wagers = accepted.get(tuple(wraw.items()))
         except TypeError:  # an unhashable amount: refused below
             pass
     if wagers is None:
-        wagers = _parse_wagers(wraw, si, spec, errors, c)
+        wagers = _parse_wagers(wraw, si, spec, errors, c, accepted)
     if type(even_money) is not bool:
         errors.add(f"seats[{si}].even_money", "must be true or false")
         even_money = False
@@ -726,8 +724,9 @@ def parse_round(data: object, rules, spec: GameSpec) -> Round:
     else:
         used: dict[int, int] = {}
         c = compiled(rules)
+        accepted = c.cache(("accepted wagers", spec.key))
         for si, raw in enumerate(seats_raw):
-            seat = _parse_seat(raw, si, rules, spec, errors, used, shoe, c)
+            seat = _parse_seat(raw, si, rules, spec, errors, used, shoe, c, accepted)
             if seat is not None:
                 seats.append(seat)
     if too_many_copies(shoe, rules.decks):

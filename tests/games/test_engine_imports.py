@@ -132,3 +132,4 @@ def test_each_ruleset_object_owns_its_compiled_form():
         module.audit(module.parse_round(data, rules), rules)
     c = blackjack_round.compiled(rules)
     assert c.money_text and c.hands21 and c.dealers and c.cache("upcard_luck_odds")
+    assert c.cache(("accepted wagers", "upcard_luck_21"))  # the parser's, per game
