@@ -9,7 +9,7 @@ Two kinds of trouble are never confused (see RULINGS.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -401,11 +401,12 @@ class CompiledRules:
 
     def __init__(self, rules) -> None:
         self.rules = rules
-        self.memos: dict[str, dict] = {}
+        self.memos: dict[Hashable, Any] = {}
 
-    def cache(self, name: str) -> dict:
-        """The memo called ``name`` (empty on first use; bounded by the module that fills it)."""
+    def cache(self, name: Hashable, make: Callable[[], Any] = dict) -> Any:
+        """The memo called ``name``: ``make()`` (an empty dict) on first use; the module that
+        fills it bounds it (:func:`remember`)."""
         got = self.memos.get(name)
         if got is None:
-            got = self.memos[name] = {}
+            got = self.memos[name] = make()
         return got

@@ -604,7 +604,7 @@ def round_to_dict(rnd: Round) -> dict:
 
 class _Memo:
     """Decimals, texts and settlements already made under one ruleset: the same few come
-    back hand after hand. Owned by the compiled ruleset (``Stakes.memos["audit"]``), bounded."""
+    back hand after hand. Owned by the compiled ruleset (``Stakes.cache("audit", _Memo)``), bounded."""
 
     __slots__ = ("decimals", "money", "chips", "folds", "rakes")
 
@@ -617,7 +617,7 @@ class _Memo:
 
     @staticmethod
     def _made(table: dict, cents: int, make: Callable[[int], Any]) -> Any:
-        """``make(cents)``, remembered in ``table`` while it has room (the one memo rule)."""
+        """``make(cents)``, remembered in ``table`` (``base.remember``)."""
         value = table.get(cents)
         return value if value is not None else remember(table, cents, make(cents))
 
@@ -632,13 +632,6 @@ class _Memo:
     def chips_text(self, cents: int) -> str:
         """``chips_text``."""
         return self._made(self.chips, cents, chips_text)
-
-
-def _memo(st: Stakes) -> _Memo:
-    memo = st.memos.get("audit")
-    if memo is None:
-        memo = st.memos["audit"] = _Memo()
-    return memo
 
 
 def _replay_for(rnd: Round, rules: HoldemBlackjackRules) -> State:
@@ -791,7 +784,7 @@ def audit(
     rules = rules if rules is not None else DEFAULT_RULES
     rp = _replay_for(rnd, rules)
     st = rp.st
-    m = _memo(st)
+    m = st.cache("audit", _Memo)
     findings: list[Finding] = []
     if context is not None and context.previous_hand is not None:
         f = _button_finding(rnd, context.previous_hand, m)
