@@ -226,11 +226,11 @@ def odds_line(value: int, paytable: Mapping[str, Decimal]) -> tuple[str, Decimal
     return odds_lines(paytable)[cat]
 
 
-def _odds_pay(stake: Decimal, odds: Decimal, rules: PokerOrBustRules, c: PokerOrBustCompiled) -> Decimal:
+def _odds_pay(stake: Decimal, odds: Decimal, c: PokerOrBustCompiled) -> Decimal:
     key = (stake, odds)
     net = c.pays.get(key)
-    return net if net is not None else remember(c.pays, key, pays(stake, odds, rules.rounding_unit,
-                                                                   rules.rounding_direction))
+    return net if net is not None else remember(c.pays, key, pays(stake, odds, c.rules.rounding_unit,
+                                                                   c.rules.rounding_direction))
 
 
 def _ante_net(stake: Decimal, player_value: int, dealer_value: int, dealer_bust: bool) -> Decimal:
@@ -241,13 +241,6 @@ def _ante_net(stake: Decimal, player_value: int, dealer_value: int, dealer_bust:
     return ZERO
 
 
-# Odds settlements of standing hands by (seat, stake, hand value, line), in the compiled
-# ruleset's ``odds_settled``: under one ruleset the Odds depends on nothing else, a
-# Settlement is immutable, and a table sees a few bet sizes and hands, so audits share one
-# object per result. An entry serves only the very stake object it was built with (parsed
-# amounts are shared), so even the Decimal's exponent is the one the round gave.
-
-
 def _odds_settlement(
     seat: int,
     odds: Decimal,
@@ -255,7 +248,6 @@ def _odds_settlement(
     line: tuple[str, Decimal] | None,
     below_pair: bool,
     own_line: bool,
-    rules: PokerOrBustRules,
     c: PokerOrBustCompiled,
 ) -> Settlement:
     if line is None:
@@ -266,7 +258,7 @@ def _odds_settlement(
         )
         return make_settlement(seat, ODDS, odds, -odds, LOSE, why)
     key, pay = line
-    net = _odds_pay(odds, pay, rules, c)
+    net = _odds_pay(odds, pay, c)
     paid_on = "" if own_line else f", paid on the {ODDS_LINE_NAMES[key]} line"
     return make_settlement(
         seat, ODDS, odds, net, WIN if net > 0 else PUSH, f"{hand}{paid_on}; Odds pays {_odds_words(pay, c)}"
@@ -288,6 +280,11 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
     lines = c.lines
     if lines is None:
         lines = c.lines = odds_lines(rules.odds_paytable)
+    # Odds settlements of standing hands by (seat, stake, hand value, line): under one ruleset
+    # the Odds depends on nothing else, a Settlement is immutable, and a table sees a few bet
+    # sizes and hands, so audits share one object per result. An entry serves only the very
+    # stake object it was built with (parsed amounts are shared), so even the Decimal's
+    # exponent is the one the round gave.
     odds_settled = c.odds_settled
     settlements: list[Settlement] = []
     add = settlements.append
@@ -375,7 +372,6 @@ def audit(rnd: Round, rules: PokerOrBustRules, context: AuditContext | None = No
                         line,
                         cat < 0,
                         line is not None and line[0] == ODDS_LINES[cat][0],
-                        rules,
                         c,
                     )
                     remember(odds_settled, key, settled)
