@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from . import blackjack as bj
-from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
+from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement, remember
 from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT, cards_text
 from .catalogue import (
     ANTE,
@@ -178,9 +178,8 @@ def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
                     seat.seat,
                 )
             )
-        if bonus != rules.poker_bonus_amount:
-            out.append(bj.wrong_amount(seat, POKER_BONUS, "Poker Bonus", rules.poker_bonus_amount,
-                                       "the table's Poker Bonus", POKER_BONUS_WRONG_AMOUNT, RULE_BONUS_AMOUNT))
+        out += bj.wrong_amount(seat, POKER_BONUS, "Poker Bonus", rules.poker_bonus_amount, "the table's Poker Bonus",
+                               POKER_BONUS_WRONG_AMOUNT, RULE_BONUS_AMOUNT)
     return out
 
 
@@ -273,19 +272,18 @@ def _poker_texts(p: int, d: int, dealer_natural: bool) -> tuple[str, str]:
 def _settle_poker(
     number: int,
     ante: Decimal,
-    bet: Decimal | None,
+    bet: Decimal,
     p: int,
     d: int,
     dealer_natural: bool,
     memo: dict,
 ) -> tuple:
-    """ANTE and BET of one seat: ``p`` and ``d`` are the player's and dealer's poker values."""
-    if bet is None:
-        return (make_settlement(number, ANTE, ante, -ante, LOSE, _FOLD_TEXT),)
+    """ANTE and BET of a seat that made both: ``p`` and ``d`` are the player's and dealer's
+    poker values, ``memo`` the ruleset's memo of their texts."""
     key = (p * 2048 + d) * 2 + (1 if dealer_natural else 0)
     texts = memo.get(key)
     if texts is None:
-        texts = memo[key] = _poker_texts(p, d, dealer_natural)
+        texts = remember(memo, key, _poker_texts(p, d, dealer_natural))
     ante_text, bet_text = texts
     if dealer_natural:
         if p > d:

@@ -381,11 +381,13 @@ def above_21_bet(seat: Seat, wager: str, label: str, code: str, rule: str) -> li
 
 
 def wrong_amount(seat: Seat, wager: str, label: str, fixed: Decimal, fixed_label: str, code: str,
-                 rule: str) -> Finding:
-    """The finding of a side wager the table fixes at one amount (Ante Up 21's Poker Bonus,
-    Upcard Luck 21's Taxpayer's Fortune marker) placed at another."""
-    amount = seat.wagers[wager]
-    return Finding(code, RULE_VIOLATION,
-                   f"Seat {seat.seat} {label} is {money_text(amount)}; {fixed_label} is {money_text(fixed)}.",
-                   f"seats[{seat.index}].wagers.{wager}", rule, money_text(fixed), money_text(amount),
-                   abs(amount - fixed), seat.seat)
+                 rule: str) -> list[Finding]:
+    """A side wager the table fixes at one amount (Ante Up 21's Poker Bonus, Upcard Luck 21's
+    Taxpayer's Fortune marker): its finding when the seat placed another, else none."""
+    amount = seat.wagers.get(wager)
+    if amount is None or amount == fixed:
+        return []
+    return [Finding(code, RULE_VIOLATION,
+                    f"Seat {seat.seat} {label} is {money_text(amount)}; {fixed_label} is {money_text(fixed)}.",
+                    f"seats[{seat.index}].wagers.{wager}", rule, money_text(fixed), money_text(amount),
+                    abs(amount - fixed), seat.seat)]

@@ -185,10 +185,8 @@ def _rule_findings(seat: bj.Seat, rules) -> list[Finding]:
                     seat.seat,
                 )
             )
-        if tf != rules.taxpayers_fortune_marker:
-            out.append(bj.wrong_amount(seat, TAXPAYERS_FORTUNE, "Taxpayer's Fortune marker",
-                                       rules.taxpayers_fortune_marker, "the marker", TAXPAYERS_FORTUNE_WRONG_AMOUNT,
-                                       RULE_TF_AMOUNT))
+        out += bj.wrong_amount(seat, TAXPAYERS_FORTUNE, "Taxpayer's Fortune marker", rules.taxpayers_fortune_marker,
+                               "the marker", TAXPAYERS_FORTUNE_WRONG_AMOUNT, RULE_TF_AMOUNT)
     return out
 
 
