@@ -24,7 +24,7 @@ $(STAMP): requirements.lock
 ENGINE := tables/games/compiled.json
 engine: $(ENGINE)
 
-$(ENGINE): $(STAMP) $(wildcard tables/games/*.py)
+$(ENGINE): $(STAMP) $(wildcard tables/games/*.py tables/games/*/*.py tables/games/*/*.pxd)
 	@echo "== Compiling the game engine with Cython (minutes on two cores; \`make run\` does not need it)"
 	$(PY) -m tables.games.build_ext
 	@if [ -f $@ ]; then touch $@; fi
@@ -61,4 +61,4 @@ lock: install
 	$(VENV)/bin/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes -o requirements-prod.lock
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis $(ENGINE) tables/games/*.so
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis $(ENGINE) tables/games/*.so tables/games/*/*.so

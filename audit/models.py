@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from tables.games.base import FINDING_KINDS
+from tables.games.vocabulary.base import FINDING_KINDS
 from tables.models import Round, RoundRevision
 
 

@@ -26,7 +26,7 @@ from casino.money import Money, money_sum
 from casino.periods import DEFAULT_DAYS
 from casino.scoping import narrow
 from tables.closing.models import DayClose
-from tables.games.catalogue import OVERPAY, UNDERPAY
+from tables.games.vocabulary.catalogue import OVERPAY, UNDERPAY
 from tables.models import Dealer, Round
 
 #: A period of gaming days (first, last), or None for all of them.

@@ -17,7 +17,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from casino.api_input import too_large
 from tables.field_words import with_words
-from tables.games.base import InvalidInput
+from tables.games.vocabulary.base import InvalidInput
 
 
 def exception_handler(exc, context):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tables.games.money import MoneyError, to_money
+from tables.games.vocabulary.money import MoneyError, to_money
 
 
 class MoneyField(serializers.DecimalField):
-    """An amount: the engine's rule for money in a round (``tables.games.money.to_money``:
+    """An amount: the engine's rule for money in a round (``tables.games.vocabulary.money.to_money``:
     plain decimals, no exponent, NaN or float, whole cents, within the books' 14 digits),
     then the column's own size (``max_digits``: a table's limits have 12)."""
 

@@ -12,7 +12,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from tables.games import GAMES
-from tables.games.config import describe
+from tables.games.settings.config import describe
 from tables.models import Ruleset, Table
 from tables.services.floor import ruleset_config_clean
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from tables.games.cards import parse_card
-from tables.games.catalogue import ANTE, W21
+from tables.games.vocabulary.cards import parse_card
+from tables.games.vocabulary.catalogue import ANTE, W21
 
 BET_WAGER = {
     "ante_up_21": W21,

@@ -27,14 +27,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tables.games.cards import RANK
+from tables.games.vocabulary.cards import RANK
 
 CARDS_PER_DECK = 52
 MIN_DECKS_REMAINING = 0.5
 
 #: Hi-Lo tag by rank (1 = Ace .. 13 = King): 2-6 +1, 7-9 0, ten-values and Aces -1.
 HI_LO_BY_RANK = (0, -1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1)
-#: Hi-Lo tag by card int (tables.games.cards).
+#: Hi-Lo tag by card int (tables.games.vocabulary.cards).
 HI_LO = tuple(HI_LO_BY_RANK[RANK[c]] for c in range(52))
 
 FIRST_ROUND = "first round of the table that day"

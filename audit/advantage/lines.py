@@ -39,7 +39,7 @@ _REPLACED = _COLUMNS[1:]
 
 
 def encode_cards(cards: tuple[int, ...]) -> bytes:
-    """One byte per card: the card's int (0-51, tables.games.cards)."""
+    """One byte per card: the card's int (0-51, tables.games.vocabulary.cards)."""
     return bytes(cards)
 
 

@@ -23,7 +23,7 @@ from audit.models import ChainLink
 from casino.double_entry import LedgerUnbalanced, legs_merged  # noqa: F401 - LedgerUnbalanced: callers catch it here
 from casino.gaming_day import gaming_day_of
 from casino.money import money_sum
-from tables.games.paytables import JACKPOT_LINES
+from tables.games.settings.paytables import JACKPOT_LINES
 
 BANK_KINDS = (
     LedgerAccount.PAYABLE,

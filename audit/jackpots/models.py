@@ -16,7 +16,7 @@ from django.db import models
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
-from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
+from tables.games.settings.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 from tables.models import Casino, Round, RoundRevision, Table
 
 LINE_CHOICES = [(line, JACKPOT_LINE_NAMES[line]) for line in JACKPOT_LINES]

@@ -59,7 +59,7 @@ from audit.jackpots.rules import (
 )
 from audit.jackpots.services import JACKPOT_WAGER, TAX_WAGER
 from casino.money import money_sum
-from tables.games.paytables import JACKPOT_LINES
+from tables.games.settings.paytables import JACKPOT_LINES
 from tables.models import Round, RoundRevision, Wager
 
 #: The longest period one check replays (rounds are read raw; longer spans are checked a

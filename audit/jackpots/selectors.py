@@ -24,7 +24,7 @@ from audit.jackpots.models import (
     LedgerTransaction,
 )
 from audit.jackpots.rules import CENT, ZERO
-from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
+from tables.games.settings.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 
 MOVEMENTS = ("contribution", "seed", "reset", "hit", "payment", "adjustment")
 M, R, PAYABLE = LedgerAccount.METER, LedgerAccount.RESERVE, LedgerAccount.PAYABLE

@@ -42,9 +42,13 @@ from audit.jackpots.rules import (
 from casino.audit_guard import allow_audit_write
 from casino.local_time import local_time_text
 from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
-from tables.games.base import AuditContext
-from tables.games.catalogue import TAXPAYERS_FORTUNE_JACKPOT, TAXPAYERS_FORTUNE_TAX, UPCARD_LUCK_21
-from tables.games.paytables import JACKPOT_LINES
+from tables.games.settings.paytables import JACKPOT_LINES
+from tables.games.vocabulary.base import AuditContext
+from tables.games.vocabulary.catalogue import (
+    TAXPAYERS_FORTUNE_JACKPOT,
+    TAXPAYERS_FORTUNE_TAX,
+    UPCARD_LUCK_21,
+)
 from tables.models import Round, Table
 
 GAME = UPCARD_LUCK_21

@@ -28,7 +28,7 @@ from casino.permissions import role_required
 from casino.query_dates import aware_datetime_or_none, date_or_none
 from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
 from casino.scoping import scope
-from tables.games.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
+from tables.games.settings.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 from tables.models import Casino, Table
 
 READERS = (FINANCE, GAMING_MANAGER)

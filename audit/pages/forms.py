@@ -7,7 +7,7 @@ from django import forms
 from audit.models import Finding
 from casino.periods import period_error
 from casino.scoping import scope
-from tables.games.base import FINDING_KINDS
+from tables.games.vocabulary.base import FINDING_KINDS
 from tables.models import Dealer, Pit, Table
 
 STATUS_CHOICES = [

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from tables.games import ANTE_UP_21, BLACKJACK_TIE, ENGINE_VERSION, GAMES, POKER_OR_BUST
-from tables.games.blackjack_math import wager_odds_for_rules
-from tables.games.catalogue import (
+from tables.games.blackjack.game_math import wager_odds_for_rules
+from tables.games.vocabulary.catalogue import (
     ANTE,
     BET,
     BLACKJACK_GAMES,
@@ -109,7 +109,7 @@ def _exact_odds(version) -> dict[str, Odds]:
                     house_edge=Decimal(odds.house_edge.numerator)
                     / Decimal(odds.house_edge.denominator),
                     variance=Decimal(odds.variance.numerator) / Decimal(odds.variance.denominator),
-                    method="exact combinatorial (tables.games.blackjack_math)",
+                    method="exact combinatorial (tables.games.blackjack.game_math)",
                     engine_version=ENGINE_VERSION,
                 )
             )

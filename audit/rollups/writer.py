@@ -31,7 +31,7 @@ from audit.models import Finding
 from audit.rollups.models import DailyCodeRollup, DailyOverpayRollup, DailyRollup
 from audit.selectors import _money_sum, _round_stats, counted_findings
 from casino.rows import RowInserter
-from tables.games.catalogue import OVERPAY, UNDERPAY
+from tables.games.vocabulary.catalogue import OVERPAY, UNDERPAY
 from tables.history.days import days_with_tables
 from tables.models import Round
 

@@ -4,7 +4,7 @@ Each game module exposes the same four entry points, so the recording service, t
 ``settle`` command and the simulator treat every game alike:
 
 * ``parse_round(data: Mapping, rules) -> Round`` — JSON form -> immutable round; raises
-  :class:`~tables.games.base.InvalidInput` naming every impossible field;
+  :class:`~tables.games.vocabulary.base.InvalidInput` naming every impossible field;
 * ``audit(round, rules, context: AuditContext | None = None) -> Audit`` — settlement of every
   wager, dealer-procedure and rule findings, and overpay/underpay against recorded pays;
 * ``round_to_dict(round) -> dict`` — the canonical JSON form (``parse_round`` round-trips it);
@@ -24,8 +24,8 @@ from . import accel
 
 accel.install()  # before any engine module is imported: compiled only where it matches its source
 
-from . import rulesets  # noqa: E402
-from .config import config_from_dict, config_to_dict  # noqa: E402
+from .settings import rulesets  # noqa: E402
+from .settings.config import config_from_dict, config_to_dict  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -69,18 +69,25 @@ def engine_build() -> str:
     """Which build of the engine this process runs: "compiled", "python" or "mixed"."""
     return accel.build_description()
 
-from .catalogue import ANTE_UP_21, BLACKJACK_TIE, HOLDEM_BLACKJACK, POKER_OR_BUST, UPCARD_LUCK_21  # noqa: E402
+from .vocabulary.catalogue import (  # noqa: E402
+    ANTE_UP_21,
+    BLACKJACK_TIE,
+    HOLDEM_BLACKJACK,
+    POKER_OR_BUST,
+    UPCARD_LUCK_21,
+)
 
 GAMES: dict[str, Game] = {
     g.key: g
     for g in (
-        Game(ANTE_UP_21, "Ante Up 21", "ante_up_21", rulesets.AnteUp21Rules, "simulate_blackjack"),
-        Game(UPCARD_LUCK_21, "Upcard Luck 21", "upcard_luck_21", rulesets.UpcardLuck21Rules, "simulate_blackjack"),
-        Game(POKER_OR_BUST, "Poker or Bust", "poker_or_bust", rulesets.PokerOrBustRules,
-             "simulate_poker_or_bust"),
-        Game(HOLDEM_BLACKJACK, "Hold'em Blackjack", "holdem_blackjack", rulesets.HoldemBlackjackRules,
-             "simulate_holdem_blackjack"),
-        Game(BLACKJACK_TIE, "Blackjack Tie", "blackjack_tie", rulesets.BlackjackTieRules, "simulate_blackjack"),
+        Game(ANTE_UP_21, "Ante Up 21", "blackjack.ante_up_21", rulesets.AnteUp21Rules, "blackjack.simulate"),
+        Game(UPCARD_LUCK_21, "Upcard Luck 21", "blackjack.upcard_luck_21", rulesets.UpcardLuck21Rules,
+             "blackjack.simulate"),
+        Game(POKER_OR_BUST, "Poker or Bust", "poker_or_bust.game", rulesets.PokerOrBustRules,
+             "poker_or_bust.simulate"),
+        Game(HOLDEM_BLACKJACK, "Hold'em Blackjack", "holdem.game", rulesets.HoldemBlackjackRules,
+             "holdem.simulate"),
+        Game(BLACKJACK_TIE, "Blackjack Tie", "blackjack.blackjack_tie", rulesets.BlackjackTieRules, "blackjack.simulate"),
     )
 }
 GAME_CHOICES = [(g.key, g.name) for g in GAMES.values()]

@@ -25,8 +25,9 @@ from pathlib import Path
 PACKAGE = __name__.rpartition(".")[0]
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "compiled.json"
-#: Modules that are never compiled: the package itself, this loader and the build script.
-NOT_COMPILED = frozenset({"__init__", "accel", "build_ext"})
+#: Modules that are never compiled: this loader and the build script (and every package's
+#: ``__init__``, which Python's own finder imports).
+NOT_COMPILED = frozenset({"accel", "build_ext"})
 MODES = ("auto", "python", "compiled")
 
 
@@ -44,8 +45,21 @@ def source_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
+def source_path(name: str) -> Path:
+    """The source of an engine module named relative to the engine (``"blackjack.audit"``)."""
+    return HERE.joinpath(*name.split(".")).with_suffix(".py")
+
+
 def extension_path(name: str) -> Path:
-    return HERE / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    return source_path(name).with_suffix(importlib.machinery.EXTENSION_SUFFIXES[0])
+
+
+def engine_modules() -> list[str]:
+    """Every module of the engine the build compiles, named relative to the engine
+    (``"vocabulary.cards"``): all ``.py`` files of its packages but the packages' own
+    ``__init__`` and the build tooling."""
+    names = (".".join(p.relative_to(HERE).with_suffix("").parts) for p in HERE.rglob("*.py"))
+    return sorted(n for n in names if n not in NOT_COMPILED and n.rpartition(".")[2] != "__init__")
 
 
 def mode() -> str:
@@ -63,7 +77,8 @@ def read_manifest() -> dict:
 
 
 class EngineFinder:
-    """A ``sys.meta_path`` finder for ``tables.games.<module>`` (see the module docstring)."""
+    """A ``sys.meta_path`` finder for the engine's modules, ``tables.games.<package>.<module>``
+    (see the module docstring). Packages themselves are left to Python's own finder."""
 
     def __init__(self) -> None:
         self.mode = mode()
@@ -84,11 +99,13 @@ class EngineFinder:
         return None
 
     def find_spec(self, fullname: str, path=None, target=None):
-        package, _, name = fullname.rpartition(".")
-        if package != PACKAGE or name in NOT_COMPILED:
+        if not fullname.startswith(PACKAGE + "."):
             return None
-        source = HERE / f"{name}.py"
-        if not source.exists():
+        name = fullname[len(PACKAGE) + 1:]
+        if name in NOT_COMPILED or name.rpartition(".")[2] == "__init__":
+            return None
+        source = source_path(name)
+        if not source.is_file():
             return None
         spec = self.compiled_spec(fullname, name, source) if self.mode != "python" else None
         self.loaded[name] = "compiled" if spec is not None else "python"

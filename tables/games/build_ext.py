@@ -1,7 +1,7 @@
 """Compile the engine with Cython: ``python -m tables.games.build_ext [--force]``.
 
 The compiled modules are the same source files, built in place beside them
-(``blackjack.cpython-311-*.so``), plus ``compiled.json``, the manifest that records the
+(``blackjack/audit.cpython-311-*.so``), plus ``compiled.json``, the manifest that records the
 SHA-256 of each source so ``tables.games.accel`` never loads a build older than its
 source. Only changed modules are rebuilt. Without a C compiler the build says why and
 exits 0: the engine then runs as plain Python, correct but about half as fast.
@@ -22,11 +22,12 @@ from pathlib import Path
 from .accel import (
     HERE,
     MANIFEST,
-    NOT_COMPILED,
     PACKAGE,
+    engine_modules,
     extension_path,
     read_manifest,
     source_digest,
+    source_path,
 )
 
 ROOT = HERE.parents[1]
@@ -38,10 +39,6 @@ BUILD_DIR = ROOT / "var" / "build"
 DIRECTIVES = {"language_level": 3, "infer_types": False, "binding": True, "annotation_typing": False}
 
 
-def engine_modules() -> list[str]:
-    return sorted(p.stem for p in HERE.glob("*.py") if p.stem not in NOT_COMPILED)
-
-
 def stale_modules(force: bool = False) -> list[str]:
     manifest = read_manifest()
     recorded = manifest.get("modules", {})
@@ -50,7 +47,7 @@ def stale_modules(force: bool = False) -> list[str]:
     stale = []
     for name in engine_modules():
         entry = recorded.get(name, {})
-        if (force or entry.get("source_sha256") != source_digest(HERE / f"{name}.py")
+        if (force or entry.get("source_sha256") != source_digest(source_path(name))
                 or entry.get("file") != extension_path(name).name or not extension_path(name).exists()):
             stale.append(name)
     return stale
@@ -75,7 +72,7 @@ def build(names: list[str], jobs: int) -> None:
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
-    extensions = [Extension(f"{PACKAGE}.{name}", [str((HERE / f"{name}.py").relative_to(ROOT))]) for name in names]
+    extensions = [Extension(f"{PACKAGE}.{name}", [str(source_path(name).relative_to(ROOT))]) for name in names]
     modules = cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=str(BUILD_DIR / "c"),
                         nthreads=jobs, quiet=True, force=True)
     distribution = Distribution({"ext_modules": modules, "script_name": "build_ext"})
@@ -93,7 +90,7 @@ def write_manifest() -> int:
     for name in engine_modules():
         extension = extension_path(name)
         if extension.exists():
-            modules[name] = {"file": extension.name, "source_sha256": source_digest(HERE / f"{name}.py")}
+            modules[name] = {"file": extension.name, "source_sha256": source_digest(source_path(name))}
     import Cython
 
     MANIFEST.write_text(json.dumps({"cython": Cython.__version__, "python": sys.version.split()[0],

@@ -9,8 +9,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from tables.games import BLACKJACK_TIE, GAMES, HOLDEM_BLACKJACK, POKER_OR_BUST, UPCARD_LUCK_21
-from tables.games import ante_up_21 as aup
-from tables.games.catalogue import (
+from tables.games.blackjack import ante_up_21 as aup
+from tables.games.vocabulary.catalogue import (
     ANTE,
     INSURANCE,
     ODDS,

@@ -6,13 +6,20 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from tables.games import HOLDEM_BLACKJACK, POKER_OR_BUST
-from tables.games.catalogue import OVERPAY, PROCEDURE, RULE_VIOLATION, UNDERPAY, W21, WAGER_LABELS
-from tables.games.paytables import JACKPOT_LINE_NAMES
+from tables.games.settings.paytables import JACKPOT_LINE_NAMES
+from tables.games.vocabulary.catalogue import (
+    OVERPAY,
+    PROCEDURE,
+    RULE_VIOLATION,
+    UNDERPAY,
+    W21,
+    WAGER_LABELS,
+)
 
 SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
 RANK_TEXT = {"T": "10"}
 
-WAGER_NAMES = WAGER_LABELS  # the catalogue's labels (tables.games.catalogue.WAGERS)
+WAGER_NAMES = WAGER_LABELS  # the catalogue's labels (tables.games.vocabulary.catalogue.WAGERS)
 
 KIND_WORDS = {
     OVERPAY: "Overpaid",

@@ -4,7 +4,7 @@ Hold'em next step), the round's result page and corrections.
 The page builds the game's round JSON as the pit boss taps; these views only parse the
 request, call the recording services (``round_audit`` for the preview, ``round_record``
 through ``idempotent_call`` for the save, ``round_correct``) or the engine's
-``holdem_actions.next_step``, and answer JSON. No rule is decided here.
+``holdem.actions.next_step``, and answer JSON. No rule is decided here.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from casino.roles import GAMING_MANAGER, PIT_BOSS
 from casino.scoping import scope
 from tables.field_words import error_words
 from tables.games import HOLDEM_BLACKJACK
-from tables.games.base import InvalidInput
-from tables.games.holdem_actions import next_step
+from tables.games.holdem.actions import next_step
+from tables.games.vocabulary.base import InvalidInput
 from tables.models import Round, Table
 from tables.pages.entry import entry_config
 from tables.pages.present import KIND_WORDS, net_words, round_view, wager_label

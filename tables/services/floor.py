@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tables.games import GAMES
-from tables.games.base import InvalidInput
+from tables.games.vocabulary.base import InvalidInput
 from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
 
 

@@ -5,7 +5,7 @@ Two kinds of trouble, as RULINGS.md separates them:
 * **Refused** (nothing stored): a player identifier longer than its column; a wager above
   :data:`LARGEST_TABLE_LIMIT`, the most any table can be set to take (its ``max_bet``
   column), which no table could have taken; a computed pay or a finding's amount beyond
-  what a money column holds (``tables.games.money.MAX_AMOUNT``).
+  what a money column holds (``tables.games.vocabulary.money.MAX_AMOUNT``).
 * **Stored as recorded and flagged**: a wager above this table's maximum
   (``WAGER_ABOVE_TABLE_MAX``, any wager) or a main wager below its minimum
   (``WAGER_BELOW_TABLE_MIN``; side bets such as a $1 Poker Bonus have their own sizes).
@@ -20,8 +20,8 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from tables.games import ANTE_UP_21, BLACKJACK_TIE, POKER_OR_BUST, UPCARD_LUCK_21
-from tables.games.base import RULE_VIOLATION, FieldError, Finding
-from tables.games.catalogue import (
+from tables.games.vocabulary.base import RULE_VIOLATION, FieldError, Finding
+from tables.games.vocabulary.catalogue import (
     ANTE,
     ODDS,
     RULE_TABLE_LIMITS,
@@ -29,7 +29,7 @@ from tables.games.catalogue import (
     WAGER_ABOVE_TABLE_MAX,
     WAGER_BELOW_TABLE_MIN,
 )
-from tables.games.money import CENT, MAX_AMOUNT, money_text
+from tables.games.vocabulary.money import CENT, MAX_AMOUNT, money_text
 from tables.models import Table, Wager
 
 PLAYER_LENGTH = Wager._meta.get_field("player").max_length
@@ -37,7 +37,7 @@ _MAX_BET = Table._meta.get_field("max_bet")
 LARGEST_TABLE_LIMIT = Decimal(10 ** (_MAX_BET.max_digits - _MAX_BET.decimal_places)) - CENT
 #: The wagers a table's minimum applies to, by game; its maximum applies to every wager.
 MAIN_WAGERS = {ANTE_UP_21: (W21,), UPCARD_LUCK_21: (W21,), BLACKJACK_TIE: (W21,), POKER_OR_BUST: (ANTE, ODDS)}
-LIMITS_RULE = RULE_TABLE_LIMITS  # the catalogue's text (tables.games.catalogue.FINDINGS)
+LIMITS_RULE = RULE_TABLE_LIMITS  # the catalogue's text (tables.games.vocabulary.catalogue.FINDINGS)
 
 
 class TableLimits(NamedTuple):

@@ -29,8 +29,14 @@ from casino.rows import NumberedRowInserter, RowInserter, history_columns, histo
 from casino.scoping import may_see_casino
 from tables.closing.services.check import refuse_closed_day
 from tables.games import ENGINE_VERSION, GAMES
-from tables.games.base import Audit, AuditContext, FieldError, InvalidInput, recorded_nets
-from tables.games.base import Finding as EngineFinding
+from tables.games.vocabulary.base import (
+    Audit,
+    AuditContext,
+    FieldError,
+    InvalidInput,
+    recorded_nets,
+)
+from tables.games.vocabulary.base import Finding as EngineFinding
 from tables.models import (
     Casino,
     Dealer,

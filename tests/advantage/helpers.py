@@ -6,7 +6,7 @@ import random
 
 from audit.advantage.count import HI_LO
 from tables.games import GAMES
-from tables.games.cards import TEXT, Shoe
+from tables.games.vocabulary.cards import TEXT, Shoe
 from tests.factories import DealerFactory, RulesetFactory, TableFactory
 
 

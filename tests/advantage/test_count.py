@@ -22,7 +22,7 @@ from audit.advantage.count import (
     hi_lo,
     walk,
 )
-from tables.games.cards import Shoe, parse_card
+from tables.games.vocabulary.cards import Shoe, parse_card
 
 
 def rc(seq: int, texts: str, *, decks: int = 1, table: int = 1, session: int = 1, dealer: int = 1,

@@ -19,7 +19,7 @@ from audit.advantage.bets import ASSESSED_GAMES, round_bets, round_cards
 from audit.advantage.lines import line_bets, line_cards
 from audit.advantage.models import CountLine
 from audit.reports.services.reaudit import rounds_reaudit
-from tables.games.cards import parse_card
+from tables.games.vocabulary.cards import parse_card
 from tables.models import Round, RoundRevision
 from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_open

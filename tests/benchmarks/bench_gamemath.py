@@ -1,4 +1,4 @@
-"""Time each exact game-math calculation of tables.games.blackjack_math from a cold cache.
+"""Time each exact game-math calculation of tables.games.blackjack.game_math from a cold cache.
 
 The issue's budget is about 30 s per ``gamemath`` command for an 8-deck shoe; this prints
 one line per calculation and deck count and exits non-zero if any misses it::
@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tables.games import blackjack_math as bm  # noqa: E402
-from tables.games import dealer_odds  # noqa: E402
-from tables.games import paytables as pt  # noqa: E402
+from tables.games.blackjack import dealer_odds  # noqa: E402
+from tables.games.blackjack import game_math as bm  # noqa: E402
+from tables.games.settings import paytables as pt  # noqa: E402
 
 CALCULATIONS = {
     "upcard-luck": lambda decks: bm.upcard_luck_run({"decks": decks, "paytable": "A"}),

@@ -24,12 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tables.games import (
-    engine_build,  # noqa: E402
-    simulate_holdem_blackjack,  # noqa: E402, F401 - registers the simulator
-)
-from tables.games import holdem_blackjack as hb  # noqa: E402
-from tables.games.rulesets import HoldemBlackjackRules  # noqa: E402
+from tables.games import engine_build  # noqa: E402
+from tables.games.holdem import game as hb  # noqa: E402
+from tables.games.holdem import simulate  # noqa: E402, F401 - registers the simulator
+from tables.games.settings.rulesets import HoldemBlackjackRules  # noqa: E402
 
 TARGET = 10_000
 SEATS = 6

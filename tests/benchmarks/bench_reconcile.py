@@ -224,7 +224,7 @@ def _pool(tables, registry, per_game: int, patrons: int = 0) -> dict:
 
     ``patrons``: seats are given identifiers ``P-1`` to ``P-{patrons}`` (as a player's card
     is recorded at the seat), drawn apart from the play's random draws."""
-    from tables.games.base import recorded_nets
+    from tables.games.vocabulary.base import recorded_nets
     from tables.services.rounds import round_audit
 
     rng = random.Random(1)

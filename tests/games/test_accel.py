@@ -16,36 +16,36 @@ def finder_with(monkeypatch, tmp_path, *, mode: str, digest: str | None, extensi
         so.write_bytes(b"not really a compiled module")
     monkeypatch.setattr(accel, "extension_path", lambda name: so)
     finder = accel.EngineFinder()
-    finder.manifest = {"modules": {"cards": {"file": so.name, "source_sha256": digest}}} if digest else {}
+    finder.manifest = {"modules": {"vocabulary.cards": {"file": so.name, "source_sha256": digest}}} if digest else {}
     return finder
 
 
 def test_a_build_of_the_current_source_is_used(monkeypatch, tmp_path):
-    digest = accel.source_digest(accel.HERE / "cards.py")
+    digest = accel.source_digest(accel.source_path("vocabulary.cards"))
     finder = finder_with(monkeypatch, tmp_path, mode="auto", digest=digest)
-    spec = finder.find_spec("tables.games.cards")
+    spec = finder.find_spec("tables.games.vocabulary.cards")
     assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
-    assert finder.loaded["cards"] == "compiled"
+    assert finder.loaded["vocabulary.cards"] == "compiled"
 
 
 @pytest.mark.parametrize("digest", ["0" * 64, None], ids=["stale build", "no build"])
 def test_a_stale_or_missing_build_falls_back_to_the_source(monkeypatch, tmp_path, digest):
     finder = finder_with(monkeypatch, tmp_path, mode="auto", digest=digest)
-    spec = finder.find_spec("tables.games.cards")
+    spec = finder.find_spec("tables.games.vocabulary.cards")
     assert isinstance(spec.loader, importlib.machinery.SourceFileLoader)
-    assert spec.origin.endswith("cards.py") and finder.loaded["cards"] == "python"
+    assert spec.origin.endswith("cards.py") and finder.loaded["vocabulary.cards"] == "python"
 
 
 def test_compiled_mode_refuses_a_stale_build(monkeypatch, tmp_path):
     finder = finder_with(monkeypatch, tmp_path, mode="compiled", digest="0" * 64)
     with pytest.raises(accel.StaleBuild, match="make engine"):
-        finder.find_spec("tables.games.cards")
+        finder.find_spec("tables.games.vocabulary.cards")
 
 
 def test_python_mode_never_loads_a_build(monkeypatch, tmp_path):
-    digest = accel.source_digest(accel.HERE / "cards.py")
+    digest = accel.source_digest(accel.source_path("vocabulary.cards"))
     finder = finder_with(monkeypatch, tmp_path, mode="python", digest=digest)
-    assert isinstance(finder.find_spec("tables.games.cards").loader, importlib.machinery.SourceFileLoader)
+    assert isinstance(finder.find_spec("tables.games.vocabulary.cards").loader, importlib.machinery.SourceFileLoader)
 
 
 def test_other_modules_are_left_to_python(monkeypatch, tmp_path):
@@ -53,6 +53,8 @@ def test_other_modules_are_left_to_python(monkeypatch, tmp_path):
     assert finder.find_spec("tables.games.accel") is None
     assert finder.find_spec("tables.models") is None
     assert finder.find_spec("tables.games.no_such_module") is None
+    assert finder.find_spec("tables.games.blackjack") is None  # a package
+    assert finder.find_spec("tables.games.blackjack.__init__") is None
 
 
 def test_an_unknown_mode_is_refused(monkeypatch):
@@ -63,15 +65,16 @@ def test_an_unknown_mode_is_refused(monkeypatch):
 
 def test_the_build_lists_changed_modules_only(monkeypatch, tmp_path):
     names = build_ext.engine_modules()
-    assert "blackjack" in names and "accel" not in names and "__init__" not in names
+    assert "blackjack.audit" in names and "vocabulary.cards" in names and "accel" not in names
+    assert not any(n.endswith("__init__") for n in names)  # packages are Python's to import
     manifest = {"directives": build_ext.DIRECTIVES,
-                "modules": {n: {"file": "present.so", "source_sha256": accel.source_digest(accel.HERE / f"{n}.py")}
+                "modules": {n: {"file": "present.so", "source_sha256": accel.source_digest(accel.source_path(n))}
                             for n in names}}
-    manifest["modules"]["cards"]["source_sha256"] = "0" * 64
+    manifest["modules"]["vocabulary.cards"]["source_sha256"] = "0" * 64
     monkeypatch.setattr(build_ext, "read_manifest", lambda: manifest)
     monkeypatch.setattr(build_ext, "extension_path", lambda n: tmp_path / "present.so")
     (tmp_path / "present.so").write_bytes(b"")
-    assert build_ext.stale_modules() == ["cards"]
+    assert build_ext.stale_modules() == ["vocabulary.cards"]
     assert build_ext.stale_modules(force=True) == names
     manifest["directives"] = {**build_ext.DIRECTIVES, "annotation_typing": True}
     assert build_ext.stale_modules() == names  # built with other directives: every module again
@@ -91,5 +94,5 @@ def test_a_changed_pxd_makes_the_build_stale(tmp_path):
 
 def test_every_pxd_belongs_to_an_engine_module():
     """A .pxd with no .py beside it (a renamed module) would be silently ignored."""
-    stray = sorted(p.name for p in accel.HERE.glob("*.pxd") if not p.with_suffix(".py").exists())
+    stray = sorted(str(p) for p in accel.HERE.rglob("*.pxd") if not p.with_suffix(".py").exists())
     assert stray == []

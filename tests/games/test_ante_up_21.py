@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.games import ante_up_21 as game
-from tables.games.base import InvalidInput
-from tables.games.cards import parse_card
-from tables.games.rulesets import AnteUp21Rules
+from tables.games.blackjack import ante_up_21 as game
+from tables.games.settings.rulesets import AnteUp21Rules
+from tables.games.vocabulary.base import InvalidInput
+from tables.games.vocabulary.cards import parse_card
 
 from .blackjack_helpers import D, by_key, codes, round_, seat
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tables.games import blackjack_tie as game
-from tables.games.base import InvalidInput
-from tables.games.rulesets import BlackjackTieRules
+from tables.games.blackjack import blackjack_tie as game
+from tables.games.settings.rulesets import BlackjackTieRules
+from tables.games.vocabulary.base import InvalidInput
 
 from .blackjack_helpers import D, by_key, codes, round_, seat
 

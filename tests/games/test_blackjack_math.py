@@ -16,18 +16,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.games import blackjack_math as bm
-from tables.games import paytables as pt
-from tables.games.base import InvalidInput
-from tables.games.cards import parse_card
-from tables.games.dealer_odds import (
+from tables.games.blackjack import game_math as bm
+from tables.games.blackjack.dealer_odds import (
     DealerFinal,
     dealer_final,
     dealer_outcomes,
     dealer_overall,
     shoe_composition,
 )
-from tables.games.rulesets import AnteUp21Rules, UpcardLuck21Rules
+from tables.games.settings import paytables as pt
+from tables.games.settings.rulesets import AnteUp21Rules, UpcardLuck21Rules
+from tables.games.vocabulary.base import InvalidInput
+from tables.games.vocabulary.cards import parse_card
 
 
 def cards(text: str) -> list[int]:
@@ -592,9 +592,9 @@ def test_dealer_command_shape():
 def test_the_settlement_modules_classify_hands_as_the_math_does():
     """The odds must price exactly what the audit pays (A1's modules, on the card's tables)."""
     ul = pytest.importorskip(
-        "tables.games.upcard_luck_21", reason="Upcard Luck 21 module not written yet"
+        "tables.games.blackjack.upcard_luck_21", reason="Upcard Luck 21 module not written yet"
     )
-    au = pytest.importorskip("tables.games.ante_up_21", reason="Ante Up 21 module not written yet")
+    au = pytest.importorskip("tables.games.blackjack.ante_up_21", reason="Ante Up 21 module not written yet")
     table_a = pt.UPCARD_LUCK_PAYTABLES["A"]
     for a in range(52):
         for b in range(52):

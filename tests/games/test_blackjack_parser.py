@@ -20,12 +20,13 @@ from decimal import Decimal
 import pytest
 from hypothesis import strategies as st
 
-from tables.games import GAMES, cards
-from tables.games import blackjack as bj
-from tables.games.base import Audit, InvalidInput, RecordedPay, Settlement
-from tables.games.cards import parse_card
-from tables.games.rulesets import BlackjackTieRules
-from tables.games.simulate_blackjack import INJECT_KINDS, simulation_context
+from tables.games import GAMES
+from tables.games.blackjack import audit as bj
+from tables.games.blackjack.simulate import INJECT_KINDS, simulation_context
+from tables.games.settings.rulesets import BlackjackTieRules
+from tables.games.vocabulary import cards
+from tables.games.vocabulary.base import Audit, InvalidInput, RecordedPay, Settlement
+from tables.games.vocabulary.cards import parse_card
 
 from .blackjack_helpers import RULESETS, round_, seat, simulated_rounds
 from .blackjack_helpers import game_and_rules as _setup
@@ -338,7 +339,7 @@ def test_a_new_ruleset_object_gets_its_own_plan():
 def test_poker_settlement_texts_say_what_was_settled():
     """Every ANTE/BET explanation names the hands and the result the settlement carries (one
     settlement now: the texts are checked against the outcomes, not against a second copy)."""
-    from tables.games import ante_up_21 as au
+    from tables.games.blackjack import ante_up_21 as au
 
     values = sorted(au._POKER_TEXT)
     stake = Decimal("10.00")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables.games import blackjack_tie as game
-from tables.games.rulesets import BlackjackTieRules
+from tables.games.blackjack import blackjack_tie as game
+from tables.games.settings.rulesets import BlackjackTieRules
 
 from .blackjack_helpers import D, by_key, codes, round_, seat
 

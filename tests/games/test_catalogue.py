@@ -1,4 +1,4 @@
-"""The catalogue (``tables/games/catalogue.py``): every finding code and wager name, written once.
+"""The catalogue (``tables/games/vocabulary/catalogue.py``): every finding code and wager name, written once.
 
 * every finding the games emit on simulated rounds (every injectable dealer error, and
   rounds audited under a stricter table than they were dealt at) has a catalogued code,
@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from tables.games import GAMES
-from tables.games import catalogue as cat
-from tables.games.base import InvalidInput
-from tables.games.catalogue import (
+from tables.games.vocabulary import catalogue as cat
+from tables.games.vocabulary.base import InvalidInput
+from tables.games.vocabulary.catalogue import (
     ALL_GAMES,
     FINDING_KINDS,
     FINDINGS,
@@ -36,8 +36,8 @@ from tables.games.catalogue import (
 )
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "tables" / "games"
-CATALOGUE = GAMES_DIR / "catalogue.py"
-ENGINE_SOURCES = sorted(p for p in GAMES_DIR.glob("*.py") if p != CATALOGUE)
+CATALOGUE = GAMES_DIR / "vocabulary" / "catalogue.py"
+ENGINE_SOURCES = sorted(p for p in GAMES_DIR.rglob("*.py") if p != CATALOGUE)
 
 #: Tables stricter than the default the rounds are simulated at, for the rule findings no
 #: injected dealer error makes (a double the table does not allow, insurance not offered...).
@@ -94,7 +94,7 @@ def test_every_finding_emitted_on_simulated_rounds_is_catalogued(emitted):
     assert len({f.code for _, f in emitted}) >= 40  # the simulators and the stricter tables reach most codes
     for game, f in emitted:
         entry = FINDINGS.get(f.code)
-        assert entry is not None, f"{f.code} ({game}) is not in tables/games/catalogue.py"
+        assert entry is not None, f"{f.code} ({game}) is not in tables/games/vocabulary/catalogue.py"
         assert f.kind == entry.kind, (f.code, f.kind, entry.kind)
         assert game in entry.games, (f.code, game, entry.games)
         if entry.quotes == QUOTES_RULE:
@@ -106,7 +106,8 @@ def test_every_finding_emitted_on_simulated_rounds_is_catalogued(emitted):
 
 
 def test_the_simulators_name_catalogued_codes():
-    from tables.games import simulate_holdem_blackjack, simulate_poker_or_bust
+    from tables.games.holdem import simulate as simulate_holdem_blackjack
+    from tables.games.poker_or_bust import simulate as simulate_poker_or_bust
 
     assert set(simulate_poker_or_bust.INJECT_FINDINGS.values()) <= set(FINDINGS)
     assert set(simulate_holdem_blackjack.INJECTIONS.values()) <= set(FINDINGS)
@@ -148,7 +149,7 @@ def test_every_wager_has_a_label_and_its_games():
     for name, w in WAGERS.items():
         assert w.name == name and w.games and set(w.games) <= set(ALL_GAMES)
     assert set(cat.TIE_WAGERS.values()) <= set(WAGERS)
-    from tables.games.paytables import TIE_BETS
+    from tables.games.settings.paytables import TIE_BETS
 
     assert set(cat.TIE_WAGERS) == set(TIE_BETS)
 
@@ -173,21 +174,22 @@ def _literals(path: Path) -> list[tuple[int, str]]:
     return [(n.lineno, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
-@pytest.mark.parametrize("path", ENGINE_SOURCES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", ENGINE_SOURCES, ids=lambda p: str(p.relative_to(GAMES_DIR)))
 def test_no_code_rule_or_wager_name_is_typed_outside_the_catalogue(path):
     typed = [
-        f"{path.name}:{line}: {value!r}"
+        f"{path.relative_to(GAMES_DIR)}:{line}: {value!r}"
         for line, value in _literals(path)
         if value in FINDINGS or value in RULE_TEXTS or value in DISTINCT_WAGERS
     ]
-    assert not typed, "import these from tables.games.catalogue instead: " + "; ".join(typed)
+    assert not typed, "import these from tables.games.vocabulary.catalogue instead: " + "; ".join(typed)
 
 
 def _catalogue_names(tree: ast.Module) -> dict[str, str]:
-    """Local name -> catalogue name, of ``from .catalogue import X [as Y]``."""
+    """Local name -> catalogue name, of ``from ..vocabulary.catalogue import X [as Y]`` (or
+    ``.catalogue`` within the vocabulary)."""
     names = {}
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module == "catalogue" and node.level == 1:
+        if isinstance(node, ast.ImportFrom) and (node.level, node.module) in {(1, "catalogue"), (2, "vocabulary.catalogue")}:
             names.update({a.asname or a.name: a.name for a in node.names})
     return names
 
@@ -222,8 +224,8 @@ def _possible(expr: ast.expr, names: dict[str, str], scope: ast.AST) -> set[str]
 
 
 #: Where each field sits among the positional arguments: Finding(code, kind, message, path, rule, ...),
-#: holdem_state.add_finding(findings, code, kind, message, where, rule, ...) and
-#: blackjack_checks.above_21_bet(seat, wager, label, code, rule) and wrong_amount(seat, wager, label,
+#: holdem.state.add_finding(findings, code, kind, message, where, rule, ...) and
+#: blackjack.checks.above_21_bet(seat, wager, label, code, rule) and wrong_amount(seat, wager, label,
 #: fixed, fixed_label, code, rule), whose kind is always a rule violation, and Poker or Bust's
 #: _drawn_after_bust(code, rule, ...), always a procedure finding.
 FIELDS = {"Finding": {"code": 0, "kind": 1, "rule": 4}, "add_finding": {"code": 1, "kind": 2, "rule": 5},
@@ -245,7 +247,7 @@ def _finding_sites():
                     args = {k: (call.args[i] if i < len(call.args) else None) for k, i in where.items()}
                     args.update({kw.arg: kw.value for kw in call.keywords if kw.arg in where})
                     args.setdefault("kind", None)
-                    yield f"{path.name}:{call.lineno}", args, names, scope, FIXED_KIND.get(name)
+                    yield f"{path.relative_to(GAMES_DIR)}:{call.lineno}", args, names, scope, FIXED_KIND.get(name)
 
 
 def test_every_place_that_makes_a_finding_names_a_catalogued_code_with_its_kind_and_rule():
@@ -253,7 +255,7 @@ def test_every_place_that_makes_a_finding_names_a_catalogued_code_with_its_kind_
     assert len(sites) >= 40
     for where, args, names, scope, fixed_kind in sites:
         codes = _possible(args["code"], names, scope)
-        assert codes and codes <= set(FINDINGS), f"{where}: the code is not a tables.games.catalogue constant"
+        assert codes and codes <= set(FINDINGS), f"{where}: the code is not a tables.games.vocabulary.catalogue constant"
         kinds = _possible(args["kind"], names, scope) if args["kind"] is not None else None
         kinds = {fixed_kind} if fixed_kind is not None else kinds
         if kinds is not None:

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.games import holdem_blackjack as hb
-from tables.games import holdem_state as hs
-from tables.games.base import AuditContext, InvalidInput
-from tables.games.rulesets import HoldemBlackjackRules
-from tables.games.simulate_holdem_blackjack import INJECTIONS, _Sim
+from tables.games.holdem import game as hb
+from tables.games.holdem import state as hs
+from tables.games.holdem.simulate import INJECTIONS, _Sim
+from tables.games.settings.rulesets import HoldemBlackjackRules
+from tables.games.vocabulary.base import AuditContext, InvalidInput
 
 RULES = HoldemBlackjackRules()
 D = Decimal
@@ -549,7 +549,7 @@ def test_calling_only_the_short_blind_is_a_wrong_call():
 
 
 def test_the_tablet_asks_for_the_full_blind_after_a_short_all_in_big_blind():
-    from tables.games.holdem_actions import next_step
+    from tables.games.holdem.actions import next_step
 
     step = next_step(hand(SHORT_BB + HOLES, stacks=SHORT_BB_STACKS), RULES)
     assert step["to_act"] == 3

@@ -8,8 +8,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.games.cards import RANK, parse_card
-from tables.games.holdem_pots import (
+from tables.games.holdem.pots import (
     CHARLIE_KEY,
     hand_key,
     hand_text,
@@ -19,6 +18,7 @@ from tables.games.holdem_pots import (
     settle_pots,
     settle_ring,
 )
+from tables.games.vocabulary.cards import RANK, parse_card
 
 
 def cards(text: str) -> list[int]:

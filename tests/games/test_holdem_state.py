@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.games import holdem_blackjack as hb
-from tables.games import holdem_state as hs
-from tables.games.holdem_actions import next_step
-from tables.games.rulesets import HoldemBlackjackRules
-from tables.games.simulate_holdem_blackjack import INJECTIONS
+from tables.games.holdem import game as hb
+from tables.games.holdem import state as hs
+from tables.games.holdem.actions import next_step
+from tables.games.holdem.simulate import INJECTIONS
+from tables.games.settings.rulesets import HoldemBlackjackRules
 
 RULES = HoldemBlackjackRules()
 STAKES = hs.compiled(RULES)
@@ -164,6 +164,6 @@ def test_the_game_and_the_simulator_do_not_import_each_other():
                 out.update(a.name for a in node.names)
         return out
 
-    assert "simulate_holdem_blackjack" not in imports("holdem_blackjack")
-    assert "holdem_blackjack" not in imports("simulate_holdem_blackjack")
-    assert not {"holdem_blackjack", "simulate_holdem_blackjack"} & imports("holdem_state")
+    assert "simulate" not in imports("game")
+    assert "game" not in imports("simulate")
+    assert not {"game", "simulate"} & imports("state")

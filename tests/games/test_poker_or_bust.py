@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.games import GAMES, POKER_OR_BUST
-from tables.games import poker_or_bust as pb
-from tables.games import poker_or_bust_round as pbr
-from tables.games import simulate_poker_or_bust as sim
-from tables.games.base import Errors, InvalidInput, compare_recorded
-from tables.games.rulesets import PokerOrBustRules
+from tables.games.poker_or_bust import game as pb
+from tables.games.poker_or_bust import rounds as pbr
+from tables.games.poker_or_bust import simulate as sim
+from tables.games.settings.rulesets import PokerOrBustRules
+from tables.games.vocabulary.base import Errors, InvalidInput, compare_recorded
 
 RULES = PokerOrBustRules()
 D = Decimal

@@ -9,10 +9,10 @@ from decimal import Decimal
 
 import pytest
 
-from tables.games import poker_or_bust as pb
-from tables.games import poker_or_bust_math as pm
-from tables.games import three_card_poker as tcp
-from tables.games.rulesets import PokerOrBustRules
+from tables.games.poker_or_bust import game as pb
+from tables.games.poker_or_bust import game_math as pm
+from tables.games.poker_or_bust import three_card_poker as tcp
+from tables.games.settings.rulesets import PokerOrBustRules
 
 
 def options(**over) -> dict:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.games import blackjack as bj
-from tables.games.simulate_blackjack import INJECT_KINDS, simulation_context
+from tables.games.blackjack import audit as bj
+from tables.games.blackjack.simulate import INJECT_KINDS, simulation_context
 
 from .blackjack_helpers import KEYS, RULESETS, simulated_rounds
 from .blackjack_helpers import game_and_rules as _setup

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.games import three_card_poker as tcp
-from tables.games.cards import parse_card
+from tables.games.poker_or_bust import three_card_poker as tcp
+from tables.games.vocabulary.cards import parse_card
 
 
 def cards(text: str) -> list[int]:

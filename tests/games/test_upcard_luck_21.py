@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tables.games import upcard_luck_21 as game
-from tables.games.base import AuditContext
-from tables.games.cards import parse_card
-from tables.games.rulesets import ProgressiveLine, UpcardLuck21Rules
+from tables.games.blackjack import upcard_luck_21 as game
+from tables.games.settings.rulesets import ProgressiveLine, UpcardLuck21Rules
+from tables.games.vocabulary.base import AuditContext
+from tables.games.vocabulary.cards import parse_card
 
 from .blackjack_helpers import D, by_key, codes, round_, seat
 

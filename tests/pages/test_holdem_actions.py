@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from tables.games.holdem_actions import next_step
-from tables.games.rulesets import HoldemBlackjackRules
+from tables.games.holdem.actions import next_step
+from tables.games.settings.rulesets import HoldemBlackjackRules
 from tests.tables.rounds_data import HOLDEM_CORRECT
 
 ACTIONS = HOLDEM_CORRECT["actions"]

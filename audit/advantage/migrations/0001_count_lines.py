@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
                 ('sequence', models.PositiveIntegerField()),
                 ('decks', models.PositiveSmallIntegerField(help_text="The shoe's size: the round's ruleset version's decks.")),
                 ('active', models.BooleanField(default=True, help_text='False once the round is voided (its cards do not count).')),
-                ('cards', models.BinaryField(help_text="bets.round_cards: one byte per card, the card's int (tables.games.cards).")),
+                ('cards', models.BinaryField(help_text="bets.round_cards: one byte per card, the card's int (tables.games.vocabulary.cards).")),
                 ('bets', models.TextField(blank=True, help_text='bets.round_bets as JSON ["player","amount",...] ([] for none).')),
                 ('dealer', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tables.dealer')),
                 ('session', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tables.tablesession')),

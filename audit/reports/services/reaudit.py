@@ -30,8 +30,8 @@ from audit.rollups.writer import rounds_changing
 from casino.audit_guard import allow_audit_write
 from casino.lookups import AnyOf
 from tables.games import ENGINE_VERSION
-from tables.games.base import AuditContext, InvalidInput
-from tables.games.money import to_money
+from tables.games.vocabulary.base import AuditContext, InvalidInput
+from tables.games.vocabulary.money import to_money
 from tables.models import Round, RoundRevision, RulesetVersion
 from tables.services.rounds import (
     findings_from_audit,

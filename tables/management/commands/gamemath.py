@@ -10,8 +10,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tables.games import blackjack_math, poker_or_bust_math
-from tables.games.base import InvalidInput
+from tables.games.blackjack import game_math as blackjack_math
+from tables.games.poker_or_bust import game_math as poker_or_bust_math
+from tables.games.vocabulary.base import InvalidInput
 
 SUBCOMMANDS = {**blackjack_math.GAMEMATH, **poker_or_bust_math.GAMEMATH}
 

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from tables.games import GAMES
-from tables.games.base import InvalidInput
+from tables.games.vocabulary.base import InvalidInput
 from tables.models import RulesetVersion, Table
 from tables.services.rounds import round_audit
 

@@ -1,6 +1,6 @@
 """Poker or Bust rounds as a table deals them, for tests, benchmarks and the demo floor: a
 shoe drawn without replacement, players and dealer playing by the rules of
-:mod:`tables.games.poker_or_bust`, the correct pays recorded, and dealer errors injected on
+:mod:`tables.games.poker_or_bust.game`, the correct pays recorded, and dealer errors injected on
 request. Registered in :data:`~.base.SIMULATORS` when imported; the game never imports it."""
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from . import catalogue
+from ..settings.rulesets import PokerOrBustRules
+from ..vocabulary import catalogue
+from ..vocabulary.base import SIMULATORS
+from ..vocabulary.cards import TEXT
+from ..vocabulary.money import money_text, to_money
 from . import three_card_poker as tcp
-from .base import SIMULATORS
-from .cards import TEXT
-from .money import money_text, to_money
-from .poker_or_bust import (
+from .game import (
     BUST_ABOVE,
     DEALER_STANDS_FROM,
     MAX_SEATS,
@@ -22,7 +23,6 @@ from .poker_or_bust import (
     points,
     reference_player_draws,
 )
-from .rulesets import PokerOrBustRules
 
 #: Dealer errors the simulator can inject, with the finding code each one produces.
 INJECT_FINDINGS = {

@@ -1,4 +1,4 @@
-# Compiled only (tables.games.build_ext): the types Cython gives blackjack.py. The audit's
+# Compiled only (tables.games.build_ext): the types Cython gives audit.py. The audit's
 # loop keeps its counters and flags as C integers.
 cimport cython
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from .cards import HIGH_RANK, RANK_NAMES, RANK_PLURALS, SUIT, cards_text
+from ..vocabulary.cards import HIGH_RANK, RANK_NAMES, RANK_PLURALS, SUIT, cards_text
 
 HIGH_CARD = 0
 PAIR = 1

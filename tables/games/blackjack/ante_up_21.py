@@ -2,7 +2,7 @@
 
 Wagers (keys of a seat's ``wagers``): ``21`` (required), ``insurance``, ``ante``, ``bet``
 (the poker decision: present = bet, absent = fold), ``poker_bonus``. The round's JSON form
-is the shared blackjack form described in :mod:`tables.games.blackjack`.
+is the shared blackjack form described in :mod:`tables.games.blackjack.audit`.
 
 Poker: two-card hands, pairs and high cards only, Ace high. The player plays the best two
 of the cards of the hand (the first two cards dealt after a split); the dealer the best two
@@ -22,10 +22,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from . import blackjack as bj
-from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement, remember
-from .cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT, cards_text
-from .catalogue import (
+from ..vocabulary.base import (
+    LOSE,
+    PUSH,
+    RULE_VIOLATION,
+    WIN,
+    AuditContext,
+    Finding,
+    Settlement,
+    remember,
+)
+from ..vocabulary.cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT, cards_text
+from ..vocabulary.catalogue import (
     ANTE,
     ANTE_ABOVE_21_BET,
     ANTE_UP_21,
@@ -39,7 +47,8 @@ from .catalogue import (
     RULE_BONUS_AMOUNT,
     RULE_BONUS_PLAY,
 )
-from .money import ZERO, money_text, odds_text
+from ..vocabulary.money import ZERO, money_text, odds_text
+from . import audit as bj
 
 make_settlement = bj.make_settlement
 

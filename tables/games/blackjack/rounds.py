@@ -49,12 +49,12 @@ Fields:
   (8D) took 2S and doubled on 10 for TC.
 * ``paid``: optional, what the dealer actually did: ``net`` is the player's result beyond
   the returned stake (win 1:1 on 10 -> ``"10.00"``, loss -> ``"-10.00"``, push ->
-  ``"0.00"``), comparable with :class:`~tables.games.base.Settlement` ``net``. ``hand`` is
+  ``"0.00"``), comparable with :class:`~tables.games.vocabulary.base.Settlement` ``net``. ``hand`` is
   required for the 21 wager (index into ``hands``) and absent for the other wagers.
   Upcard Luck 21 also records ``taxpayers_fortune_tax`` (minus the tax collected) and
   ``taxpayers_fortune_jackpot`` (the award).
 
-The checks of the dealer's draw and of the player's play are in ``blackjack_checks``; the
+The checks of the dealer's draw and of the player's play are in ``checks``; the
 settlement and the audit in ``blackjack``, which re-exports this module's names.
 """
 
@@ -66,7 +66,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import NamedTuple
 
-from .base import (
+from ..vocabulary.base import (
     AuditContext,
     CompiledRules,
     Errors,
@@ -78,7 +78,7 @@ from .base import (
     made,
     remember,
 )
-from .cards import (
+from ..vocabulary.cards import (
     ACE,
     BJ_POINTS,
     CARD_OF_TEXT,
@@ -87,12 +87,12 @@ from .cards import (
     parse_card,
     too_many_copies,
 )
-from .catalogue import (  # the shared blackjack's finding codes and rules (game modules add their own)
+from ..vocabulary.catalogue import (  # the shared blackjack's finding codes and rules (game modules add their own)
     INSURANCE,
     W21,
 )
-from .hands import soft_total
-from .money import CENT, MoneyError, money_text, odds_text, to_money
+from ..vocabulary.hands import soft_total
+from ..vocabulary.money import CENT, MoneyError, money_text, odds_text, to_money
 
 HIT, STAND, DOUBLE, SPLIT = "hit", "stand", "double", "split"
 ACTIONS = (HIT, STAND, DOUBLE, SPLIT)
@@ -127,7 +127,7 @@ class Seat(NamedTuple):
 
     ``recorded`` holds the recorded pays as ``(wager, hand, net)`` in the order of the JSON
     ``paid`` list (the audit compares them with the settlements as they are); :attr:`paid`
-    gives them as :class:`~tables.games.base.RecordedPay` with their paths.
+    gives them as :class:`~tables.games.vocabulary.base.RecordedPay` with their paths.
     """
 
     seat: int

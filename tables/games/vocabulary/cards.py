@@ -113,7 +113,7 @@ class Shoe:
 def too_many_copies(card_lists: list, decks: int) -> bool:
     """Whether some card appears in ``card_lists`` (tuples of card ints, the whole round's)
     more often than a ``decks``-deck shoe holds it: the parsers' cheap test, before
-    :func:`~tables.games.base.copies_refused` names each copy."""
+    :func:`~tables.games.vocabulary.base.copies_refused` names each copy."""
     counts = [0] * 52  # compiled: a C array (cards.pxd)
     for cards in card_lists:
         for c in cards:

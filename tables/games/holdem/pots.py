@@ -1,6 +1,6 @@
 """Hold'em Blackjack showdown ranking, pots, side pots, odd chips and rake — in whole cents.
 
-Kept apart from the hand log (:mod:`tables.games.holdem_blackjack`) because it is the
+Kept apart from the hand log (:mod:`tables.games.holdem.game`) because it is the
 part finance and the simulator both need, and because it is pure arithmetic on a few
 small dicts: contributions per seat in, chips per seat and the house's rake out.
 
@@ -8,7 +8,7 @@ Everything here works on int cents so a hand settles in microseconds; callers tu
 the results into ``Decimal`` once at the edge.
 
 House rulings implemented here (RULINGS.md, "Hold'em Blackjack"; written down in the
-module docstring of :mod:`tables.games.holdem_blackjack`):
+module docstring of :mod:`tables.games.holdem.game`):
 
 * Ranking: a hand of ``max_cards`` (7) cards not over 21 is a 7-card Charlie, best of
   all, and all Charlies tie; then 21, 20, ... (Aces 1 or 11 to the player's advantage);
@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from .cards import BJ_POINTS, RANK, TEXT
-from .hands import soft_total
+from ..vocabulary.cards import BJ_POINTS, RANK, TEXT
+from ..vocabulary.hands import soft_total
 
 _POINTS = BJ_POINTS.__getitem__
 _TEXT = TEXT.__getitem__

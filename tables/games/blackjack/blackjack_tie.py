@@ -3,7 +3,7 @@
 Wagers (keys of a seat's ``wagers``): ``21`` (the primary wager, required), ``insurance``,
 and the tie bonuses ``tie_LS`` (17, 18, 19), ``tie_RS`` (20, 21, blackjack), ``tie_17``,
 ``tie_18``, ``tie_19``, ``tie_20``, ``tie_21`` (non-natural 21) and ``tie_blackjack``.
-The round's JSON form is the shared blackjack form of :mod:`tables.games.blackjack`.
+The round's JSON form is the shared blackjack form of :mod:`tables.games.blackjack.audit`.
 
 A tie is an exact final match between the player's FIRST hand and the dealer: a natural
 ties only a natural, a non-natural 21 (split Aces + ten included) only a non-natural 21, a
@@ -18,11 +18,16 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from . import blackjack as bj
-from .base import LOSE, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
-from .catalogue import BLACKJACK_TIE, RULE_BONUS_TOTAL, TIE_BONUSES_ABOVE_PRIMARY, TIE_WAGERS
-from .money import ZERO, money_text, odds_text
-from .paytables import TIE_BETS
+from ..settings.paytables import TIE_BETS
+from ..vocabulary.base import LOSE, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
+from ..vocabulary.catalogue import (
+    BLACKJACK_TIE,
+    RULE_BONUS_TOTAL,
+    TIE_BONUSES_ABOVE_PRIMARY,
+    TIE_WAGERS,
+)
+from ..vocabulary.money import ZERO, money_text, odds_text
+from . import audit as bj
 
 make_settlement = bj.make_settlement
 

@@ -5,7 +5,7 @@ Wagers (keys of a seat's ``wagers``): ``21`` (required), ``insurance``, ``upcard
 Settlements add ``taxpayers_fortune_tax`` (net = minus the tax collected, stake = the
 marker) and, when it hits, ``taxpayers_fortune_jackpot`` (net = the award, ``line`` = the
 award line, stake 0: the tax row carries the marker). Recorded pays use the same keys.
-The round's JSON form is the shared blackjack form of :mod:`tables.games.blackjack`.
+The round's JSON form is the shared blackjack form of :mod:`tables.games.blackjack.audit`.
 
 Rulings made here:
 
@@ -23,10 +23,15 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from . import blackjack as bj
-from .base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
-from .cards import ACE, BJ_POINTS, JACK, RANK, SPADES, SUIT, TEN_VALUE, TEXT, cards_text
-from .catalogue import (
+from ..settings.paytables import (
+    JACKPOT_LINE_NAMES,
+    UPCARD_LUCK_CATEGORY_NAMES,
+    UPCARD_LUCK_LIVE_UPCARDS,
+    jackpot_line_key,
+)
+from ..vocabulary.base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
+from ..vocabulary.cards import ACE, BJ_POINTS, JACK, RANK, SPADES, SUIT, TEN_VALUE, TEXT, cards_text
+from ..vocabulary.catalogue import (
     RULE_TF_AMOUNT,
     RULE_TF_OFFERED,
     RULE_TF_UL,
@@ -39,15 +44,10 @@ from .catalogue import (
     UPCARD_LUCK_21,
     UPCARD_LUCK_ABOVE_21_BET,
 )
-from .catalogue import TAXPAYERS_FORTUNE_JACKPOT as JACKPOT
-from .catalogue import TAXPAYERS_FORTUNE_TAX as TAX
-from .money import ZERO, money_text, odds_text
-from .paytables import (
-    JACKPOT_LINE_NAMES,
-    UPCARD_LUCK_CATEGORY_NAMES,
-    UPCARD_LUCK_LIVE_UPCARDS,
-    jackpot_line_key,
-)
+from ..vocabulary.catalogue import TAXPAYERS_FORTUNE_JACKPOT as JACKPOT
+from ..vocabulary.catalogue import TAXPAYERS_FORTUNE_TAX as TAX
+from ..vocabulary.money import ZERO, money_text, odds_text
+from . import audit as bj
 
 make_settlement = bj.make_settlement
 

@@ -2,11 +2,11 @@
 side wagers through its :class:`GameSpec`, every check run and the recorded pays compared.
 
 What the three games have in common lives in three modules, each importing only the ones
-before it: ``blackjack_round`` (the JSON form, the model, the one parser), ``blackjack_checks``
+before it: ``rounds`` (the JSON form, the model, the one parser), ``checks``
 (the dealer's draw, the player's play, insurance) and this one. Each game module adds its own
 side wagers through a :class:`GameSpec` (wager names, rule findings, which side wagers keep
 the dealer drawing, and their settlement). This module re-exports the names of the other two,
-so a game module needs only ``from . import blackjack as bj``.
+so a game module needs only ``from . import audit as bj``.
 
 House rulings made here (beyond RULINGS.md):
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 from decimal import Decimal
 from operator import itemgetter
 
-from .base import (
+from ..vocabulary.base import (
     LOSE,
     PUSH,
     WIN,
@@ -42,7 +42,10 @@ from .base import (
     remember,
     simulator,
 )
-from .blackjack_checks import (
+from ..vocabulary.cards import cards_text
+from ..vocabulary.catalogue import INSURANCE, W21
+from ..vocabulary.money import CENT, ZERO, money_text, pays
+from .checks import (
     TWO_TEXT,
     above_21_bet,
     dealer_facts,
@@ -58,7 +61,7 @@ from .blackjack_checks import (
     played_on,
     wrong_amount,
 )
-from .blackjack_round import (
+from .rounds import (
     DOUBLE,
     HIT,
     SPLIT,
@@ -74,12 +77,9 @@ from .blackjack_round import (
     parse_round,
     round_to_dict,
 )
-from .cards import cards_text
-from .catalogue import INSURANCE, W21
-from .money import CENT, ZERO, money_text, pays
 
 #: What the game modules, the simulator and the tests read through this module (besides its
-#: own settlement and audit): ``from . import blackjack as bj`` is all a game needs.
+#: own settlement and audit): ``from . import audit as bj`` is all a game needs.
 __all__ = [
     "DOUBLE", "HIT", "SPLIT", "STAND", "TWO_TEXT", "W21", "Dealer", "GameSpec", "Hand", "Round", "Seat",
     "above_21_bet", "audit", "compiled", "contract", "dealer_must_draw", "hand_total", "is_natural_pair", "live_stake",

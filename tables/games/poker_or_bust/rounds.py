@@ -32,7 +32,7 @@ busted with 33, losing both.
 
 :func:`parse_round` refuses only what cannot be stored (:class:`~.base.InvalidInput` naming
 every field); what happened at the table but broke a rule is parsed and found by the audit
-(:mod:`.poker_or_bust`).
+(:mod:`.game`).
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import NamedTuple
 
-from .base import (
+from ..settings.rulesets import PokerOrBustRules
+from ..vocabulary.base import (
     CompiledRules,
     Errors,
     RecordedPay,
@@ -50,10 +51,9 @@ from .base import (
     parse_money,
     remember,
 )
-from .cards import CARD_OF_TEXT, TEXT, CardError, parse_card, too_many_copies
-from .catalogue import ANTE, ODDS
-from .money import money_text
-from .rulesets import PokerOrBustRules
+from ..vocabulary.cards import CARD_OF_TEXT, TEXT, CardError, parse_card, too_many_copies
+from ..vocabulary.catalogue import ANTE, ODDS
+from ..vocabulary.money import money_text
 
 WAGERS = (ANTE, ODDS)
 WAGER_NAMES = {ANTE: "Ante", ODDS: "Odds"}
@@ -70,7 +70,7 @@ class SeatHand(NamedTuple):
     """One seat as recorded. ``index`` is its position in the JSON list (for paths).
 
     ``paid`` holds ``(wager, net)`` pairs in recorded order (:func:`recorded_pays` turns
-    them into :class:`~tables.games.base.RecordedPay`). A NamedTuple, not a dataclass:
+    them into :class:`~tables.games.vocabulary.base.RecordedPay`). A NamedTuple, not a dataclass:
     it is built seven times a round on the hot path and is a quarter of the cost.
     """
 
@@ -89,7 +89,7 @@ class Round(NamedTuple):
 
 
 def recorded_pays(rnd: Round) -> list[RecordedPay]:
-    """Every recorded pay of the round, with its path, for :func:`~tables.games.base.compare_recorded`."""
+    """Every recorded pay of the round, with its path, for :func:`~tables.games.vocabulary.base.compare_recorded`."""
     return [
         RecordedPay(seat=s.seat, wager=w, net=net, hand=None, path=f"seats[{s.index}].paid[{j}]")
         for s in rnd.seats

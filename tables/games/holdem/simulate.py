@@ -6,10 +6,10 @@ hand's rank at the end), then fold weak hands to a bet now and then, raise stron
 while the cap allows, call the rest and go all in when a call or raise takes all their
 chips. Stacks are mostly deep, sometimes short, so side pots are common. The dealer
 follows the card exactly unless ``inject`` names errors to make (see :data:`INJECTIONS`);
-each injected error makes :func:`tables.games.holdem_blackjack.audit` report at least the
+each injected error makes :func:`tables.games.holdem.game.audit` report at least the
 finding named there.
 
-The awards are the engine's own pot division (:func:`tables.games.holdem_pots.settle_pots`)
+The awards are the engine's own pot division (:func:`tables.games.holdem.pots.settle_pots`)
 on the simulated contributions: the hand-worked tests are what pin that division down.
 """
 
@@ -18,9 +18,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from .base import SIMULATORS
-from .cards import BJ_POINTS, RANK, TEN_VALUE, TEXT
-from .catalogue import (
+from ..settings.rulesets import HoldemBlackjackRules
+from ..vocabulary.base import SIMULATORS
+from ..vocabulary.cards import BJ_POINTS, RANK, TEN_VALUE, TEXT
+from ..vocabulary.catalogue import (
     ANTE_MISSING,
     ANTE_WRONG_AMOUNT,
     BET_WRONG_SIZE,
@@ -39,8 +40,8 @@ from .catalogue import (
     RAISE_CAP_EXCEEDED,
     RAKE_ABOVE_EXPECTED,
 )
-from .holdem_pots import hand_key, money_text_cents, settle_pots
-from .holdem_state import (
+from .pots import hand_key, money_text_cents, settle_pots
+from .state import (
     ACTIONS,
     ALL_IN,
     ANTE,
@@ -68,7 +69,6 @@ from .holdem_state import (
     State,
     compiled,
 )
-from .rulesets import HoldemBlackjackRules
 
 #: injectable error -> the finding code it produces
 INJECTIONS: dict[str, str] = {
@@ -95,7 +95,7 @@ class _Sim:
     """One hand being dealt. Amounts in cents; seats as table numbers.
 
     Every action is recorded in the JSON log and applied to a
-    :class:`~tables.games.holdem_state.State`, the audit's own: whose turn it is, what is
+    :class:`~tables.games.holdem.state.State`, the audit's own: whose turn it is, what is
     owed and whether a bet or raise is still legal are the State's answers (its
     ``can_*``), never a second copy of the rules. The policy only chooses among them.
     """
@@ -347,7 +347,7 @@ def simulate_hand(
     seats: int = 6,
     inject: Iterable[str] = frozenset(),
 ) -> dict:
-    """One hand in JSON form (see :mod:`tables.games.holdem_blackjack`). Errors in ``inject``
+    """One hand in JSON form (see :mod:`tables.games.holdem.game`). Errors in ``inject``
     are made at the first chance the hand offers; a hand may offer none (nobody reaches
     the final round, nobody busts), so callers check which findings they got."""
     return _Sim(rng, rules, seats, inject).run()

@@ -8,7 +8,7 @@ seven cards) against the player's draws with suits mattering for flushes, from a
 shoe: far beyond what a management command should do. Each simulated round is one
 player heads-up against the dealer, dealt without replacement from a freshly shuffled
 shoe of ``--decks`` decks (other players' cards are not known to either hand and change
-the odds by a negligible amount). The player follows :func:`~tables.games.poker_or_bust.
+the odds by a negligible amount). The player follows :func:`~tables.games.poker_or_bust.game.
 reference_player_draws` (``--draw-to`` and ``--stand-on`` explore others):
 
 * always draw at 21 or less - the next card cannot bust and more cards can only improve
@@ -34,10 +34,11 @@ import time
 from collections.abc import Mapping
 from decimal import Decimal
 
+from ..settings.config import config_from_dict
+from ..settings.rulesets import PokerOrBustRules
+from ..vocabulary.cards import BJ_POINTS
 from . import three_card_poker as tcp
-from .cards import BJ_POINTS
-from .config import config_from_dict
-from .poker_or_bust import (
+from .game import (
     BUST_ABOVE,
     DEALER_STANDS_FROM,
     ODDS_MIN_PAIR,
@@ -45,7 +46,6 @@ from .poker_or_bust import (
     REFERENCE_STAND_ON,
     odds_lines,
 )
-from .rulesets import PokerOrBustRules
 
 DEFAULT_ROUNDS = 2_000_000
 STAND_ON_WORDS = {
@@ -107,7 +107,7 @@ def _parse_paytable(text: str | None) -> Mapping[str, Decimal] | None:
 
 def _odds_units(rules: PokerOrBustRules) -> list[float]:
     """Odds net per unit, indexed by ``value >> 12``: the engine's best line for each
-    category (:func:`~tables.games.poker_or_bust.odds_lines`); a pair's is for Jacks or
+    category (:func:`~tables.games.poker_or_bust.game.odds_lines`); a pair's is for Jacks or
     better (lower pairs are the caller's: they lose)."""
     return [-1.0 if line is None else float(line[1]) for line in odds_lines(rules.odds_paytable)]
 

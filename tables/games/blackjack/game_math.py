@@ -9,7 +9,7 @@ want numbers that never move, so everything here is combinatorial and exact
 * :func:`taxpayers_fortune_odds` - Taxpayer's Fortune: expected tax and expected jackpot per
   round (fixed pay lines), the house's net, variance;
 * :func:`poker_bonus_odds` - Ante Up 21 Poker Bonus: categories, house edge, variance;
-* :func:`tables.games.dealer_odds.dealer_outcomes` - the dealer's final hand by upcard;
+* :func:`tables.games.blackjack.dealer_odds.dealer_outcomes` - the dealer's final hand by upcard;
 * :func:`wager_odds_for_rules` - all of the above for a configured ruleset.
 
 ``GAMEMATH`` plugs them into ``python manage.py gamemath <wager> --json``
@@ -62,10 +62,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from . import paytables as pt
-from .base import Errors, join_path
-from .cards import ACE, JACK, RANK, SPADES, SUIT, TEN_VALUE, make_card
-from .catalogue import POKER_BONUS, TAXPAYERS_FORTUNE, UPCARD_LUCK
+from ..settings import paytables as pt
+from ..vocabulary.base import Errors, join_path
+from ..vocabulary.cards import ACE, JACK, RANK, SPADES, SUIT, TEN_VALUE, make_card
+from ..vocabulary.catalogue import POKER_BONUS, TAXPAYERS_FORTUNE, UPCARD_LUCK
+from ..vocabulary.hands import soft_total
 from .dealer_odds import (
     ACE_INDEX,
     OUTCOMES,
@@ -78,7 +79,6 @@ from .dealer_odds import (
     dealer_overall,
     shoe_composition,
 )
-from .hands import soft_total
 
 METHOD = "exact combinatorial"
 
@@ -464,7 +464,7 @@ def wager_odds_for_rules(rules: Any) -> dict[str, WagerOdds]:
     Upcard Luck 21 rules give ``"upcard_luck"`` and (when offered and the shoe has a jackpot
     column) ``"taxpayers_fortune"``; Ante Up 21 rules give ``"poker_bonus"``.
     """
-    from .rulesets import AnteUp21Rules, UpcardLuck21Rules
+    from ..settings.rulesets import AnteUp21Rules, UpcardLuck21Rules
 
     out: dict[str, WagerOdds] = {}
     if isinstance(rules, UpcardLuck21Rules):

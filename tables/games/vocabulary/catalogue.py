@@ -200,7 +200,7 @@ RULE_BUTTON = (
 RULE_RAKE = "House ruling: rake = the table's percent of all pots, rounded down to the cent, capped; none when the hand ends in round 1."
 RULE_AWARDS = "Everything put in the pot is pushed to the winners or taken as rake."
 #: The catalogue's words for the bet sizes; a finding quotes them with the table's
-#: multiples filled in (``holdem_state.size_rule``).
+#: multiples filled in (``holdem.state.size_rule``).
 RULE_BET_SIZES = (
     "Betting is Fixed Limit in rounds 1 and 2 (a bet/raise equals the Big Blind amount, then "
     "the ruleset's round-2 multiple of it) and Spread Limit in the final round (between the "

@@ -16,7 +16,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from .base import Errors, join_path
+from ..vocabulary.base import Errors, join_path
 
 
 def setting(default: Any, help: str, **meta: Any) -> Any:  # noqa: A002 - "help" is the word

@@ -2,16 +2,16 @@
 
 (Why this module is over 800 lines: its first 165 are this docstring, the JSON form and
 the findings the API documents; the code is the one parser and the one settlement. The
-betting rules are in :mod:`.holdem_state`, which this module's parser feeds the log to.)
+betting rules are in :mod:`.state`, which this module's parser feeds the log to.)
 
 Player against player; the showdown is a blackjack total; the house only rakes
 (rules/holdem-blackjack.txt, RULINGS.md). In the spirit of PokerKit's ``State`` a hand
 is a list of operations — blinds and antes posted, cards dealt, each betting action,
 each hit or stand, the showdown, the chips pushed and the rake taken — and every
 operation is checked against the state the earlier ones left. What cannot have
-happened is refused (:class:`~tables.games.base.InvalidInput`, nothing is stored); what
+happened is refused (:class:`~tables.games.vocabulary.base.InvalidInput`, nothing is stored); what
 happened but broke a rule is accepted and reported as a
-:class:`~tables.games.base.Finding` with the action's index in its path.
+:class:`~tables.games.vocabulary.base.Finding` with the action's index in its path.
 
 JSON form of a hand (what the tablet sends; ``round_to_dict`` gives it back)::
 
@@ -154,11 +154,11 @@ House rulings (decided here where the card is silent):
 * Chips that went into the pot stay in it (RULINGS.md): an ante of the wrong amount is a
   finding and plays as posted, never handed back; only the part of the one highest bet
   nobody matched comes back. Ante chips above everyone else's are dead money in the
-  main pot (:mod:`tables.games.holdem_pots`).
+  main pot (:mod:`tables.games.holdem.pots`).
 * Illegal cards do not count at the showdown: a hit on a busted hand or past
   ``max_cards`` is reported and the hand is ranked on the cards it may legally hold.
 * Chip unit = the cent; odd cents of a split pot all go to the first tied player
-  clockwise from the button (see :mod:`tables.games.holdem_pots`).
+  clockwise from the button (see :mod:`tables.games.holdem.pots`).
 * Rake: on all pots together (uncalled bets excluded), rounded down to the cent,
   capped, taken from the main pot first. No flop, no drop: a hand that ends in round 1
   (no up card dealt) is not raked.
@@ -175,7 +175,8 @@ from itertools import compress
 from operator import not_
 from typing import Any, NamedTuple
 
-from .base import (
+from ..settings.rulesets import HoldemBlackjackRules
+from ..vocabulary.base import (
     LOSE,
     OVERPAY,
     PROCEDURE,
@@ -195,8 +196,8 @@ from .base import (
     remember,
     simulator,
 )
-from .cards import TEXT, CardError, parse_card
-from .catalogue import (
+from ..vocabulary.cards import TEXT, CardError, parse_card
+from ..vocabulary.catalogue import (
     AWARDS_DO_NOT_BALANCE,
     BUTTON_WRONG_SEAT,
     HOLDEM_BLACKJACK,
@@ -216,9 +217,11 @@ from .catalogue import (
     RULE_RAKE,
     RULE_SMALL_BLIND,
 )
-from .catalogue import RAKE as RAKE_WAGER  # the house's settlement; RAKE is the log's action
-from .catalogue import RULE_HOLDEM_ANTE as RULE_ANTE
-from .holdem_pots import (
+from ..vocabulary.catalogue import (
+    RAKE as RAKE_WAGER,  # the house's settlement; RAKE is the log's action
+)
+from ..vocabulary.catalogue import RULE_HOLDEM_ANTE as RULE_ANTE
+from .pots import (
     CHARLIE_KEY,
     PotTuple,
     chips_text,
@@ -229,7 +232,7 @@ from .holdem_pots import (
     settle_ring,
     to_decimal,
 )
-from .holdem_state import (
+from .state import (
     ACTIONS,
     DEFAULT_RULES,
     RAKE,
@@ -239,7 +242,6 @@ from .holdem_state import (
     State,
     compiled,
 )
-from .rulesets import HoldemBlackjackRules
 
 __all__ = [
     "ACTIONS",
@@ -307,7 +309,7 @@ def _cents(
             if amount is None:
                 return None
             cents = remember(memo, value, int(amount * 100))
-    else:  # an int too: the same limits as text (tables.games.money.to_money)
+    else:  # an int too: the same limits as text (tables.games.vocabulary.money.to_money)
         amount = parse_money(value, path, errors, allow_negative=True)
         if amount is None:
             return None
@@ -548,7 +550,7 @@ def _bad_keys(item: Mapping, kind: str, keyset: frozenset, k: int, errors: Error
 def replay(
     button: int, seats: tuple[HandSeat, ...], actions: tuple[Action, ...], st: Stakes
 ) -> State:
-    """The recorded log through the :class:`~.holdem_state.State`: findings for what broke
+    """The recorded log through the :class:`~.state.State`: findings for what broke
     a rule, ``state.errors`` for what cannot have happened (by the action's path)."""
     state = State(st, button, [(s.seat, s.stack_cents) for s in seats])
     state.apply_all(actions, state.errors)
@@ -681,7 +683,7 @@ def _explain(
 ) -> str:
     """A floor supervisor's account of what a seat wins or loses, pot by pot.
 
-    ``pots`` as :func:`~tables.games.holdem_pots.settle_ring` gives them:
+    ``pots`` as :func:`~tables.games.holdem.pots.settle_ring` gives them:
     ``(index, amount, eligible, rake, winners, shares)``.
     """
     parts: list[str] = []
@@ -943,7 +945,7 @@ def simulate_round(
     seats: int = 6,
     inject: frozenset[str] = frozenset(),
 ) -> dict:
-    """A realistic hand in JSON form (:mod:`tables.games.simulate_holdem_blackjack`, which
+    """A realistic hand in JSON form (:mod:`tables.games.holdem.simulate`, which
     registers itself in :data:`~.base.SIMULATORS` when imported)."""
     return simulator(HOLDEM_BLACKJACK)(
         rng, rules if rules is not None else DEFAULT_RULES, seats=seats, inject=inject

@@ -35,13 +35,13 @@ Rulings made here (documented for the house):
 * A missing Ante or Odds is a finding (``WAGER_MISSING``); the wager that was placed is
   settled. A seat with neither is impossible input.
 
-The JSON form of a round, its model and its parser: :mod:`.poker_or_bust_round`.
+The JSON form of a round, its model and its parser: :mod:`.rounds`.
 
 Finding codes: ``WAGER_MISSING``, ``ANTE_ODDS_UNEQUAL`` (rule violations);
 ``CARDS_AFTER_BUST``, ``DEALER_STOOD_SHORT``, ``DEALER_DREW_ON_STANDING_TOTAL``,
 ``DEALER_DREW_AFTER_BUST``, ``DEALER_DREW_ALL_BUST`` (procedure);
 ``PAY_ABOVE_EXPECTED`` / ``PAY_BELOW_EXPECTED`` (overpay / underpay, from
-:func:`~tables.games.base.compare_recorded`).
+:func:`~tables.games.vocabulary.base.compare_recorded`).
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
-from . import three_card_poker as tcp
-from .base import (
+from ..settings.rulesets import PokerOrBustRules
+from ..vocabulary.base import (
     LOSE,
     PROCEDURE,
     PUSH,
@@ -67,8 +67,8 @@ from .base import (
     remember,
     simulator,
 )
-from .cards import BJ_POINTS, HIGH_RANK, TEXT, cards_text
-from .catalogue import (
+from ..vocabulary.cards import BJ_POINTS, HIGH_RANK, TEXT, cards_text
+from ..vocabulary.catalogue import (
     ANTE,
     ANTE_ODDS_UNEQUAL,
     CARDS_AFTER_BUST,
@@ -85,11 +85,12 @@ from .catalogue import (
     RULE_WAGERS,
     WAGER_MISSING,
 )
-from .money import CENT, ZERO, money_text, odds_text, pays
+from ..vocabulary.money import CENT, ZERO, money_text, odds_text, pays
+from . import three_card_poker as tcp
 
 # The round's model and parser are part of this module's interface (the game contract's
 # parse_round and round_to_dict, the model's names): re-exported with "as".
-from .poker_or_bust_round import (
+from .rounds import (
     DEALER_DEAL,
     WAGER_NAMES,
     PokerOrBustCompiled,
@@ -97,13 +98,12 @@ from .poker_or_bust_round import (
     SeatHand,
     compiled,
 )
-from .poker_or_bust_round import MAX_SEATS as MAX_SEATS
-from .poker_or_bust_round import PLAYER_CARDS as PLAYER_CARDS
-from .poker_or_bust_round import WAGERS as WAGERS
-from .poker_or_bust_round import parse_round as parse_round
-from .poker_or_bust_round import recorded_pays as recorded_pays
-from .poker_or_bust_round import round_to_dict as round_to_dict
-from .rulesets import PokerOrBustRules
+from .rounds import MAX_SEATS as MAX_SEATS
+from .rounds import PLAYER_CARDS as PLAYER_CARDS
+from .rounds import WAGERS as WAGERS
+from .rounds import parse_round as parse_round
+from .rounds import recorded_pays as recorded_pays
+from .rounds import round_to_dict as round_to_dict
 
 BUST_ABOVE = 31
 DEALER_STANDS_FROM = 23  # the dealer draws at 22 or less
@@ -158,7 +158,7 @@ def reference_player_draws(total: int, value: int) -> bool:
     stands on a pair of Jacks or better (anything the Odds pays) and otherwise draws
     while at 25 or less. Among simple rules (draw to 21..30; stand on nothing, a pair of
     Jacks, a flush, a straight, three of a kind) this one gave the house the least on
-    the combined Ante + Odds with the default pay table (:mod:`.poker_or_bust_math`), so
+    the combined Ante + Odds with the default pay table (:mod:`.game_math`), so
     the hold quoted from it is the conservative one.
     """
     if total <= 21:
@@ -564,12 +564,12 @@ def _dealer_findings(
     ]
 
 
-# --- the simulator (tables/games/simulate_poker_or_bust.py, registered when imported) --------
+# --- the simulator (tables/games/poker_or_bust/simulate.py, registered when imported) --------
 
 
 def simulate_round(
     rng: random.Random, rules: PokerOrBustRules, *, seats: int, inject: frozenset[str] = frozenset()
 ) -> dict:
-    """A realistic round in JSON form (:mod:`tables.games.simulate_poker_or_bust`, which
+    """A realistic round in JSON form (:mod:`tables.games.poker_or_bust.simulate`, which
     registers itself in :data:`~.base.SIMULATORS` when imported)."""
     return simulator(POKER_OR_BUST)(rng, rules, seats=seats, inject=inject)

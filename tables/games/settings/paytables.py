@@ -91,7 +91,7 @@ POKER_OR_BUST_CATEGORIES = (
     "royal_flush", "suited_three_of_a_kind", "straight_flush", "three_of_a_kind",
     "straight", "flush", "pair", "high_card",
 )
-# Priced with tables/games/poker_or_bust_math.py: the earlier 50/40/20/10/3/2/1 table gave the
+# Priced with tables/games/poker_or_bust/game_math.py: the earlier 50/40/20/10/3/2/1 table gave the
 # player about a 40% edge on the Odds (a player who draws to 25-27 makes a flush, straight or
 # high pair on over a third of hands). This one leaves the house about 3% (3.06% +- 0.10%) of the combined
 # Ante + Odds action against the best simple drawing strategy found.

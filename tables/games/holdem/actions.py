@@ -1,14 +1,14 @@
 """Hold'em Blackjack: what may happen next in a hand that is being recorded.
 
-The tablet records a hand action by action (the JSON log of :mod:`.holdem_blackjack`).
+The tablet records a hand action by action (the JSON log of :mod:`.game`).
 After each action it asks :func:`next_step` what the table expects now: which posts are
 due, whose card comes next, whose turn it is to bet and which betting actions are legal,
 and with what amounts. The tablet offers those as buttons; it still accepts any other
-action (a dealer's mistake must be recordable), and :func:`.holdem_blackjack.audit` judges
+action (a dealer's mistake must be recordable), and :func:`.game.audit` judges
 the finished hand. This module only *suggests*: it never refuses anything.
 
 It decides no rule itself: the log so far is replayed through the audit's own
-:class:`~.holdem_state.State` and the options offered are the ones its ``can_*`` allow
+:class:`~.state.State` and the options offered are the ones its ``can_*`` allow
 (the one copy of the betting rules). The replay is lenient: an item that cannot be read,
 or an action the State finds impossible, is skipped; what breaks a rule is applied as
 recorded (amounts as recorded, the turn moving on from whoever acted).
@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
-from .cards import BJ_POINTS, CardError, parse_card
-from .hands import soft_total
-from .holdem_pots import money_text_cents
-from .holdem_state import (
+from ..settings.rulesets import HoldemBlackjackRules
+from ..vocabulary.cards import BJ_POINTS, CardError, parse_card
+from ..vocabulary.hands import soft_total
+from .pots import money_text_cents
+from .state import (
     ACTIONS,
     ALL_IN,
     ALL_IN_STATE,
@@ -58,7 +59,6 @@ from .holdem_state import (
     State,
     compiled,
 )
-from .rulesets import HoldemBlackjackRules
 
 POSTS, HOLE_PHASE, ROUND1, UP_PHASE, ROUND2, COMPLETE, FINAL, SHOWDOWN, AWARDS = (
     "posts",

@@ -1,4 +1,4 @@
-# Compiled only (tables.games.build_ext): the types Cython gives poker_or_bust.py.
+# Compiled only (tables.games.build_ext): the types Cython gives game.py.
 cimport cython
 
 @cython.locals(total=int, k=Py_ssize_t, n=Py_ssize_t)

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from .cards import BJ_POINTS
-from .hands import soft_total
+from ..vocabulary.cards import BJ_POINTS
+from ..vocabulary.hands import soft_total
 
 #: Rank index 0..9 is the blackjack value less one: 0 = Ace, 1 = 2, ..., 8 = 9, 9 = ten-value.
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")

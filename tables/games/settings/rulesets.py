@@ -1,6 +1,6 @@
 """Every setting of every game, with the rule cards' figures as defaults.
 
-A ruleset is a frozen dataclass; :mod:`tables.games.config` parses it from JSON with
+A ruleset is a frozen dataclass; :mod:`tables.games.settings.config` parses it from JSON with
 field-level errors and serialises it back. A recorded round keeps the JSON snapshot of
 the exact ruleset version it was played under.
 """
@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ..vocabulary.base import Compilable, Errors, join_path
+from ..vocabulary.money import ROUNDING_DIRECTIONS
 from . import paytables as pt
-from .base import Compilable, Errors, join_path
 from .config import setting
-from .money import ROUNDING_DIRECTIONS
 
 BLACKJACK_PAYS = {"3:2": Decimal("1.5"), "6:5": Decimal("1.2")}
 DOUBLE_ON = ("any_two", "9_10_11", "10_11")

@@ -1,5 +1,5 @@
 """The blackjack games' rule checks: the dealer's facts and draw, the player's splits and
-doubles, insurance and even money. Each check reads the parsed round (``blackjack_round``)
+doubles, insurance and even money. Each check reads the parsed round (``rounds``)
 and gives findings; the wagers are settled in ``blackjack``.
 """
 
@@ -7,20 +7,19 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from .base import (
+from ..vocabulary.base import (
     PROCEDURE,
     RULE_VIOLATION,
     Finding,
 )
-from .blackjack_round import Dealer, GameSpec, Hand, Round, Seat
-from .cards import (
+from ..vocabulary.cards import (
     ACE,
     RANK,
     TEN_VALUE,
     TEXT,
     cards_text,
 )
-from .catalogue import (  # the shared blackjack's finding codes and rules (game modules add their own)
+from ..vocabulary.catalogue import (  # the shared blackjack's finding codes and rules (game modules add their own)
     DEALER_DREW_HARD_17,
     DEALER_DREW_SOFT_17,
     DEALER_DREW_SOFT_18_PLUS,
@@ -50,8 +49,9 @@ from .catalogue import (  # the shared blackjack's finding codes and rules (game
     SPLIT_UNEQUAL_TEN_VALUES,
     W21,
 )
-from .hands import blackjack_total as hand_total
-from .money import CENT, ZERO, money_text
+from ..vocabulary.hands import blackjack_total as hand_total
+from ..vocabulary.money import CENT, ZERO, money_text
+from .rounds import Dealer, GameSpec, Hand, Round, Seat
 
 #: The first-two-card totals a double is allowed on, by the ruleset's ``double_on``.
 DOUBLE_TOTALS = {"9_10_11": frozenset({9, 10, 11}), "10_11": frozenset({10, 11})}

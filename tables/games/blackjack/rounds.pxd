@@ -1,4 +1,4 @@
-# Compiled only (tables.games.build_ext): the types Cython gives blackjack_round.py. The
+# Compiled only (tables.games.build_ext): the types Cython gives rounds.py. The
 # parser's walk runs on C integers; everything else stays a Python object.
 cimport cython
 

@@ -27,10 +27,10 @@ import random
 from decimal import Decimal
 from functools import lru_cache, partial
 
-from . import blackjack as bj
-from .base import SIMULATORS, AuditContext
-from .cards import ACE, BJ_POINTS, RANK, TEN_VALUE, TEXT
-from .catalogue import (
+from ..settings.paytables import TIE_BETS
+from ..vocabulary.base import SIMULATORS, AuditContext
+from ..vocabulary.cards import ACE, BJ_POINTS, RANK, TEN_VALUE, TEXT
+from ..vocabulary.catalogue import (
     ANTE,
     ANTE_UP_21,
     BET,
@@ -45,8 +45,8 @@ from .catalogue import (
     UPCARD_LUCK_21,
     W21,
 )
-from .money import CENT, money_text
-from .paytables import TIE_BETS
+from ..vocabulary.money import CENT, money_text
+from . import audit as bj
 
 INJECT_KINDS = frozenset(
     {
@@ -73,7 +73,6 @@ _FIVE = Decimal(5)
 
 def _module(game: str):
     from . import ante_up_21, blackjack_tie, upcard_luck_21
-
     return {
         ANTE_UP_21: ante_up_21,
         UPCARD_LUCK_21: upcard_luck_21,
@@ -182,7 +181,7 @@ def _decide(cards: list[int], up: int, can_double: bool) -> str:
 
 
 def _play_seat(c1: int, c2: int, up: int, shoe: _Shoe, rules, bust_out: bool) -> list[dict]:
-    """Play a seat's hands by the split protocol of :mod:`tables.games.blackjack`."""
+    """Play a seat's hands by the split protocol of :mod:`tables.games.blackjack.audit`."""
     hands: list[list] = [[[c1], [], c2]]  # [cards, actions, pending second card]
     i = 0
     aces = RANK[c1] == ACE and RANK[c2] == ACE

@@ -11,13 +11,13 @@ stand, showdown, award, rake — each appended to :attr:`State.log`. For every o
 * ``can_*`` says whether the operation is *legal*: possible and breaking no rule of the
   card. What is possible but breaks a rule (out of turn, a wrong size, a fifth raise) is
   still applied, as it happened at the table, and reported as a
-  :class:`~tables.games.base.Finding` in :attr:`State.findings`;
+  :class:`~tables.games.vocabulary.base.Finding` in :attr:`State.findings`;
 * the operation itself (:meth:`State.apply`, or the named ones) verifies, judges and
   applies, and appends the action to the log.
 
-Who uses it: the audit (:mod:`.holdem_blackjack`) replays the recorded log through it;
-the tablet (:mod:`.holdem_actions`) offers as buttons what its ``can_*`` allow; the
-simulator (:mod:`.simulate_holdem_blackjack`) picks a player's move among them. The
+Who uses it: the audit (:mod:`.game`) replays the recorded log through it;
+the tablet (:mod:`.actions`) offers as buttons what its ``can_*`` allow; the
+simulator (:mod:`.simulate`) picks a player's move among them. The
 rules that judge an action (:meth:`State._judge_bet`, :meth:`State._judge_card`) take a
 ``report`` flag: reporting, they add every finding; not reporting, they answer whether
 there would be none. So "legal" and "judged" can never disagree.
@@ -38,9 +38,17 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from .base import PROCEDURE, RULE_VIOLATION, CompiledRules, Errors, Finding, compiled_for
-from .cards import TEXT
-from .catalogue import (  # the codes and the card's words quoted in findings
+from ..settings.rulesets import HoldemBlackjackRules
+from ..vocabulary.base import (
+    PROCEDURE,
+    RULE_VIOLATION,
+    CompiledRules,
+    Errors,
+    Finding,
+    compiled_for,
+)
+from ..vocabulary.cards import TEXT
+from ..vocabulary.catalogue import (  # the codes and the card's words quoted in findings
     ALL_IN_WRONG_AMOUNT,
     ANTE_MISSING,
     ANTE_WRONG_AMOUNT,
@@ -67,8 +75,7 @@ from .catalogue import (  # the codes and the card's words quoted in findings
     RULE_ORDER_R1,
     RULE_SMALL_BLIND,
 )
-from .holdem_pots import chips_text, hand_key, money_text_cents, to_cents, to_decimal
-from .rulesets import HoldemBlackjackRules
+from .pots import chips_text, hand_key, money_text_cents, to_cents, to_decimal
 
 # --- the log's vocabulary -----------------------------------------------------------------
 
@@ -245,7 +252,7 @@ def add_finding(
 
 CAN_ACT, ALL_IN_STATE, FOLDED = 0, 1, 2
 
-# Compiled, the State's fields and its hot methods are typed in ``holdem_state.pxd`` beside
+# Compiled, the State's fields and its hot methods are typed in ``state.pxd`` beside
 # this file. The build's manifest hashes this .py only: after a change to the .pxd, run
 # ``build_ext --force`` (or change this file) so that the build is redone.
 
