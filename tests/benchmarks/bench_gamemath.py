@@ -39,9 +39,8 @@ CALCULATIONS = {
 
 def _clear_caches() -> None:
     for fn in (
-        bm._upcard_luck_odds,
+        bm._priced_three_card_odds,
         bm._taxpayers_fortune_odds,
-        bm._poker_bonus_odds,
         dealer_odds._dealer_final,
     ):
         fn.cache_clear()

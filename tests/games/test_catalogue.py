@@ -135,6 +135,11 @@ def test_every_entry_has_a_rule_text_a_kind_and_its_games():
 def test_no_two_entries_share_a_code():
     tree = ast.parse(CATALOGUE.read_text())
     codes = [ast.unparse(c.args[0]) for c in _calls(tree, "FindingKind")]
+    for group in ast.walk(tree):  # codes that share an entry's other fields: (FindingKind(code, ...) for code in (A, B))
+        if isinstance(group, ast.GeneratorExp) and _calls(group.elt, "FindingKind"):
+            (loop,) = group.generators
+            codes.remove(ast.unparse(loop.target))
+            codes += [ast.unparse(code) for code in loop.iter.elts]
     assert len(codes) == len(set(codes)) == len(FINDINGS), sorted(c for c in codes if codes.count(c) > 1)
     # every code constant of the catalogue has its entry
     constants = {v for k, v in vars(cat).items() if isinstance(v, str) and k == v}

@@ -801,10 +801,10 @@ def test_seventh_player_and_seat_twice():
     data["seats"].append({"seat": 7, "stack": "10"})
     errs = errors_of(data)
     assert errs["seats"] == ["this table seats at most 6 players, got 7"]
-    assert errs["seats[6].seat"] == ["must be 1 to 6, got 7"]
+    assert errs["seats[6].seat"] == ["must be a table position from 1 to 6, got 7"]
     data = hand(POSTS)
     data["seats"].append({"seat": 2, "stack": "10"})
-    assert errors_of(data)["seats[3].seat"] == ["seat 2 is already taken by seats[1]"]
+    assert errors_of(data)["seats[3].seat"] == ["seat 2 is already used by seats[1]"]
 
 
 def test_every_field_error_is_reported_with_its_path():

@@ -28,11 +28,11 @@ def three_handed() -> hs.State:
     """Button 3: small blind seat 1, big blind seat 2; antes 0.50; holes dealt."""
     state = hs.State(STAKES, 3, [(1, 10_000), (2, 10_000), (3, 10_000)])
     for seat in (1, 2, 3):
-        state.post(hs.ANTE, seat, 50)
-    state.post(hs.SMALL_BLIND, 1, 100)
-    state.post(hs.BIG_BLIND, 2, 200)
+        state.act(hs.ANTE, seat, 50)
+    state.act(hs.SMALL_BLIND, 1, 100)
+    state.act(hs.BIG_BLIND, 2, 200)
     for seat, card in ((1, 8), (2, 9), (3, 10)):
-        state.deal(hs.HOLE, seat, card)
+        state.act(hs.HOLE, seat, card=card)
     state.advance(hs.P_R1)
     return state
 
@@ -40,20 +40,20 @@ def three_handed() -> hs.State:
 def test_round_1_starts_left_of_the_big_blind_with_the_blind_as_the_bet():
     state = three_handed()
     assert state.to_act() == 3 and state.owed(3) == 200
-    assert state.can_call(3, 200) and not state.can_call(3, 100)
-    assert not state.can_check(3)
+    assert state.can_bet(hs.CALL, 3, 200) and not state.can_bet(hs.CALL, 3, 100)
+    assert not state.can_bet(hs.CHECK, 3)
     assert state.can_raise(3, 400) and not state.can_raise(3, 500)  # fixed limit: +1 BB
-    assert not state.can_call(1, 100)  # not seat 1's turn
+    assert not state.can_bet(hs.CALL, 1, 100)  # not seat 1's turn
     assert state.findings == []
 
 
 def test_verify_raises_with_the_reason_and_the_state_is_unchanged():
     state = three_handed()
-    state.fold(3)
+    state.act(hs.FOLD, 3)
     with pytest.raises(hs.Illegal, match=r"seat 3 acted after folding at actions\[8\]"):
-        state.call(3, 200)
+        state.act(hs.CALL, 3, 200)
     with pytest.raises(hs.Illegal, match="seat 1 puts in .* but has only") as exc:
-        state.call(1, 100_000)
+        state.act(hs.CALL, 1, 100_000)
     assert exc.value.field == ".amount"
     assert state.chips_left(1) == 10_000 - 150
     assert [a.action for a in state.log[-1:]] == [hs.FOLD]
@@ -61,8 +61,8 @@ def test_verify_raises_with_the_reason_and_the_state_is_unchanged():
 
 def test_an_illegal_but_possible_action_is_applied_and_judged():
     state = three_handed()
-    assert not state.can_check(3)
-    state.check(3)  # facing the big blind: possible, breaks a rule
+    assert not state.can_bet(hs.CHECK, 3)
+    state.act(hs.CHECK, 3)  # facing the big blind: possible, breaks a rule
     assert [f.code for f in state.findings] == ["CHECK_FACING_BET"]
     assert state.findings[0].path == "actions[8]"  # 3 antes, 2 blinds, 3 hole cards
 
@@ -72,27 +72,27 @@ def test_the_cap_counts_the_big_blind_as_round_1s_bet():
     state.bet_or_raise(3, 400)
     state.bet_or_raise(1, 500)
     state.bet_or_raise(2, 600)  # the big blind and three raises: capped
-    assert not state.can_raise(3, 600) and state.can_call(3, 400)
+    assert not state.can_raise(3, 600) and state.can_bet(hs.CALL, 3, 400)
     state.bet_or_raise(3, 600)
     assert [f.code for f in state.findings] == ["RAISE_CAP_EXCEEDED"]
 
 
 def test_a_busted_hand_may_only_stand():
     state = three_handed()
-    state.call(3, 200)
-    state.call(1, 100)
-    state.check(2)
+    state.act(hs.CALL, 3, 200)
+    state.act(hs.CALL, 1, 100)
+    state.act(hs.CHECK, 2)
     for seat, card in ((1, 48), (2, 49), (3, 50)):  # kings: 10 each
-        state.deal(hs.UP, seat, card)
+        state.act(hs.UP, seat, card=card)
     state.advance(hs.P_R2)
     for seat in (1, 2, 3):
-        state.check(seat)
+        state.act(hs.CHECK, seat)
     state.advance(hs.P_COMPLETE)
     assert state.completing() == 1 and state.can_hit(1)
-    state.deal(hs.HIT, 1, 44)  # another king: busted
+    state.act(hs.HIT, 1, card=44)  # another king: busted
     assert not state.can_hit(1) and state.can_stand(1)
     assert not state.can_hit(2)  # seat 1 has not finished
-    state.stand(1)
+    state.act(hs.STAND, 1)
     assert state.completing() == 2 and state.can_hit(2)
 
 

@@ -276,10 +276,21 @@ def _low_upcards(decks: int, c1: int, c2: int) -> int:
     return 24 * decks - (2 <= RANK[c1] <= 7) - (2 <= RANK[c2] <= 7)
 
 
-def _three_card_odds(wager: str, decks: int, wins: Mapping[str, int], table: Mapping[str, Fraction],
-                     categories: tuple[str, ...]) -> WagerOdds:
-    """A side bet settled on the player's first two cards and the upcard: ``wins`` counts the
-    ordered deals of three cards that pay each category; every other deal loses the bet."""
+def _three_card_odds(wager: str, decks: int, paytable: Mapping[str, Any] | str,
+                     named: Mapping[str, Mapping[str, Any]], categories: tuple[str, ...],
+                     count: Callable[[int, Mapping[str, Fraction], dict[str, int]], None]) -> WagerOdds:
+    """A side bet settled on the player's first two cards and the upcard, priced on a pay
+    table (a name in ``named`` or a mapping category -> N): ``count`` adds to each
+    category the ordered deals of three cards that pay it; every other deal loses."""
+    return _priced_three_card_odds(wager, decks, _paytable_key(decks, paytable, named, categories), categories, count)
+
+
+@lru_cache(maxsize=64)
+def _priced_three_card_odds(wager: str, decks: int, table_key: tuple[tuple[str, Fraction], ...],
+                            categories: tuple[str, ...], count) -> WagerOdds:
+    table = dict(table_key)
+    wins = dict.fromkeys((c for c in categories if c in table), 0)
+    count(decks, table, wins)
     n = 52 * decks
     total = n * (n - 1) * (n - 2)
     outcomes = [Outcome(cat, Fraction(w, total), table[cat]) for cat, w in wins.items()]
@@ -296,18 +307,15 @@ def upcard_luck_odds(decks: int, paytable: Mapping[str, Any] | str = "A") -> Wag
 
     ``paytable`` is "A", "B", "C", "WOO1" or any mapping category -> N (to 1).
     """
-    return _upcard_luck_odds(decks, _paytable_key(decks, paytable, UPCARD_LUCK_TABLES, pt.UPCARD_LUCK_CATEGORIES))
+    return _three_card_odds(UPCARD_LUCK, decks, paytable, UPCARD_LUCK_TABLES, pt.UPCARD_LUCK_CATEGORIES,
+                            _upcard_luck_wins)
 
 
-@lru_cache(maxsize=64)
-def _upcard_luck_odds(decks: int, table_key: tuple[tuple[str, Fraction], ...]) -> WagerOdds:
-    table = dict(table_key)
-    wins = dict.fromkeys((c for c in pt.UPCARD_LUCK_CATEGORIES if c in table), 0)
+def _upcard_luck_wins(decks: int, table: Mapping[str, Fraction], wins: dict[str, int]) -> None:
     for c1, c2, ways in _player_pairs(decks):
         cat = first_on_table(upcard_luck_hand_categories(c1, c2), table)
         if cat is not None:
             wins[cat] += ways * _low_upcards(decks, c1, c2)
-    return _three_card_odds(UPCARD_LUCK, decks, wins, table, pt.UPCARD_LUCK_CATEGORIES)
 
 
 # --- Taxpayer's Fortune ----------------------------------------------------------------------
@@ -435,13 +443,11 @@ def _merge(outcomes: list[Outcome]) -> list[Outcome]:
 
 def poker_bonus_odds(decks: int, paytable: Mapping[str, Any] | str = "default") -> WagerOdds:
     """Ante Up 21's Poker Bonus: the first two cards, the upcard only making three of a kind."""
-    return _poker_bonus_odds(decks, _paytable_key(decks, paytable, POKER_BONUS_TABLES, pt.POKER_BONUS_CATEGORIES))
+    return _three_card_odds(POKER_BONUS, decks, paytable, POKER_BONUS_TABLES, pt.POKER_BONUS_CATEGORIES,
+                            _poker_bonus_wins)
 
 
-@lru_cache(maxsize=64)
-def _poker_bonus_odds(decks: int, table_key: tuple[tuple[str, Fraction], ...]) -> WagerOdds:
-    table = dict(table_key)
-    wins = dict.fromkeys((c for c in pt.POKER_BONUS_CATEGORIES if c in table), 0)
+def _poker_bonus_wins(decks: int, table: Mapping[str, Fraction], wins: dict[str, int]) -> None:
     for c1, c2, ways in _player_pairs(decks):
         if RANK[c1] != RANK[c2]:
             continue
@@ -452,7 +458,6 @@ def _poker_bonus_odds(decks: int, table_key: tuple[tuple[str, Fraction], ...]) -
             cat = first_on_table(poker_bonus_categories(c1, c2, up), table)
             if cat is not None:
                 wins[cat] += ways * up_ways
-    return _three_card_odds(POKER_BONUS, decks, wins, table, pt.POKER_BONUS_CATEGORIES)
 
 
 # --- rulesets --------------------------------------------------------------------------------
@@ -636,13 +641,10 @@ def _add_decks(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", type=int, default=6, help="decks in the shoe (default 6)")
 
 
-def _add_rule(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--rule",
-        default="H17",
-        choices=("H17", "S17"),
-        help="dealer hits (H17) or stands (S17) on soft 17",
-    )
+def _add_shoe_and_rule(parser: argparse.ArgumentParser) -> None:
+    _add_decks(parser)
+    parser.add_argument("--rule", default="H17", choices=("H17", "S17"),
+                        help="dealer hits (H17) or stands (S17) on soft 17")
 
 
 def _side_bet_command(
@@ -671,18 +673,11 @@ upcard_luck_arguments, upcard_luck_run = _side_bet_command(
 
 
 def taxpayers_fortune_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_decks(parser)
-    _add_rule(parser)
-    parser.add_argument(
-        "--tax-schedule",
-        dest="tax_schedule",
-        help="JSON object tax category -> dollars (default: the card)",
-    )
-    parser.add_argument(
-        "--jackpot-column",
-        dest="jackpot_column",
-        help="JSON object line -> dollars (default: the card's column for --decks)",
-    )
+    _add_shoe_and_rule(parser)
+    parser.add_argument("--tax-schedule", dest="tax_schedule",
+                        help="JSON object tax category -> dollars (default: the card)")
+    parser.add_argument("--jackpot-column", dest="jackpot_column",
+                        help="JSON object line -> dollars (default: the card's column for --decks)")
 
 
 def taxpayers_fortune_run(options: Mapping[str, Any]) -> dict:
@@ -702,14 +697,9 @@ poker_bonus_arguments, poker_bonus_run = _side_bet_command(
 
 
 def dealer_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_decks(parser)
-    _add_rule(parser)
-    parser.add_argument(
-        "--after-peek",
-        dest="after_peek",
-        action="store_true",
-        help="condition A and T upcards on the dealer having no natural",
-    )
+    _add_shoe_and_rule(parser)
+    parser.add_argument("--after-peek", dest="after_peek", action="store_true",
+                        help="condition A and T upcards on the dealer having no natural")
     parser.add_argument("--exact", action="store_true", help="also give exact fractions")
 
 

@@ -77,6 +77,7 @@ from ..vocabulary.base import (
     copies_refused,
     made,
     remember,
+    take_seat,
 )
 from ..vocabulary.cards import (
     ACE,
@@ -617,13 +618,6 @@ def _pay_refused(wager: object, hand: object, si: int, pj: int, n_hands: int, sp
         errors.add(f"seats[{si}].paid[{pj}].hand", f"only the 21 wager is paid per hand, not {wager}")
 
 
-def _seat_refused(number: object, si: int, errors: Errors, used: dict[int, int]) -> None:
-    if type(number) is not int or not 1 <= number <= MAX_SEAT_NUMBER:
-        errors.add(f"seats[{si}].seat", f"must be a table position from 1 to {MAX_SEAT_NUMBER}")
-    else:
-        errors.add(f"seats[{si}].seat", f"seat {number} is already used by seats[{used[number]}]")
-
-
 def _parse_seat(data: object, si: int, rules, spec: GameSpec, errors: Errors, used: dict[int, int],
                 shoe: list, c: BlackjackCompiled, accepted: dict) -> Seat | None:
     """One seat; every impossible field named in ``errors`` (None then)."""
@@ -645,10 +639,7 @@ def _parse_seat(data: object, si: int, rules, spec: GameSpec, errors: Errors, us
         _check_keys(raw, _SEAT_KEYS, f"seats[{si}]", errors)
     items = errors.items
     before = len(items)
-    if type(number) is int and 1 <= number <= MAX_SEAT_NUMBER and number not in used:
-        used[number] = si
-    else:
-        _seat_refused(number, si, errors, used)
+    take_seat(raw, si, MAX_SEAT_NUMBER, used, errors)
     if player is not None and type(player) is not str:
         errors.add(f"seats[{si}].player", "must be text")
     wagers = None

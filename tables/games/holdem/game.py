@@ -195,6 +195,7 @@ from ..vocabulary.base import (
     parse_money,
     remember,
     simulator,
+    take_seat,
 )
 from ..vocabulary.cards import TEXT, CardError, parse_card
 from ..vocabulary.catalogue import (
@@ -373,20 +374,7 @@ def _parse_seats(raw: object, stakes: Stakes, errors: Errors) -> tuple[HandSeat,
                 if key not in _SEAT_KEYS:
                     errors.add(f"{path}.{key}", "unknown field; expected seat, player, stack")
         seat = item.get("seat")
-        ok = True
-        if type(seat) is not int:
-            errors.add(
-                f"{path}.seat", "is missing" if seat is None else f"{seat!r} is not a seat number"
-            )
-            ok = False
-        elif not 1 <= seat <= stakes.max_seats:
-            errors.add(f"{path}.seat", f"must be 1 to {stakes.max_seats}, got {seat}")
-            ok = False
-        elif seat in taken:
-            errors.add(f"{path}.seat", f"seat {seat} is already taken by seats[{taken[seat]}]")
-            ok = False
-        else:
-            taken[seat] = i
+        ok = take_seat(item, i, stakes.max_seats, taken, errors)
         player = item.get("player")
         if player is not None and not isinstance(player, str):
             errors.add(f"{path}.player", "must be text")

@@ -19,75 +19,31 @@ import random
 from collections.abc import Iterable
 
 from ..settings.rulesets import HoldemBlackjackRules
+from ..vocabulary import catalogue as cat
 from ..vocabulary.base import SIMULATORS
 from ..vocabulary.cards import BJ_POINTS, RANK, TEN_VALUE, TEXT
-from ..vocabulary.catalogue import (
-    ANTE_MISSING,
-    ANTE_WRONG_AMOUNT,
-    BET_WRONG_SIZE,
-    BETTING_NOT_COMPLETE,
-    BLIND_WRONG_AMOUNT,
-    BLIND_WRONG_SEAT,
-    CALL_WRONG_AMOUNT,
-    CHECK_FACING_BET,
-    FINAL_BET_OUT_OF_SPREAD,
-    HIT_ON_BUST,
-    HIT_PAST_MAX_CARDS,
-    HOLDEM_BLACKJACK,
-    OUT_OF_TURN,
-    PAY_ABOVE_EXPECTED,
-    PAY_BELOW_EXPECTED,
-    RAISE_CAP_EXCEEDED,
-    RAKE_ABOVE_EXPECTED,
-)
+from . import state as hs
 from .pots import hand_key, money_text_cents, settle_pots
-from .state import (
-    ACTIONS,
-    ALL_IN,
-    ANTE,
-    AWARD,
-    BET,
-    BIG_BLIND,
-    CALL,
-    CAN_ACT,
-    CHECK,
-    FOLD,
-    FOLDED,
-    HIT,
-    HOLE,
-    P_COMPLETE,
-    P_FINAL,
-    P_R1,
-    P_R2,
-    RAISE,
-    RAKE,
-    SHOWDOWN,
-    SMALL_BLIND,
-    STAND,
-    UP,
-    Action,
-    State,
-    compiled,
-)
+from .state import Action, State, compiled
 
 #: injectable error -> the finding code it produces
 INJECTIONS: dict[str, str] = {
-    "ante_missing": ANTE_MISSING,
-    "ante_amount": ANTE_WRONG_AMOUNT,
-    "blind_amount": BLIND_WRONG_AMOUNT,
-    "blind_seat": BLIND_WRONG_SEAT,
-    "out_of_turn": OUT_OF_TURN,
-    "check_facing_bet": CHECK_FACING_BET,
-    "call_amount": CALL_WRONG_AMOUNT,
-    "bet_size": BET_WRONG_SIZE,
-    "final_spread": FINAL_BET_OUT_OF_SPREAD,
-    "raise_cap": RAISE_CAP_EXCEEDED,
-    "betting_not_complete": BETTING_NOT_COMPLETE,
-    "hit_on_bust": HIT_ON_BUST,
-    "hit_past_max": HIT_PAST_MAX_CARDS,
-    "overpay": PAY_ABOVE_EXPECTED,
-    "underpay": PAY_BELOW_EXPECTED,
-    "rake": RAKE_ABOVE_EXPECTED,
+    "ante_missing": cat.ANTE_MISSING,
+    "ante_amount": cat.ANTE_WRONG_AMOUNT,
+    "blind_amount": cat.BLIND_WRONG_AMOUNT,
+    "blind_seat": cat.BLIND_WRONG_SEAT,
+    "out_of_turn": cat.OUT_OF_TURN,
+    "check_facing_bet": cat.CHECK_FACING_BET,
+    "call_amount": cat.CALL_WRONG_AMOUNT,
+    "bet_size": cat.BET_WRONG_SIZE,
+    "final_spread": cat.FINAL_BET_OUT_OF_SPREAD,
+    "raise_cap": cat.RAISE_CAP_EXCEEDED,
+    "betting_not_complete": cat.BETTING_NOT_COMPLETE,
+    "hit_on_bust": cat.HIT_ON_BUST,
+    "hit_past_max": cat.HIT_PAST_MAX_CARDS,
+    "overpay": cat.PAY_ABOVE_EXPECTED,
+    "underpay": cat.PAY_BELOW_EXPECTED,
+    "rake": cat.RAKE_ABOVE_EXPECTED,
 }
 
 
@@ -161,7 +117,7 @@ class _Sim:
 
     def live(self) -> list[int]:
         state = self.state
-        return [s for j, s in enumerate(self.clock) if state.state[j] != FOLDED]
+        return [s for j, s in enumerate(self.clock) if state.state[j] != hs.FOLDED]
 
     def strength(self, s: int, r: int) -> float:
         cards = self.state.cards[self.state.pos[s]]
@@ -191,25 +147,25 @@ class _Sim:
                 if s == wrong_ante and self.left(s) > due + 1:
                     due += 1  # a cent too much
                 if due:
-                    self.record(ANTE, s, due)
+                    self.record(hs.ANTE, s, due)
         sb_seat, bb_seat = self.state.sb_seat, self.state.bb_seat
         if self.take("blind_seat"):
             sb_seat, bb_seat = bb_seat, sb_seat
         sb_amt = st.sb * 2 if self.take("blind_amount") else st.sb
-        self.record(SMALL_BLIND, sb_seat, min(sb_amt, self.left(sb_seat)))
-        self.record(BIG_BLIND, bb_seat, min(st.bb, self.left(bb_seat)))
+        self.record(hs.SMALL_BLIND, sb_seat, min(sb_amt, self.left(sb_seat)))
+        self.record(hs.BIG_BLIND, bb_seat, min(st.bb, self.left(bb_seat)))
         for s in clock:
-            self.deal(HOLE, s)
+            self.deal(hs.HOLE, s)
         self.betting(1)
         if len(self.live()) > 1:
             for s in self.live():
-                self.deal(UP, s)
+                self.deal(hs.UP, s)
             self.betting(2)
         if len(self.live()) > 1:
             self.complete()
             self.betting(3)
         if len(self.live()) > 1:
-            self.record(SHOWDOWN)
+            self.record(hs.SHOWDOWN)
         self.award()
         return {
             "button": self.button,
@@ -224,7 +180,7 @@ class _Sim:
         st = self.st
         rng = self.rng
         state = self.state
-        state.advance((P_R1, P_R2, P_FINAL)[r - 1])
+        state.advance((hs.P_R1, hs.P_R2, hs.P_FINAL)[r - 1])
         extra_raise = False
         while True:
             seat = state.to_act()
@@ -238,11 +194,11 @@ class _Sim:
                 state.clock[q]
                 for q in range(state.n)
                 if q != j
-                and state.state[q] == CAN_ACT
+                and state.state[q] == hs.CAN_ACT
                 and (state.need[q] or state.inr[q] < state.bet)
             ]
             if others and len(live) >= 3 and self.take("out_of_turn"):
-                self.record(FOLD, others[0])
+                self.record(hs.FOLD, others[0])
                 continue  # the skipped player acts next (out of turn too, after the fold)
             if owe > 0 and len(live) >= 2 and r >= 2 and self.take("betting_not_complete"):
                 return  # the dealer moves on with a player still to act
@@ -254,17 +210,17 @@ class _Sim:
             bet = state.bet
             deep = bet + st.fmax + st.bb - state.inr[j] < left
             low, high = state.raise_sizes()
-            kind = RAISE if bet else BET
+            kind = hs.RAISE if bet else hs.BET
             cap_left = state.can_bet(kind, seat, min(owe + low, left)) or (
                 deep and not extra_raise and self.take("raise_cap")
             )
             if cap_left and not state.can_bet(kind, seat, min(owe + low, left)):
                 extra_raise = True
             if owe > 0 and self.take("check_facing_bet"):
-                self.record(CHECK, seat)
+                self.record(hs.CHECK, seat)
                 continue
             if owe > 0 and roll < (1 - strength) * 0.5:
-                self.record(FOLD, seat)
+                self.record(hs.FOLD, seat)
                 continue
             if cap_left and (roll > 1 - strength * 0.45 or extra_raise):
                 if r < 3:
@@ -275,22 +231,22 @@ class _Sim:
                         inc = high + st.bb
                 amount = owe + inc
                 if amount >= left:
-                    self.record(ALL_IN, seat, left)
+                    self.record(hs.ALL_IN, seat, left)
                 else:
                     self.record(kind, seat, amount)
                 continue
             if owe <= 0:
-                self.record(CHECK, seat)
+                self.record(hs.CHECK, seat)
             elif owe >= left:
-                self.record(ALL_IN, seat, left)
+                self.record(hs.ALL_IN, seat, left)
             else:
                 wrong = st.bb if self.take("call_amount") and owe + st.bb < left else 0
-                self.record(CALL, seat, owe + wrong)
+                self.record(hs.CALL, seat, owe + wrong)
 
     def complete(self) -> None:
         st = self.st
         state = self.state
-        state.advance(P_COMPLETE)
+        state.advance(hs.P_COMPLETE)
         for s in self.live():
             while True:
                 cards = state.cards[state.pos[s]]
@@ -298,14 +254,14 @@ class _Sim:
                     if self.take(
                         "hit_on_bust" if hand_key(cards, st.max_cards) < 0 else "hit_past_max"
                     ):
-                        self.deal(HIT, s)
+                        self.deal(hs.HIT, s)
                     break
                 stand_on = 17 if self.rng.random() < 0.7 else self.rng.randint(12, 18)
                 if s == self.lucky or hand_key(cards, st.max_cards) < stand_on:
-                    self.deal(HIT, s)
+                    self.deal(hs.HIT, s)
                     continue
                 break
-            self.record(STAND, s)
+            self.record(hs.STAND, s)
 
     def award(self) -> None:
         st = self.st
@@ -331,13 +287,13 @@ class _Sim:
             received[winners[0]] -= min(st.bb, received[winners[0]] - 1)
         for s in clock:
             if received.get(s):
-                self.record(AWARD, s, received[s])
+                self.record(hs.AWARD, s, received[s])
         rake = result.rake + (st.bb if self.take("rake") else 0)
         if rake or st.percent:
-            self.record(RAKE, 0, rake)
+            self.record(hs.RAKE, 0, rake)
 
 
-_WITH_AMOUNT = frozenset(k for k, keys in ACTIONS.items() if "amount" in keys)
+_WITH_AMOUNT = frozenset(k for k, keys in hs.ACTIONS.items() if "amount" in keys)
 
 
 def simulate_hand(
@@ -353,4 +309,4 @@ def simulate_hand(
     return _Sim(rng, rules, seats, inject).run()
 
 
-SIMULATORS[HOLDEM_BLACKJACK] = simulate_hand
+SIMULATORS[cat.HOLDEM_BLACKJACK] = simulate_hand

@@ -12,8 +12,9 @@ stand, showdown, award, rake — each appended to :attr:`State.log`. For every o
   card. What is possible but breaks a rule (out of turn, a wrong size, a fifth raise) is
   still applied, as it happened at the table, and reported as a
   :class:`~tables.games.vocabulary.base.Finding` in :attr:`State.findings`;
-* the operation itself (:meth:`State.apply`, or the named ones) verifies, judges and
-  applies, and appends the action to the log.
+* the operation itself (:meth:`State.act` with the log's word, or :meth:`State.apply`
+  with an :class:`Action`; ``bet_or_raise`` and ``all_in`` work out the word or the
+  amount) verifies, judges and applies, and appends the action to the log.
 
 Who uses it: the audit (:mod:`.game`) replays the recorded log through it;
 the tablet (:mod:`.actions`) offers as buttons what its ``can_*`` allow; the
@@ -475,30 +476,19 @@ class State:
         """The dealer moves the hand on to phase ``to``: every phase before it is closed."""
         if where is None:
             where = self.k
-        err = self.errors.add
         n = self.n
         while self.phase < to:
             ph = self.phase
             if ph == P_POST:
                 self._check_posts()
             elif ph == P_HOLE:
-                for j in range(n):
-                    if not self.hole[j]:
-                        err(
-                            f"actions[{where}]",
-                            f"seat {self.clock[j]} was dealt no hole card before {PHASE_NAMES[ph + 1]}",
-                        )
+                self._undealt(self.hole, False, where, f"was dealt no hole card before {PHASE_NAMES[ph + 1]}")
                 self._start_round(1)
             elif ph == P_R1:
                 self._close_round(1, where)
             elif ph == P_UP:
                 if self.live > 1:
-                    for j in range(n):
-                        if self.state[j] != FOLDED and not self.up[j]:
-                            err(
-                                f"actions[{where}]",
-                                f"seat {self.clock[j]} is in the hand but was dealt no up card",
-                            )
+                    self._undealt(self.up, True, where, "is in the hand but was dealt no up card")
                 self._start_round(2)
             elif ph == P_R2:
                 self._close_round(2, where)
@@ -509,6 +499,13 @@ class State:
             elif ph == P_FINAL:
                 self._close_round(3, where)
             self.phase = ph + 1
+
+    def _undealt(self, dealt: list, in_hand_only: bool, where: int | str, words: str) -> None:
+        """The dealer moves on without dealing a seat its card: the seat is named (only
+        those still in the hand, when a fold may have come first)."""
+        for j in range(self.n):
+            if not dealt[j] and not (in_hand_only and self.state[j] == FOLDED):
+                self.errors.add(f"actions[{where}]", f"seat {self.clock[j]} {words}")
 
     def finish(self) -> None:
         """The log ends here: what a hand needs to have a result, and the last phases closed."""
@@ -574,35 +571,19 @@ class State:
             log.append(action)
 
     def act(self, kind: str, seat: int = 0, cents: int = 0, card: int = -1) -> Action:
-        """The named operation ``kind`` (the log's word) by ``seat``; returns the action logged."""
+        """The operation ``kind`` (the log's word: ``CHECK``, ``CALL``, ``HOLE``...) by ``seat``,
+        verified, judged and applied; returns the action logged."""
         action = Action(kind, seat, cents, card)
         self.apply(action)
         return action
 
-    # The named operations, as PokerKit has them (amount = chips this action puts in).
-    def check(self, seat: int) -> Action:
-        return self.act(CHECK, seat)
-
-    def fold(self, seat: int) -> Action:
-        return self.act(FOLD, seat)
-
-    def call(self, seat: int, cents: int) -> Action:
-        return self.act(CALL, seat, cents)
-
+    # The operations that work something out, named as PokerKit names them; every other
+    # operation is ``act(kind, ...)`` with the log's word (``act(CHECK, seat)``).
     def bet_or_raise(self, seat: int, cents: int) -> Action:
         return self.act(RAISE if self.bet else BET, seat, cents)
 
     def all_in(self, seat: int) -> Action:
         return self.act(ALL_IN, seat, self.left[self.pos[seat]])
-
-    def post(self, kind: str, seat: int, cents: int) -> Action:
-        return self.act(kind, seat, cents)
-
-    def deal(self, kind: str, seat: int, card: int) -> Action:
-        return self.act(kind, seat, card=card)
-
-    def stand(self, seat: int) -> Action:
-        return self.act(STAND, seat)
 
     # -- betting: verify, judge, apply ----------------------------------------------------
 
@@ -645,15 +626,6 @@ class State:
         except Illegal:
             return False
         return self._judge_bet(kind, j, cents, False, 0)
-
-    def can_check(self, seat: int) -> bool:
-        return self.can_bet(CHECK, seat)
-
-    def can_fold(self, seat: int) -> bool:
-        return self.can_bet(FOLD, seat)
-
-    def can_call(self, seat: int, cents: int) -> bool:
-        return self.can_bet(CALL, seat, cents)
 
     def can_raise(self, seat: int, cents: int) -> bool:
         return self.can_bet(RAISE if self.bet else BET, seat, cents)

@@ -50,6 +50,7 @@ from ..vocabulary.base import (
     copies_refused,
     parse_money,
     remember,
+    take_seat,
 )
 from ..vocabulary.cards import CARD_OF_TEXT, TEXT, CardError, parse_card, too_many_copies
 from ..vocabulary.catalogue import ANTE, ODDS
@@ -239,19 +240,6 @@ def _parse_paid(value: object, i: int, errors: Errors, c: PokerOrBustCompiled) -
     return tuple(out)
 
 
-def _seat_refused(data: Mapping, seat: object, i: int, errors: Errors, used: dict[int, int]) -> int | None:
-    """Why ``seat`` is not a free table position; the seat number when it is only taken already."""
-    path = f"seats[{i}].seat"
-    if "seat" not in data:
-        errors.add(path, "is missing")
-        return None
-    if type(seat) is not int or not 1 <= seat <= MAX_SEATS:
-        errors.add(path, f"must be a table position from 1 to {MAX_SEATS}, got {seat!r}")
-        return None
-    errors.add(path, f"seat {seat} is already used by seats[{used[seat]}]")
-    return seat
-
-
 def _parse_wagers(wagers: object, i: int, errors: Errors, c: PokerOrBustCompiled) -> tuple[Decimal | None, Decimal | None]:
     path = f"seats[{i}].wagers"
     if not isinstance(wagers, Mapping):
@@ -276,10 +264,8 @@ def _parse_seat(data: object, i: int, errors: Errors, used: dict[int, int], c: P
     if len(data) > 5 or not data.keys() <= _SEAT_KEYS:
         _unknown_keys(data, _SEAT_KEYS, f"seats[{i}]", errors)
     seat = data.get("seat")
-    if type(seat) is int and 0 < seat <= MAX_SEATS and seat not in used:
-        used[seat] = i
-    else:
-        seat = _seat_refused(data, seat, i, errors, used)
+    if not take_seat(data, i, MAX_SEATS, used, errors) and not (type(seat) is int and seat in used):
+        seat = None  # read on only as a seat already used, to name the seat's other errors
     player = data.get("player")
     if player is not None and (not isinstance(player, str) or not player.strip()):
         errors.add(f"seats[{i}].player", "must be a non-empty text identifier")

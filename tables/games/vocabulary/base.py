@@ -89,6 +89,24 @@ def copies_refused(located: list[tuple[str, tuple[int, ...]]], decks: int, error
                 errors.add(f"{path}[{k}]", f"{TEXT[c]} appears {counts[c]} times in the round; a {decks}-deck shoe holds {decks}")
 
 
+def take_seat(data: Mapping, i: int, max_seats: int, used: dict[int, int], errors: Errors) -> bool:
+    """Where a player sits, the one rule of every game's parser: ``seats[i].seat`` is a table
+    position from 1 to the table's seats that no earlier seat of the round holds. A seat
+    taken is recorded in ``used`` (position -> index); a seat refused is named with why."""
+    seat = data.get("seat")
+    if type(seat) is int and 0 < seat <= max_seats and seat not in used:
+        used[seat] = i
+        return True
+    path = f"seats[{i}].seat"
+    if seat is None:
+        errors.add(path, "is missing")
+    elif type(seat) is not int or not 1 <= seat <= max_seats:
+        errors.add(path, f"must be a table position from 1 to {max_seats}, got {seat!r}")
+    else:
+        errors.add(path, f"seat {seat} is already used by seats[{used[seat]}]")
+    return False
+
+
 def join_path(base: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{base}[{key}]"

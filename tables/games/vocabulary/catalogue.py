@@ -351,16 +351,12 @@ FINDINGS: dict[str, FindingKind] = {
         FindingKind(AWARDS_DO_NOT_BALANCE, PROCEDURE, RULE_AWARDS, (HOLDEM_BLACKJACK,)),
         FindingKind(ANTE_MISSING, RULE_VIOLATION, RULE_HOLDEM_ANTE, (HOLDEM_BLACKJACK,)),
         FindingKind(ANTE_WRONG_AMOUNT, RULE_VIOLATION, RULE_HOLDEM_ANTE, (HOLDEM_BLACKJACK,)),
-        FindingKind(BLIND_MISSING, RULE_VIOLATION, RULE_SMALL_BLIND, (HOLDEM_BLACKJACK,),
-                    cases=(RULE_BIG_BLIND,)),
-        FindingKind(BLIND_WRONG_SEAT, RULE_VIOLATION, RULE_SMALL_BLIND, (HOLDEM_BLACKJACK,),
-                    cases=(RULE_BIG_BLIND,)),
-        FindingKind(BLIND_WRONG_AMOUNT, RULE_VIOLATION, RULE_SMALL_BLIND, (HOLDEM_BLACKJACK,),
-                    cases=(RULE_BIG_BLIND,)),
-        FindingKind(BET_WRONG_SIZE, RULE_VIOLATION, RULE_BET_SIZES, (HOLDEM_BLACKJACK,),
-                    quotes=QUOTES_STAKES),
-        FindingKind(FINAL_BET_OUT_OF_SPREAD, RULE_VIOLATION, RULE_BET_SIZES, (HOLDEM_BLACKJACK,),
-                    quotes=QUOTES_STAKES),
+        # the blinds' three codes quote the small blind's rule, or the big blind's
+        *(FindingKind(code, RULE_VIOLATION, RULE_SMALL_BLIND, (HOLDEM_BLACKJACK,), cases=(RULE_BIG_BLIND,))
+          for code in (BLIND_MISSING, BLIND_WRONG_SEAT, BLIND_WRONG_AMOUNT)),
+        # the sizes' two codes word the rule from the table's stakes
+        *(FindingKind(code, RULE_VIOLATION, RULE_BET_SIZES, (HOLDEM_BLACKJACK,), quotes=QUOTES_STAKES)
+          for code in (BET_WRONG_SIZE, FINAL_BET_OUT_OF_SPREAD)),
         FindingKind(RAISE_CAP_EXCEEDED, RULE_VIOLATION, RULE_CAP, (HOLDEM_BLACKJACK,)),
         FindingKind(HIT_ON_BUST, RULE_VIOLATION, RULE_BUST, (HOLDEM_BLACKJACK,)),
         FindingKind(HIT_PAST_MAX_CARDS, RULE_VIOLATION, RULE_MAX_CARDS, (HOLDEM_BLACKJACK,)),
@@ -371,9 +367,7 @@ FINDINGS: dict[str, FindingKind] = {
         FindingKind(PAY_ABOVE_EXPECTED, OVERPAY, RULE_PAY, ALL_GAMES, quotes=QUOTES_NOTHING),
         FindingKind(PAY_BELOW_EXPECTED, UNDERPAY, RULE_PAY, ALL_GAMES, quotes=QUOTES_NOTHING),
         # The table's limits, every game but Hold'em (the recording service)
-        FindingKind(WAGER_ABOVE_TABLE_MAX, RULE_VIOLATION, RULE_TABLE_LIMITS, HOUSE_GAMES,
-                    source=RECORDING_SERVICE),
-        FindingKind(WAGER_BELOW_TABLE_MIN, RULE_VIOLATION, RULE_TABLE_LIMITS, HOUSE_GAMES,
-                    source=RECORDING_SERVICE),
+        *(FindingKind(code, RULE_VIOLATION, RULE_TABLE_LIMITS, HOUSE_GAMES, source=RECORDING_SERVICE)
+          for code in (WAGER_ABOVE_TABLE_MAX, WAGER_BELOW_TABLE_MIN)),
     )
 }
