@@ -351,12 +351,12 @@ def _parse_seats(raw: object, stakes: Stakes, errors: Errors) -> tuple[HandSeat,
     out: list[HandSeat] = []
     taken: dict[int, int] = {}
     for i, item in enumerate(raw):
-        if item.__class__ is dict:
+        if type(item) is dict:
             try:
                 seat = item["seat"]
                 hand_seat = made[(seat, item.get("player"), item["stack"])]
                 if (
-                    seat.__class__ is int
+                    type(seat) is int
                     and seat not in taken
                     and len(item) == 2 + ("player" in item)
                 ):
@@ -429,9 +429,8 @@ def _parse_actions(
     decks = stakes.decks
     specs = _SPECS
     made = stakes.cache("actions")  # (action, seat, amount or card text) -> Action
-    _dict, _str, _int = dict, str, int
     for k, item in enumerate(raw):
-        if item.__class__ is _dict:
+        if type(item) is dict:
             try:
                 kind = item["action"]
                 spec = specs[kind]
@@ -440,8 +439,8 @@ def _parse_actions(
                     action = made[(kind, seat, item[spec[2]] if spec[2] else None)]
                     # exact types: True or 1.0 would find seat 1's action
                     if (
-                        seat.__class__ is _int
-                        and kind.__class__ is _str
+                        type(seat) is int
+                        and type(kind) is str
                         and (seat in seat_numbers or not spec[1])
                     ):
                         c = action.card

@@ -2,6 +2,8 @@
 # operations read and write them without a dictionary or descriptor lookup. Money fields
 # stay Python ints (amounts up to 999,999,999,999.99 in cents).
 
+cimport cython
+
 cdef class State:
     cdef public object st
     cdef public object button
@@ -49,3 +51,22 @@ cdef class State:
     cdef public list log
     cdef public Py_ssize_t k
 
+
+    # The operations the replay calls for every action, as C calls between them.
+    @cython.locals(state=list, inr=list, need=list, j=Py_ssize_t, n=Py_ssize_t, _=Py_ssize_t)
+    cpdef Py_ssize_t next_actor(self)
+    @cython.locals(j=Py_ssize_t, left=list, inr=list, state=list)
+    cpdef _betting(self, str kind, object seat, object cents, Py_ssize_t k)
+    cpdef bint _full_raise(self, Py_ssize_t j, object inc)
+    @cython.locals(nxt=Py_ssize_t, ok=bint, all_in=bint, inr=list, findings=list, rno=Py_ssize_t)
+    cpdef bint _judge_bet(self, str kind, Py_ssize_t j, object cents, bint report, Py_ssize_t k)
+    @cython.locals(j=Py_ssize_t)
+    cpdef _op_card(self, str kind, object seat, object card, Py_ssize_t k)
+    @cython.locals(j=Py_ssize_t, left=list)
+    cpdef _op_post(self, str kind, object seat, object cents, Py_ssize_t k)
+    cpdef _op_award(self, str kind, object seat, object cents, Py_ssize_t k)
+    @cython.locals(ph=Py_ssize_t)
+    cpdef advance(self, Py_ssize_t to, where=*)
+    cpdef _close_round(self, Py_ssize_t r, where)
+    @cython.locals(k=Py_ssize_t, phase=Py_ssize_t, target=Py_ssize_t, targets=dict, log=list)
+    cpdef apply_all(self, actions, errors)

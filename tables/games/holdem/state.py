@@ -253,9 +253,10 @@ def add_finding(
 
 CAN_ACT, ALL_IN_STATE, FOLDED = 0, 1, 2
 
-# Compiled, the State's fields and its hot methods are typed in ``state.pxd`` beside
-# this file. The build's manifest hashes this .py only: after a change to the .pxd, run
-# ``build_ext --force`` (or change this file) so that the build is redone.
+# Compiled, the State's fields and the operations the replay calls for every action are
+# typed in ``state.pxd`` beside this file (the operations as ``cpdef`` methods, so that
+# they call each other in C). ``apply_all`` calls each operation by name for that reason,
+# not through a table of functions. The build's manifest covers the .pxd with this file.
 
 
 class State:
@@ -476,7 +477,6 @@ class State:
         """The dealer moves the hand on to phase ``to``: every phase before it is closed."""
         if where is None:
             where = self.k
-        n = self.n
         while self.phase < to:
             ph = self.phase
             if ph == P_POST:
@@ -492,8 +492,7 @@ class State:
                 self._start_round(2)
             elif ph == P_R2:
                 self._close_round(2, where)
-                state = self.state
-                self.comp = {j: i for i, j in enumerate(j for j in range(n) if state[j] != FOLDED)}
+                self.comp = self._completion_order()
             elif ph == P_COMPLETE:
                 self._start_round(3)
             elif ph == P_FINAL:
@@ -547,7 +546,7 @@ class State:
         """:meth:`apply` for each action of a recorded log in turn. With ``errors``, an
         action that cannot have happened is recorded there by its path (``actions[k]``)
         and the replay goes on, so that every such action of the log is reported."""
-        ops, targets, log = _OPS, _TARGETS, self.log
+        targets, log = _TARGETS, self.log
         for action in actions:
             kind, seat, cents, card = action
             k = self.k
@@ -562,7 +561,14 @@ class State:
                         raise Illegal(
                             f"a {kind.replace('_', ' ')} cannot come after {PHASE_NAMES[phase]} began"
                         )
-                ops[kind](self, kind, seat, cents, card, k)
+                if kind in BETTING:
+                    self._betting(kind, seat, cents, k)
+                elif kind in _CARDS:
+                    self._op_card(kind, seat, card, k)
+                elif kind in _POSTS:
+                    self._op_post(kind, seat, cents, k)
+                else:
+                    self._op_award(kind, seat, cents, k)
             except Illegal as exc:
                 if errors is None:
                     raise
@@ -634,7 +640,7 @@ class State:
         j = self.pos[seat]
         return self.can_bet(ALL_IN, seat, self.left[j])
 
-    def _betting(self, kind: str, seat: int, cents: int, card: int, k: int) -> None:
+    def _betting(self, kind: str, seat: int, cents: int, k: int) -> None:
         j = self.pos[seat]
         if self.state[j] or cents > self.left[j] or self.live <= 1 or BET_PHASE[self.phase] < 0:
             self.verify_betting(kind, seat, cents)  # raises with the reason
@@ -931,7 +937,7 @@ class State:
             return False
         return True
 
-    def _op_card(self, kind: str, seat: int, cents: int, card: int, k: int) -> None:
+    def _op_card(self, kind: str, seat: int, card: int, k: int) -> None:
         j = self.pos[seat]
         if kind == HOLE:
             if self.hole[j]:
@@ -952,7 +958,7 @@ class State:
             else:
                 self.cards[j].append(card)
 
-    def _op_post(self, kind: str, seat: int, cents: int, card: int, k: int) -> None:
+    def _op_post(self, kind: str, seat: int, cents: int, k: int) -> None:
         j = self.pos[seat]
         left = self.left
         if cents > left[j]:
@@ -972,7 +978,8 @@ class State:
             self.allin_at[j] = k
             self.active -= 1
 
-    def _op_award(self, kind: str, seat: int, cents: int, card: int, k: int) -> None:
+    def _op_award(self, kind: str, seat: int, cents: int, k: int) -> None:
+        """An award or the rake; the showdown (a marker of the phase only) changes nothing."""
         if kind == AWARD:
             self.awards[seat] = self.awards.get(seat, 0) + cents
             if seat not in self.award_paths:
@@ -1083,28 +1090,8 @@ class State:
                     )
 
 
-def _op_showdown(state: State, kind: str, seat: int, cents: int, card: int, k: int) -> None:
-    pass
-
-
-_OPS = {
-    CHECK: State._betting,
-    FOLD: State._betting,
-    CALL: State._betting,
-    BET: State._betting,
-    RAISE: State._betting,
-    ALL_IN: State._betting,
-    ANTE: State._op_post,
-    SMALL_BLIND: State._op_post,
-    BIG_BLIND: State._op_post,
-    HOLE: State._op_card,
-    UP: State._op_card,
-    HIT: State._op_card,
-    STAND: State._op_card,
-    SHOWDOWN: _op_showdown,
-    AWARD: State._op_award,
-    RAKE: State._op_award,
-}
+_CARDS = frozenset((HOLE, UP, HIT, STAND))
+_POSTS = frozenset((ANTE, SMALL_BLIND, BIG_BLIND))
 #: action -> the phase it belongs to, by the phase the hand is in (betting belongs to the
 #: round whose cards were dealt last; -1, -2: no betting now)
 _TARGETS = {
