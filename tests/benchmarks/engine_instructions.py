@@ -12,13 +12,14 @@ same rounds compare exactly. Instructions are not time (a cache miss costs more 
 add), but the ratio between two builds of the same Python code follows their time ratio.
 
 What is counted: ``audit(parse_round(data))`` over ``--rounds`` rounds, after the
-ruleset's memos were warmed on 2,000 other rounds (seed 2), as a long bench or a worker
+ruleset's memos were warmed on 2,000 other rounds (seed 2; ``--warm``), as a long bench or a worker
 has them. Only that loop is counted: a 20-line C helper, compiled with gcc on first use
 into ``var/``, issues callgrind's client requests around it.
 
-``--data DIR`` keeps the rounds as JSON (``DIR/<game>_<seed>.json``): made by the first
-tree measured, read by the next, so another tree (``--tree``, e.g. a worktree of an older
-commit with its engine built) replays the very same rounds through its own engine. Needs
+The rounds are made by this checkout's simulators before valgrind starts and read back as
+JSON text by the counted process. ``--data DIR`` keeps them (``DIR/<game>_<seed>_<n>.json``),
+so another tree (``--tree``, e.g. a worktree of an older commit with its engine built)
+replays the very same rounds through its own engine. Needs
 valgrind (Debian's ``valgrind`` package) and gcc.
 """
 
@@ -38,6 +39,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a script; counted() puts the tree measured before it
 WARM_ROUNDS = 2_000
 _HELPER_C = """#include <valgrind/callgrind.h>
 void count_start(void) { CALLGRIND_TOGGLE_COLLECT; }
@@ -57,22 +59,28 @@ def _helper() -> Path:
     return out
 
 
-def _rounds(game: str, seed: int, count: int, data: Path | None) -> list[dict]:
-    """``count`` simulated rounds of ``game``; kept in / read from ``data`` when given."""
-    path = data / f"{game}_{seed}_{count}.json" if data else None
-    if path is not None and path.exists():
-        return json.loads(path.read_text())
-    from tables.games import GAMES
+def _round_file(data: Path, game: str, seed: int, count: int) -> Path:
+    """The file of ``count`` rounds of ``game`` dealt from ``seed``, made by this checkout's
+    simulator (outside valgrind) unless ``data`` holds it already."""
+    path = data / f"{game}_{seed}_{count}.json"
+    if not path.exists():
+        from tables.games import GAMES
+        from tests.benchmarks import (
+            bench_blackjack_games,
+            bench_holdem_blackjack,
+            bench_poker_or_bust,
+        )
 
-    g = GAMES[game]
-    rules = g.default_rules()
-    rng = random.Random(seed)
-    seats = 6 if game == "holdem_blackjack" else 7  # as the engine benches deal them
-    rounds = [g.module.simulate_round(rng, rules, seats=seats) for _ in range(count)]
-    if path is not None:
+        # as many seats as the game's engine bench deals
+        bench = {"holdem_blackjack": bench_holdem_blackjack, "poker_or_bust": bench_poker_or_bust}
+        g = GAMES[game]
+        rules = g.default_rules()
+        rng = random.Random(seed)
+        seats = bench.get(game, bench_blackjack_games).SEATS
+        rounds = [g.module.simulate_round(rng, rules, seats=seats) for _ in range(count)]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(rounds))
-    return rounds
+    return path
 
 
 def counted(args: argparse.Namespace) -> None:
@@ -84,9 +92,12 @@ def counted(args: argparse.Namespace) -> None:
     g = GAMES[args.game]
     module, rules = g.module, g.default_rules()
     parse, audit = module.parse_round, module.audit
-    data = Path(args.data).resolve() if args.data else None
-    rounds = _rounds(args.game, 1, args.rounds, data)
-    for d in _rounds(args.game, 2, WARM_ROUNDS, data):
+    # Read from JSON text, as the API receives a round: the counted process does the same
+    # steps before the loop every time (rounds simulated in it would leave its memory and
+    # the memo keys' string objects otherwise, and the count would move).
+    data = Path(args.data)
+    rounds = json.loads(_round_file(data, args.game, 1, args.rounds).read_text())
+    for d in json.loads(_round_file(data, args.game, 2, args.warm).read_text()):
         audit(parse(d, rules), rules)
     gc.collect()
     gc.freeze()  # the rounds are test data, not the engine's (as in the engine benches)
@@ -101,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="holdem_blackjack")
     parser.add_argument("--rounds", type=int, default=500)
+    parser.add_argument("--warm", type=int, default=WARM_ROUNDS, help="rounds that warm the memos first")
     parser.add_argument("--engine", choices=("compiled", "python"), default="compiled")
     parser.add_argument("--data", help="directory keeping the rounds, so other trees replay the same")
     parser.add_argument("--tree", default=str(ROOT), help="the checkout whose engine is counted")
@@ -117,21 +129,23 @@ def main(argv: list[str] | None = None) -> int:
     python = tree / ".venv" / "bin" / "python"
     env = {**os.environ, "CASINO_ENGINE": args.engine, "PYTHONHASHSEED": "0"}
     with tempfile.TemporaryDirectory() as tmp:
+        data = Path(args.data).resolve() if args.data else Path(tmp)
+        _round_file(data, args.game, 1, args.rounds)
+        _round_file(data, args.game, 2, args.warm)
         cmd = [
             "valgrind", "--tool=callgrind", "--collect-atstart=no",
             f"--callgrind-out-file={tmp}/callgrind.out",
             str(python if python.exists() else sys.executable), __file__, "--counted",
-            "--game", args.game, "--rounds", str(args.rounds), "--tree", str(tree),
+            "--game", args.game, "--rounds", str(args.rounds), "--warm", str(args.warm),
+            "--tree", str(tree), "--data", str(data),
         ]  # fmt: skip
-        if args.data:
-            cmd += ["--data", str(Path(args.data).resolve())]
         run = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     found = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or found is None:
         print(run.stderr[-3000:], file=sys.stderr)
         return 1
     total = int(found.group(1))
-    print(
+    print(  # the figure's form is read back by tests/benchmarks/test_engine_instructions_runs.py
         f"{args.game}: {total:,} instructions for {args.rounds} rounds = "
         f"{total / args.rounds:,.0f} a round ({args.engine} engine, {tree})"
     )
