@@ -192,6 +192,9 @@ from ..vocabulary.base import (
     RecordedPay,
     Settlement,
     compare_recorded,
+    made,
+    make_audit,
+    make_settlement,
     parse_money,
     remember,
     simulator,
@@ -574,7 +577,10 @@ def parse_round(data: Mapping, rules: HoldemBlackjackRules | None = None) -> Rou
     errors.raise_if_any()
     state = replay(button, seats, actions, stakes)
     state.errors.raise_if_any()
-    return Round(button, seats, actions, replay=(rules, state))
+    return made(Round, _ROUND_FIELDS, (button, seats, actions, (rules, state)))
+
+
+_ROUND_FIELDS = ("button", "seats", "actions", "replay")
 
 
 def round_to_dict(rnd: Round) -> dict:
@@ -743,7 +749,7 @@ def _folded_settlement(
     s = m.folds.get(key)
     if s is None:
         net = (back or 0) - put_in
-        s = Settlement(
+        s = make_settlement(
             seat,
             POT,
             m.dec(put_in),
@@ -761,8 +767,10 @@ def _rake_settlement(m: _Memo, contested: int, rake: int, why: str) -> Settlemen
     key = (contested, rake, why)
     s = m.rakes.get(key)
     if s is None:
-        s = remember(m.rakes, key, Settlement(0, RAKE_WAGER, m.dec(contested), m.dec(rake), WIN if rake else PUSH,
-                                              why))
+        outcome = WIN if rake else PUSH
+        s = remember(
+            m.rakes, key, make_settlement(0, RAKE_WAGER, m.dec(contested), m.dec(rake), outcome, why)
+        )
     return s
 
 
@@ -828,7 +836,7 @@ def audit(
         stake = decimals.get(put_in)
         net_dec = decimals.get(net)
         append(
-            Settlement(
+            make_settlement(
                 seat,
                 POT,
                 stake if stake is not None else m.dec(put_in),
@@ -922,7 +930,7 @@ def audit(
         else {},
         "rake": m.money_text(rake),
     }
-    return Audit(tuple(settlements), tuple(findings), summary)
+    return make_audit(tuple(settlements), tuple(findings), summary)
 
 
 def simulate_round(
