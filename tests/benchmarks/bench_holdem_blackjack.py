@@ -28,8 +28,9 @@ from tables.games import engine_build  # noqa: E402
 from tables.games.holdem import game as hb  # noqa: E402
 from tables.games.holdem import simulate  # noqa: E402, F401 - registers the simulator
 from tables.games.settings.rulesets import HoldemBlackjackRules  # noqa: E402
+from tests.benchmarks import build_target  # noqa: E402
 
-TARGET = 10_000
+TARGETS = {"compiled": 10_000, "python": 9_000}  # issue #18, per build of the engine
 SEATS = 6
 
 
@@ -87,18 +88,19 @@ def main(argv: list[str] | None = None) -> int:
     ref = min(ref_before, reference_loop_us())
     gc.unfreeze()
     rate = args.rounds / cpu
+    target = build_target(TARGETS)
     per_hand = cpu / args.rounds * 1e6
     print(
         f"holdem_blackjack: {args.rounds} rounds in {cpu:.2f} s = {rate:,.0f} rounds/s "
-        f"(target {TARGET:,}; {SEATS} players; CPU time; wall {wall:.2f} s = "
+        f"(target {target:,}; {SEATS} players; CPU time; wall {wall:.2f} s = "
         f"{args.rounds / wall:,.0f}/s; {findings} findings; {engine_build()} engine)"
     )
     print(
         f"  machine: sum(range(1000)) takes {ref:.1f} us of CPU; a hand takes {per_hand:.1f} us "
         f"= {per_hand / ref:.1f} reference loops, so the target holds where that loop takes "
-        f"{1e6 / TARGET / (per_hand / ref):.1f} us or less"
+        f"{1e6 / target / (per_hand / ref):.1f} us or less"
     )
-    return 0 if rate >= TARGET else 1
+    return 0 if rate >= target else 1
 
 
 if __name__ == "__main__":

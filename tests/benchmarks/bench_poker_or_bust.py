@@ -25,8 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tables.games import GAMES, POKER_OR_BUST, engine_build  # noqa: E402
+from tests.benchmarks import build_target  # noqa: E402
 
-TARGET = 20_000
+TARGETS = {"compiled": 20_000, "python": 12_000}  # issue #18, per build of the engine
 SEATS = 7
 
 
@@ -67,7 +68,7 @@ def bench(rounds: int, seed: int, profile: bool) -> float:
     rate = rounds / elapsed
     print(
         f"{POKER_OR_BUST}: {rounds} rounds in {elapsed:.2f} s = {rate:,.0f} rounds/s "
-        f"(target {TARGET:,}; {engine_build()} engine)"
+        f"(target {build_target(TARGETS):,}; {engine_build()} engine)"
     )
     return rate
 
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the timed part")
     args = parser.parse_args(argv)
-    return 0 if bench(args.rounds, args.seed, args.profile) >= TARGET else 1
+    return 0 if bench(args.rounds, args.seed, args.profile) >= build_target(TARGETS) else 1
 
 
 if __name__ == "__main__":
