@@ -132,6 +132,8 @@ PHASE_OF = {
     RAKE: P_AWARD,
 }
 BETTING = frozenset((CHECK, BET, CALL, RAISE, FOLD, ALL_IN))
+_CARDS = frozenset((HOLE, UP, HIT, STAND))
+_POSTS = frozenset((ANTE, SMALL_BLIND, BIG_BLIND))
 #: Betting belongs to the round whose cards were dealt last: phase -> the betting phase
 #: (-1: before the hole cards, -2: after the final round).
 BET_PHASE = (-1, P_R1, P_R1, P_R2, P_R2, P_FINAL, P_FINAL, -2, -2)
@@ -1090,8 +1092,6 @@ class State:
                     )
 
 
-_CARDS = frozenset((HOLE, UP, HIT, STAND))
-_POSTS = frozenset((ANTE, SMALL_BLIND, BIG_BLIND))
 #: action -> the phase it belongs to, by the phase the hand is in (betting belongs to the
 #: round whose cards were dealt last; -1, -2: no betting now)
 _TARGETS = {
