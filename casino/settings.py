@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from .client_address import axes_ipware_settings
 from .env import (
     env_bool,
     env_choice,
@@ -210,8 +211,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minim
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "casino.lockout.lockout_response"
-AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT or None
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if TRUSTED_PROXY_COUNT else ["REMOTE_ADDR"]
+#: The address is read by django-ipware from the hop DRF's NUM_PROXIES reads (the rule and why:
+#: casino/client_address.py); not strict, so a client's own X-Forwarded-For entries are skipped.
+_AXES_IPWARE = axes_ipware_settings(TRUSTED_PROXY_COUNT)
+AXES_IPWARE_PROXY_COUNT = _AXES_IPWARE["AXES_IPWARE_PROXY_COUNT"]
+AXES_IPWARE_META_PRECEDENCE_ORDER = _AXES_IPWARE["AXES_IPWARE_META_PRECEDENCE_ORDER"]
+IPWARE_STRICT = False
 AXES_VERBOSE = False
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
