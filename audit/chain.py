@@ -110,31 +110,42 @@ def bank_chain(bank_id: int) -> str:
 
 
 def head_subquery(connection, chain_sql: str) -> str:
-    """SQL for a chain's head, to embed in a statement that already holds the chain's lock."""
+    """SQL for a chain's head. Never embed it in the statement that takes the chain's lock:
+    under READ COMMITTED a statement that waited for a row lock still reads everything but
+    the locked row from the snapshot it took before waiting, so it would return the head
+    the previous holder of the lock replaced, and two links would share one predecessor."""
     links = connection.ops.quote_name(ChainLink._meta.db_table)
     return f"(SELECT digest FROM {links} WHERE chain = {chain_sql} ORDER BY id DESC LIMIT 1)"  # noqa: S608
 
 
 def chain_head(chain: str, *, using: str = "default") -> str:
-    """The chain's last digest (the caller holds the chain's lock)."""
+    """The chain's last digest. The caller holds the chain's lock, taken by an EARLIER
+    statement: this one's snapshot then includes every link committed before the lock was
+    granted."""
     connection = connections[using]
     with connection.cursor() as cursor:
         cursor.execute(f"{PREPARED}SELECT {head_subquery(connection, '%s')}", [chain])
         return cursor.fetchone()[0] or GENESIS
 
 
-def lock_table_chain(table_id: int, *, using: str = "default") -> str:
-    """Lock the table's row (as recording a round does) and return its chain's head."""
+def lock_table(table_id: int, *, using: str = "default") -> None:
+    """Lock the table's row as recording a round does (the lock that orders its chain)."""
     from tables.models import Table
 
     connection = connections[using]
     table = connection.ops.quote_name(Table._meta.db_table)
-    sql = f"SELECT {head_subquery(connection, '%s')} FROM {table} t WHERE t.id = %s"  # noqa: S608
+    sql = f"{PREPARED}SELECT 1 FROM {table} t WHERE t.id = %s"  # noqa: S608
     if connection.vendor == "postgresql":
         sql += " FOR NO KEY UPDATE OF t"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_chain(table_id), table_id])
-        return cursor.fetchone()[0] or GENESIS
+        cursor.execute(sql, [table_id])
+
+
+def lock_table_chain(table_id: int, *, using: str = "default") -> str:
+    """Lock the table's row and return its chain's head, read in a second statement once
+    the lock is held (see :func:`head_subquery` for why not in the same one)."""
+    lock_table(table_id, using=using)
+    return chain_head(table_chain(table_id), using=using)
 
 
 def append(chain: str, previous: str, links: list[tuple[str, int, str, datetime]], *,

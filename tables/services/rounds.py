@@ -217,19 +217,16 @@ class _TableNow:
     dealer_name: str | None
     time_zone: str
     start_hour: int
-    chain_head: str
     casino_id: int
 
 
 def _context_sql(connection) -> str:
     t, r, v = Table._meta.db_table, Ruleset._meta.db_table, RulesetVersion._meta.db_table
     s, a, d = TableSession._meta.db_table, DealerAssignment._meta.db_table, Dealer._meta.db_table
-    # The table's chain head, read under the same lock that orders the table's links.
-    head = chain.head_subquery(connection, "'table:' || t.id")
     p, c = Pit._meta.db_table, Casino._meta.db_table
     # Identifiers come from the models' metadata; the table's id is a parameter.
     sql = (f"{PREPARED}SELECT t.id, t.pit_id, t.label, t.game, t.ruleset_id, t.min_bet, t.max_bet, v.id, v.created_at, s.id, "  # noqa: S608
-           f"s.gaming_day, d.id, d.name, c.time_zone, c.gaming_day_start_hour, {head}, p.casino_id FROM {t} t "
+           f"s.gaming_day, d.id, d.name, c.time_zone, c.gaming_day_start_hour, p.casino_id FROM {t} t "
            f"JOIN {p} p ON p.id = t.pit_id JOIN {c} c ON c.id = p.casino_id JOIN {r} r ON r.id = t.ruleset_id "
            f"JOIN {v} v ON v.ruleset_id = r.id AND v.number = r.version "
            f"LEFT JOIN {s} s ON s.table_id = t.id AND s.closed_at IS NULL "
@@ -268,14 +265,14 @@ def _lock_table(table_id: int) -> _TableNow:
     if row is None:
         raise ValidationError({"table": [f'Invalid pk "{table_id}" - object does not exist.']})
     (tid, pit_id, label, game, ruleset_id, min_bet, max_bet, version_id, version_created_at, session_id, day,
-     dealer_id, dealer_name, time_zone, start_hour, head, casino_id) = row
+     dealer_id, dealer_name, time_zone, start_hour, casino_id) = row
     table = Table(id=tid, pit_id=pit_id, label=label, game=game, ruleset_id=ruleset_id,
                   min_bet=cents(min_bet), max_bet=cents(max_bet))
     table._state.adding, table._state.db = False, connection.alias
     if isinstance(day, str):  # SQLite hands back text
         day = date.fromisoformat(day)
     return _TableNow(table, version_id, version_created_at, session_id, day, dealer_id, dealer_name, time_zone,
-                     start_hour, head or chain.GENESIS, casino_id)
+                     start_hour, casino_id)
 
 
 def _session_of_day(now: _TableNow, *, at, author) -> tuple[int, date]:
@@ -339,7 +336,9 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
                                           reason="recorded", at=at)], using=table._state.db)
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at)
-    _chain_revision(revision, now.chain_head)
+    # The head is read now, in its own statement: the statement that took the lock may have
+    # waited for it, and would have seen the head from before the wait (audit/chain.py).
+    _chain_revision(revision, chain.chain_head(chain.table_chain(table.pk), using=table._state.db))
     round_posted.send(Round, round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank,
                       casino_id=now.casino_id)
     return AuditedRound(rnd, revision, result)
