@@ -23,6 +23,10 @@ from django.db.models import DecimalField, Func, Sum
 CENT = Decimal("0.01")
 #: The output field of a computed money figure: wider than the columns (a sum outgrows them).
 MONEY_OUTPUT = DecimalField(max_digits=20, decimal_places=2)
+#: A column that holds a sum of money columns (a rollup's day and running sums): wide enough for
+#: any sum a ledger can reach. A money column holds less than 10**12 (14 digits, 2 places) and a
+#: table fewer than 2**63 rows (bigint ids), so no sum reaches 10**31: 31 digits before the point.
+MONEY_SUM = {"max_digits": 33, "decimal_places": 2}
 
 
 class Money(Func):

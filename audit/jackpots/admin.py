@@ -50,13 +50,19 @@ class ServiceForm(ChangeReasonMixin, forms.ModelForm):
 class BankForm(ServiceForm):
     class Meta:
         model = JackpotBank
-        fields = ["casino", "name", "defer_changes_until_hit"]
+        fields = ["casino", "name", "defer_changes_until_hit", "amount_max"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "amount_max" in self.fields:
+            self.fields["amount_max"].required = False  # blank: the model's default
 
     def create(self, data, reason):
         return services.jackpot_bank_create(
             casino=data["casino"],
             name=data["name"],
             defer_changes_until_hit=data.get("defer_changes_until_hit", True),
+            amount_max=data.get("amount_max"),
             author=self.author,
             reason=reason,
         )

@@ -141,7 +141,8 @@ class BankSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = JackpotBank
-        fields = ["id", "casino", "name", "defer_changes_until_hit", "tables", "created_at"]
+        fields = ["id", "casino", "name", "defer_changes_until_hit", "amount_max", "tables", "created_at"]
+        read_only_fields = ["amount_max"]
 
     def get_tables(self, bank) -> list[int]:
         # The list prefetches the members (one query for every bank of the page).
@@ -155,6 +156,13 @@ class BankCreateSerializer(serializers.Serializer):
     tables = CasinoScopedRelatedField(
         queryset=Table.objects.all(), casino_path="pit__casino", many=True, required=False
     )
+    amount_max = MoneyField(required=False, help_text="The largest figure the bank takes (default 1,000,000.00).")
+    reason = serializers.CharField(max_length=500)
+
+
+class AmountMaxSerializer(serializers.Serializer):
+    amount_max = MoneyField(help_text="The largest figure the bank takes: an adjustment, the meter or reserve it "
+                                      "leaves, a line's reset or cap.")
     reason = serializers.CharField(max_length=500)
 
 
@@ -242,6 +250,16 @@ class JackpotBankViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.Retrie
             bank=self.get_object(), author=request.user, **payload.validated_data
         )
         return Response(LineConfigSerializer(config).data, status=201)
+
+    @extend_schema(request=AmountMaxSerializer, responses=BankSerializer)
+    @action(detail=True, methods=["post"], url_path="amount-max")
+    def amount_max(self, request, pk=None):
+        """Set the bank's plausibility bound (gaming managers, with a reason)."""
+        payload = AmountMaxSerializer(data=request.data, context=self.get_serializer_context())
+        payload.is_valid(raise_exception=True)
+        bank = services.jackpot_bank_amount_max_set(bank=self.get_object(), author=request.user,
+                                                    **payload.validated_data)
+        return Response(BankSerializer(bank).data)
 
     @extend_schema(request=TableAddSerializer, responses=BankSerializer)
     @action(detail=True, methods=["post"])

@@ -16,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
+from casino.money import MONEY_SUM
 from tables.games.settings.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 from tables.models import Casino, Round, RoundRevision, Table
 
@@ -36,6 +37,12 @@ class JackpotBank(models.Model):
         "jackpot is won (the reset after the hit uses it).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A figure no bank of this kind holds is a typing mistake (1,000,000,000,000 for
+    # 1,000,000.00), refused with the field named before it reaches the ledger, not explained after.
+    amount_max = models.DecimalField(
+        **MONEY, default=Decimal("1000000.00"), validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="The largest figure this bank takes: an adjustment (either sign), the meter or reserve "
+                  "it leaves, a line's reset (seed) or cap. More is refused as a typing mistake.")
     history = HistoricalRecords()
 
     class Meta:
@@ -307,8 +314,10 @@ class LedgerDayBalance(models.Model):
     account = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=16)
     gaming_day = models.DateField()
-    moved = models.DecimalField(**MONEY)
-    closing = models.DecimalField(**MONEY)
+    # Sums of legs: as wide as any sum the ledger can reach (casino/money.py), so no posting
+    # fails on its rollup however large the history.
+    moved = models.DecimalField(**MONEY_SUM)
+    closing = models.DecimalField(**MONEY_SUM)
 
     class Meta:
         constraints = [

@@ -40,7 +40,7 @@ from audit.jackpots.models import (
     LedgerTransaction,
 )
 from audit.jackpots.rules import CENT, ZERO
-from casino.money import cents, money_sum
+from casino.money import MONEY_SUM, cents, money_sum
 from casino.prepared import PREPARED
 
 #: The rollup's kind for the contribution base (on the cash account; it is not a leg).
@@ -79,7 +79,7 @@ def rollup_add(*, bank_id: int, day: date, rows: list[tuple[int, str, Decimal]],
             Q(*(Q(account_id=a, kind=k) for a, k, _ in rows), _connector=Q.OR), gaming_day__gt=day
         ).update(closing=Round(F("closing") + Case(
             *(When(account_id=a, kind=k, then=Value(v)) for a, k, v in rows),
-            default=Value(ZERO), output_field=DecimalField(max_digits=14, decimal_places=2)), 2))
+            default=Value(ZERO), output_field=DecimalField(**MONEY_SUM)), 2))
 
 
 def last_day(bank_id: int) -> date | None:

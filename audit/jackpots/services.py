@@ -97,9 +97,11 @@ def jackpot_bank_create(
     reason: str,
     defer_changes_until_hit: bool = True,
     tables=(),
+    amount_max=None,
     at=None,
 ) -> JackpotBank:
-    """A bank with a meter and ledger accounts for every line; every line starts fixed."""
+    """A bank with a meter and ledger accounts for every line; every line starts fixed.
+    ``amount_max``: the bank's plausibility bound (None: the model's default)."""
     _require_role(author, GAMING_MANAGER, what="Creating a jackpot bank")
     reason = _require_reason(reason)
     name = (name or "").strip()
@@ -108,12 +110,42 @@ def jackpot_bank_create(
     if JackpotBank.objects.filter(casino=casino, name=name).exists():
         raise ValidationError({"name": [f'{casino} already has a jackpot bank named "{name}"']})
     bank = JackpotBank(casino=casino, name=name, defer_changes_until_hit=defer_changes_until_hit)
+    if amount_max is not None:
+        bank.amount_max = _amount_max_checked(amount_max)
     bank._history_user, bank._change_reason = author, reason
     bank.save()
     JackpotMeter.objects.bulk_create([JackpotMeter(bank=bank, line=line) for line in JACKPOT_LINES])
     bank_accounts_ensure(bank)
     for table in tables:
         jackpot_bank_table_add(bank=bank, table=table, author=author, reason=reason, at=at)
+    return bank
+
+
+def _amount_max_checked(value) -> Decimal:
+    most = JackpotBank._meta.get_field("amount_max")
+    try:
+        value = Decimal(str(value))
+    except ArithmeticError:
+        raise ValidationError({"amount_max": [f'"{value}" is not an amount']}) from None
+    limit = Decimal(10) ** (most.max_digits - most.decimal_places) - Decimal("0.01")
+    if not value.is_finite() or value != value.quantize(Decimal("0.01")) or not Decimal("0.01") <= value <= limit:
+        raise ValidationError({"amount_max": [f"must be 0.01 to {limit:,.2f} in whole cents"]})
+    return value
+
+
+@transaction.atomic
+def jackpot_bank_amount_max_set(*, bank: JackpotBank, amount_max, author, reason: str) -> JackpotBank:
+    """A gaming manager sets the bank's plausibility bound, with a reason (kept in its history).
+    It applies to what is entered from then on (a request awaiting approval is checked again
+    when it is decided); it never changes what is posted."""
+    _require_role(author, GAMING_MANAGER, what="Setting a jackpot bank's largest figure")
+    reason = _require_reason(reason)
+    value = _amount_max_checked(amount_max)
+    meters_lock(bank)  # as every writer: a request is checked against one bound, not a moving one
+    bank = JackpotBank.objects.get(pk=bank.pk)
+    bank.amount_max = value
+    bank._history_user, bank._change_reason = author, reason
+    bank.save(update_fields=["amount_max"])
     return bank
 
 
@@ -149,7 +181,16 @@ def jackpot_bank_table_add(
     return member
 
 
-def _validate_line(*, line, progressive, reset, increment_rate, hidden_rate, cap) -> dict:
+def _above_bank_max(bank: JackpotBank, value: Decimal) -> str | None:
+    """The bank's plausibility bound (``JackpotBank.amount_max``, set per bank by a gaming
+    manager): a figure beyond it is a typing mistake, refused before it reaches the ledger."""
+    if abs(value) > bank.amount_max:
+        return (f"{abs(value):,.2f} is more than the largest figure bank {bank} takes "
+                f"({bank.amount_max:,.2f}); a gaming manager sets it per bank")
+    return None
+
+
+def _validate_line(*, bank, line, progressive, reset, increment_rate, hidden_rate, cap) -> dict:
     errors: dict[str, list[str]] = {}
     if line not in JACKPOT_LINES:
         errors["line"] = [f'"{line}" is not a jackpot line; lines: {", ".join(JACKPOT_LINES)}']
@@ -173,6 +214,10 @@ def _validate_line(*, line, progressive, reset, increment_rate, hidden_rate, cap
     if not errors:
         if values["reset"] != values["reset"].quantize(Decimal("0.01")):
             errors["reset"] = ["must be whole cents"]
+        for field in ("reset", "cap"):
+            problem = values[field] is not None and _above_bank_max(bank, values[field])
+            if problem:
+                errors[field] = [problem]
         for rate in ("increment_rate", "hidden_rate"):
             if values[rate] > 1:
                 errors[rate] = ["is a share of each tax: at most 1"]
@@ -276,6 +321,7 @@ def jackpot_line_configure(
     _require_role(author, GAMING_MANAGER, what="Changing a jackpot line")
     reason = _require_reason(reason)
     values = _validate_line(
+        bank=bank,
         line=line,
         progressive=progressive,
         reset=reset,
@@ -866,15 +912,24 @@ def jackpot_award_pay(
 def _adjustment_floor_error(
     book: Book, *, bank, line: str, target: str, amount: Decimal
 ) -> str | None:
+    """Why ``amount`` cannot move the account now: below its floor, or (an increase) above the
+    bank's largest figure; checked at the request and again at the approval."""
+    problem = _above_bank_max(bank, amount)
+    if problem:
+        return problem
     config = active_configs(bank).get(line)
     floor = floor_of(config) if target == M else ZERO
     after = book.balance[(target, line)] + amount
+    what = "meter" if target == M else "hidden reserve"
     if after < floor:
-        what = "meter" if target == M else "hidden reserve"
         return (
             f"the {line} {what} holds {book.balance[(target, line)]}; {amount} would take it to {after}, below "
             f"its floor of {floor}" + (" (its reset value)" if target == M else "")
         )
+    if amount > 0 and after > bank.amount_max:
+        return (f"the {line} {what} holds {book.balance[(target, line)]}; {amount} would take it to {after:,.2f}, "
+                f"above the largest figure bank {bank} takes ({bank.amount_max:,.2f}); a gaming manager sets it "
+                "per bank")
     return None
 
 
@@ -904,6 +959,8 @@ def jackpot_adjustment_request(
         amount = Decimal(str(amount))
         if not amount.is_finite() or amount == 0 or amount != amount.quantize(Decimal("0.01")):
             errors["amount"] = ["must be a non-zero amount in whole cents (negative reduces)"]
+        elif _above_bank_max(bank, amount):
+            errors["amount"] = [_above_bank_max(bank, amount)]
     except ArithmeticError:
         errors["amount"] = [f'"{amount}" is not an amount']
     note = (note or "").strip()

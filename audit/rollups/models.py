@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from casino.money import MONEY_SUM
 from tables.models import Dealer, Table
 
 
@@ -28,8 +29,8 @@ class DailyRollup(models.Model):
     error_rounds = models.IntegerField(default=0, help_text="Rounds holding a counted dealer error.")
     findings = models.IntegerField(default=0, help_text="Counted findings (dealer errors).")
     open_findings = models.IntegerField(default=0, help_text="Counted findings waiting for a decision.")
-    overpaid = models.DecimalField(max_digits=16, decimal_places=2, default=0)
-    underpaid = models.DecimalField(max_digits=16, decimal_places=2, default=0)
+    overpaid = models.DecimalField(**MONEY_SUM, default=0)
+    underpaid = models.DecimalField(**MONEY_SUM, default=0)
 
     class Meta:
         db_table = "rollups_daily"
@@ -50,7 +51,7 @@ class DailyCodeRollup(models.Model):
     kind = models.CharField(max_length=20)
     code = models.CharField(max_length=60)
     count = models.IntegerField(default=0)
-    amount = models.DecimalField(max_digits=16, decimal_places=2, default=0)
+    amount = models.DecimalField(**MONEY_SUM, default=0)
 
     class Meta:
         db_table = "rollups_daily_code"
@@ -76,7 +77,7 @@ class DailyOverpayRollup(models.Model):
     count = models.IntegerField(default=0)
     rounds = models.IntegerField(default=0)
     player_rounds = models.IntegerField(default=0)
-    amount = models.DecimalField(max_digits=16, decimal_places=2, default=0)
+    amount = models.DecimalField(**MONEY_SUM, default=0)
 
     class Meta:
         db_table = "rollups_daily_overpay"

@@ -165,5 +165,5 @@ def test_a_gaming_manager_sets_chips_and_thresholds_in_the_admin(client):
     assert chips.history.first().history_change_reason == "opening"
     client.post(reverse("admin:accounting_accountingsettings_add"), {
         "casino": casino.pk, "report_above": "50.00", "regulator_at": "100.00", "unexplained_above": "100.00",
-        "buy_in_max": "100000.00", "change_reason": "our rule"})
+        "buy_in_max": "100000.00", "slip_max": "5000000.00", "change_reason": "our rule"})
     assert AccountingSettings.objects.get(casino=casino).report_above == D("50.00")

@@ -44,6 +44,6 @@ def test_a_gaming_manager_sets_it_with_a_reason(client):
     client.force_login(user_with_role("gaming_manager"))
     client.post(reverse("admin:accounting_accountingsettings_add"), {
         "casino": casino.pk, "report_above": "25.00", "regulator_at": "100.00", "unexplained_above": "250.00",
-        "buy_in_max": "100000.00", "change_reason": "our rule"})
+        "buy_in_max": "100000.00", "slip_max": "5000000.00", "change_reason": "our rule"})
     saved = AccountingSettings.objects.get(casino=casino)
     assert saved.unexplained_above == D("250.00") and saved.history.first().history_change_reason == "our rule"

@@ -47,6 +47,10 @@ class AccountingSettings(models.Model):
     buy_in_max = models.DecimalField(
         **MONEY, default=Decimal("100000.00"), validators=[MinValueValidator(Decimal("0.01"))],
         help_text="The largest single buy-in a table records; more is refused as a typing mistake.")
+    slip_max = models.DecimalField(
+        **MONEY, default=Decimal("5000000.00"), validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="The largest total of chips one slip (opener, closer, fill, credit) or one drop box "
+                  "holds; more is refused as a typing mistake.")
     history = HistoricalRecords()
 
     class Meta:

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 
 from casino.double_entry import ZERO
 from tables.accounting.models import ChipSet, Denomination
+from tables.accounting.services.findings import accounting_settings
 from tables.models import Casino, Dealer
 
 MAX_PIECES = 1_000_000  # of one value on one slip or in one box: more cannot be on a table, a cart or in a box
@@ -84,6 +85,13 @@ def chip_counts(casino: Casino, raw, *, field: str = "counts", allow_empty: bool
     counts = [ChipCount(d, n) for d, n in value_counts(raw, active, field=field, noun="chip", where=chip_set.name)]
     if not counts and not allow_empty:
         raise ValidationError({field: ["count at least one chip"]})
+    # Each count is within MAX_PIECES, but those of a few high values still add up to more than a
+    # table, a cart or a box holds (and past what a slip's total can store): a typing mistake.
+    most = accounting_settings(casino).slip_max
+    total = counts_total(counts)
+    if total > most:
+        raise ValidationError({field: [f"these chips total {total:,.2f}, more than one slip or box holds "
+                                       f"({most:,.2f}); the casino's accounting settings set it"]})
     return counts
 
 
