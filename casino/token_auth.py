@@ -47,6 +47,17 @@ def _as_datetime(value):
     return _as_datetime(parse_datetime(value))
 
 
+def _partial(model, alias: str, values: dict):
+    """An instance of ``model`` with only ``values`` loaded (the rest deferred), as a queryset's
+    ``.only()`` builds it. ``Model.from_db`` pairs a partial row's values with the model's concrete
+    fields *in the fields' order*, whatever order the names are given in, so the values are put
+    in that order here: given out of order, ``is_superuser`` would take ``is_active``'s value."""
+    names = [field.attname for field in model._meta.concrete_fields if field.attname in values]
+    if len(names) != len(values):
+        raise ValueError(f"{model.__name__} has no concrete field(s) {sorted(set(values) - set(names))}")
+    return model.from_db(alias, names, [values[name] for name in names])
+
+
 class RoleTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
         user_model = get_user_model()
@@ -64,12 +75,12 @@ class RoleTokenAuthentication(TokenAuthentication):
             raise AuthenticationFailed(f"Token {state}.")
         if not is_active:
             raise AuthenticationFailed("User inactive or deleted.")
-        user = user_model.from_db(alias, ["id", "is_active", "is_superuser"], [user_id, is_active, is_superuser])
+        user = _partial(user_model, alias, {"id": user_id, "is_active": is_active, "is_superuser": is_superuser})
         if is_superuser:
             user._casino_roles = frozenset(ALL_ROLES)
         else:
             user._casino_roles = frozenset(r for r in (role_of_group(row[3]) for row in rows) if r)
         user._casino_ids = frozenset(row[4] for row in rows if row[4] is not None)
-        token = ApiToken.from_db(alias, ["id", "user_id", "expires_at", "revoked_at"],
-                                 [token_id, user_id, expires_at, revoked_at])
+        token = _partial(ApiToken, alias, {"id": token_id, "user_id": user_id, "expires_at": expires_at,
+                                           "revoked_at": revoked_at})
         return user, token

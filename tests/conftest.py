@@ -1,11 +1,5 @@
 from __future__ import annotations
 
-import fcntl
-import hashlib
-import os
-import tempfile
-from pathlib import Path
-
 import pytest
 from django.conf import settings
 from django.db import connections
@@ -15,6 +9,9 @@ from rest_framework.test import APIClient
 
 from casino.roles import ALL_ROLES
 from tests.factories import TableFactory, user_with_role
+
+# Running on several xdist workers: per-worker files, resources one test at a time (make test).
+pytest_plugins = ["tests.parallel"]
 
 # The properties judge the code, not how fast this machine draws examples: on a shared 2-core
 # machine (CI runs two workers beside PostgreSQL) generation alone has taken over a second, and
@@ -101,20 +98,6 @@ def _fast_passwords(settings):
 
 
 @pytest.fixture(autouse=True)
-def _one_real_worker_test_at_a_time(request):
-    """Tests that start real Celery workers share the broker's queue: under xdist, two at once
-    would take each other's tasks (against the other test database). Serialize them."""
-    if not request.node.get_closest_marker("celery_worker"):
-        yield
-        return
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    name = f"casino-celery-worker-tests-{hashlib.sha256(broker.encode()).hexdigest()[:12]}.lock"
-    with (Path(tempfile.gettempdir()) / name).open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
-@pytest.fixture(autouse=True)
 def _fresh_throttles():
     """The API throttles count in the cache: each test starts with none spent."""
     from django.core.cache import cache
@@ -147,6 +130,27 @@ def api_as(user) -> APIClient:
     if user is not None:
         client.force_login(user)
     return client
+
+
+def token_as(user, name: str = "test") -> APIClient:
+    """An API client that sends a real ``Authorization: Token <key>`` header, the key issued as
+    production issues it (casino.tokens.api_token_issue), with no session at all."""
+    from casino.tokens import api_token_issue
+
+    key = api_token_issue(user=user, author=None, name=name)[1]
+    return APIClient(HTTP_AUTHORIZATION=f"Token {key}")
+
+
+#: The two ways a client proves who it is: a session (pages, the browser) and an API token
+#: (tablets, jobs). Tests that check who may do what run through both.
+AUTHS = ("session", "token")
+
+
+def client_as(user, auth: str = "session") -> APIClient:
+    """A client for ``user`` (``None``: anonymous) through a session or a token (see AUTHS)."""
+    if user is None or auth == "session":
+        return api_as(user)
+    return token_as(user)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from casino.roles import (
     PIT_BOSS,
     SURVEILLANCE,
 )
-from tests.conftest import api_as
+from tests.conftest import AUTHS, api_as, client_as
 from tests.factories import DealerFactory, TableFactory, user_with_role
 
 ANYONE = "anyone"  # no login needed
@@ -480,3 +480,86 @@ def test_users_of_this_casino_still_see_it(floor):
     assert floor["table"].pit.name in page
     rounds = api_as(users[FINANCE]).get(reverse("round-list")).json()["results"]
     assert {r["id"] for r in rounds} >= {floor["round"].pk}
+
+
+# --- Writes: a user of another casino changes nothing here, whether by session or token ----
+
+def _changes(floor) -> dict:
+    """What a refused write would have added or changed (counted before and after)."""
+    from audit.compliance.models import MtlSignOff, PatronIdentification
+    from audit.jackpots.models import JackpotAdjustment
+    from audit.reports.models import DailyReport
+    from tables.accounting.models import BoxDrop, BuyIn, CountSignature, SoftCount
+    from tables.models import Round
+
+    floor["round"].refresh_from_db()
+    floor["dailyreport"].refresh_from_db()
+    floor["jackpot-adjustment"].refresh_from_db()
+    return {"rounds": Round.objects.count(), "voided": floor["round"].status, "buy-ins": BuyIn.objects.count(),
+            "identifications": PatronIdentification.objects.count(), "sign-offs": MtlSignOff.objects.count(),
+            "adjustments": JackpotAdjustment.objects.count(),
+            "decided": floor["jackpot-adjustment"].status, "reports": DailyReport.objects.count(),
+            "report runs": (floor["dailyreport"].status, floor["dailyreport"].runs),
+            "drops": BoxDrop.objects.count(), "counts": SoftCount.objects.count(),
+            "count signatures": CountSignature.objects.count()}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("auth", AUTHS)
+def test_a_user_of_another_casino_changes_nothing_here(floor, auth):
+    """Each write names an object of the floor's casino and is sent by the role that may make it,
+    working at another casino: refused as if the object did not exist, nothing changed."""
+    from tests.factories import CasinoFactory
+    from tests.tables.rounds_data import ROUNDS
+
+    other = CasinoFactory(name="Elsewhere Casino")
+    users = {role: user_with_role(role, username=f"elsewhere-{role}", casinos=[other]) for role in ALL_ROLES}
+    table, casino, day = floor["table"], floor["table"].pit.casino, floor["buyin"].gaming_day.isoformat()
+    writes = [
+        (PIT_BOSS, "round-list", {}, {"table": table.pk, "round": ROUNDS["ante_up_21"]["correct"][0]}),
+        (PIT_BOSS, "round-void", {"pk": floor["round"].pk}, {"reason": "misdeal"}),
+        (GAMING_MANAGER, "round-void", {"pk": floor["round"].pk}, {"reason": "misdeal"}),
+        (PIT_BOSS, "buyin-list", {}, {"table": table.pk, "seat": 2, "kind": "cash", "amount": "500.00"}),
+        (COMPLIANCE, "identification-list", {}, {"casino": casino.pk, "identifier": "MATRIX-1",
+                                                 "last_name": "Doe", "reason": "ID shown"}),
+        (COMPLIANCE, "complianceday-sign-off", {}, {"casino": casino.pk, "gaming_day": day, "note": "seen"}),
+        (FINANCE, "jackpot-adjustment-list", {}, {"bank": floor["jackpot-bank"].pk, "line": "bust5_unsuited",
+                                                  "amount": "5.00", "reason": "malfunction_correction",
+                                                  "note": "not theirs"}),
+        (GAMING_MANAGER, "jackpot-adjustment-decide", {"pk": floor["jackpot-adjustment"].pk},
+         {"approve": True, "note": "not theirs"}),
+        (FINANCE, "dailyreport-list", {}, {"casino": casino.pk, "gaming_day": "2026-01-04"}),
+        (FINANCE, "dailyreport-rerun", {"pk": floor["dailyreport"].pk}, {}),
+        (COUNT, "dropbox-drop", {}, {"table": floor["chipslip"].table_id, "gaming_day": day}),
+        (COUNT, "softcount-sign", {"pk": floor["softcount"].pk}, {}),
+    ]
+    before = _changes(floor)
+    done = []
+    for role, name, kwargs, body in writes:
+        response = client_as(users[role], auth).post(reverse(name, kwargs=kwargs), body, format="json")
+        where = f"POST {name} as {role} of another casino by {auth}: {response.status_code}"
+        if response.status_code in (403, 404):
+            continue
+        # A body naming another casino's object: the field's "does not exist" error.
+        errors = response.json() if response.status_code == 400 else {}
+        if not any(field in errors for field in ("table", "casino", "bank")):
+            done.append(f"{where} {response.content[:200]!r}")
+    assert not done, "\n".join(done)
+    assert _changes(floor) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("auth", AUTHS)
+def test_finance_neither_drops_nor_signs_where_a_count_team_counts(floor, auth):
+    """Finance drops and counts only at a casino whose settings say it has no count team; the
+    floor's casino has one, so a finance user (session or token) is refused with the field named."""
+    finance = user_with_role(FINANCE, username="matrix-finance")
+    client = client_as(finance, auth)
+    before = _changes(floor)
+    dropped = client.post(reverse("dropbox-drop"), {"table": floor["chipslip"].table_id,
+                                                    "gaming_day": floor["buyin"].gaming_day.isoformat()},
+                          format="json")
+    assert dropped.status_code == 400 and "only the count team" in dropped.json()["table"][0], dropped.content
+    signed = client.post(reverse("softcount-sign", kwargs={"pk": floor["softcount"].pk}), {}, format="json")
+    assert signed.status_code == 400 and "only the count team" in str(signed.json()), signed.content
+    assert _changes(floor) == before

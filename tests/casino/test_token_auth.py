@@ -51,6 +51,23 @@ def test_one_statement_reads_the_user_and_roles_and_other_fields_load_on_use():
     assert authenticated.username == user.username  # deferred: read when asked for
 
 
+def test_the_tokens_user_has_its_own_flags():
+    """The user a token authenticates is its user as the database holds it: a pit boss is no
+    superuser (and sees only their casinos), a superuser is one, and both are active."""
+    from django.contrib.auth import get_user_model
+
+    from casino.scoping import user_casino_ids
+
+    boss = user_with_role("pit_boss")
+    root = get_user_model().objects.create_superuser("root", "root@example.com", "x-long-password-1")
+    for user in (boss, root):
+        authenticated, token = RoleTokenAuthentication().authenticate_credentials(new_key(user))
+        assert (authenticated.is_superuser, authenticated.is_active) == (user.is_superuser, True), user
+        assert (token.user_id, token.revoked_at) == (user.pk, None)
+    authenticated, _ = RoleTokenAuthentication().authenticate_credentials(new_key(boss))
+    assert user_casino_ids(authenticated) == {boss.casino_memberships.get().casino_id}
+
+
 def test_unknown_token_and_inactive_user_are_refused():
     # Session authentication comes first and sends no WWW-Authenticate header, so DRF answers 403.
     refused = APIClient(HTTP_AUTHORIZATION="Token nope").get(reverse("round-list"))
