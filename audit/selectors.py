@@ -27,7 +27,7 @@ from casino.periods import DEFAULT_DAYS
 from casino.scoping import narrow
 from tables.closing.models import DayClose
 from tables.games.vocabulary.catalogue import OVERPAY, UNDERPAY
-from tables.models import Dealer, Round
+from tables.models import Dealer, Round, Wager
 
 #: A period of gaming days (first, last), or None for all of them.
 Days = tuple[date, date] | None
@@ -205,6 +205,28 @@ def dealer_error_rounds(dealer: Dealer, *, since: date | None = None, until: dat
         .filter(has_error=True)
         .select_related("table")
         .order_by("-recorded_at")
+    )
+
+
+#: Hold'em's pot and rake rows: their pushes are the log's awards, judged whole (no recorded net).
+_LOG_PAYS = ("pot", "rake")
+
+
+def dealer_pays(dealer: Dealer, *, since: date, until: date) -> dict:
+    """The pays of the dealer's active rounds of the period (current revisions), counted apart
+    (docs/floor/recording-rounds.md): ``recorded``, ``attested`` ("paid as shown", not
+    recorded) and ``not_recorded`` (neither: rounds stored before the rule, or loaded around
+    the tablet). Only recorded pays are judged, so only they can show an error."""
+    wagers = Wager.objects.filter(
+        gaming_day__gte=since, gaming_day__lte=until, round__dealer=dealer, round__status=Round.ACTIVE,
+        revision__number=F("round__revision"),
+    )
+    unrecorded = Q(recorded_net__isnull=True)
+    attested = Q(revision__pays_attested=True)
+    return wagers.aggregate(
+        recorded=Count("pk", filter=~unrecorded | (Q(wager__in=_LOG_PAYS) & ~attested)),
+        attested=Count("pk", filter=unrecorded & attested),
+        not_recorded=Count("pk", filter=unrecorded & ~attested & ~Q(wager__in=_LOG_PAYS)),
     )
 
 

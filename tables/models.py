@@ -374,6 +374,10 @@ class RoundRevision(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
     engine_version = models.CharField(max_length=40)
+    #: The pit boss attested "paid as shown" for every pay of this revision not recorded one by
+    #: one (its wagers with no recorded pay): counted apart, never as paid correctly.
+    pays_attested = models.BooleanField(default=False, db_default=False,
+                                        help_text='Pays not recorded were attested "paid as shown".')
 
     class Meta:
         ordering = ["round", "number"]

@@ -19,6 +19,7 @@ from audit.rollups.selectors import dealer_stats, dealer_table, floor_average, o
 from audit.selectors import (
     QueueFilters,
     dealer_error_rounds,
+    dealer_pays,
     finding_queue,
     finding_queue_totals,
     older_waiting_count,
@@ -31,7 +32,14 @@ from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
 from tables.models import WAGER_ORDER, Dealer, Round, Wager
-from tables.pages.present import KIND_WORDS, data_diff, net_words, round_view, wager_label
+from tables.pages.present import (
+    KIND_WORDS,
+    data_diff,
+    dealer_did_words,
+    net_words,
+    round_view,
+    wager_label,
+)
 
 READERS = (SURVEILLANCE, GAMING_MANAGER)
 REVIEWERS = (SURVEILLANCE,)
@@ -126,7 +134,7 @@ def _wager_rows(revision) -> list[dict]:
             "expected": w.expected_net,
             "expected_words": net_words(w.expected_net),
             "recorded": w.recorded_net,
-            "recorded_words": net_words(w.recorded_net),
+            "recorded_words": dealer_did_words(w.recorded_net, wager=w.wager, pays_attested=revision.pays_attested),
             "explanation": w.explanation,
             "differs": w.recorded_net is not None and w.recorded_net != w.expected_net,
         }
@@ -247,6 +255,8 @@ def dealer_detail(request, pk: int):
     # The list reads raw rounds: the period's last DEFAULT_DAYS at most, whatever the period.
     recent_since = max(period["since"], default_period(None, period["until"], period["until"])[0])
     recent = dealer_error_rounds(dealer, since=recent_since, until=period["until"])[:20]
+    # Raw wagers, as the list of rounds: the same window.
+    pays = dealer_pays(dealer, since=recent_since, until=period["until"])
     return render(
         request,
         "surveillance/dealer.html",
@@ -255,6 +265,7 @@ def dealer_detail(request, pk: int):
             "form": form,
             "stats": stats,
             "recent": recent,
+            "pays": pays,
             "recent_since": recent_since,
             "recent_until": period["until"],
             # The dealer's own casino is the floor to compare with, whoever else the reader sees.

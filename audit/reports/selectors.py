@@ -21,7 +21,7 @@ from audit.models import Finding
 from casino.gaming_day import gaming_day_bounds
 from tables.models import Round, Table
 
-from .theoretical import POT_KEY
+from .theoretical import POT_KEY, RAKE_KEY
 
 #: Findings that count against a dealer and in the report: the rule of
 #: ``audit.selectors.counted_findings`` (open ones of an active round's current revision;
@@ -127,7 +127,7 @@ def _s(value) -> str:
 # loudly if there are any, rather than report figures the old join would not have given.
 _CURRENT = """
     WITH cur AS MATERIALIZED (
-        SELECT r.id, r.table_id, r.ruleset_version_id, v.id AS revision_id
+        SELECT r.id, r.table_id, r.ruleset_version_id, v.id AS revision_id, r.dealer_id, v.pays_attested
         FROM tables_round r
         JOIN tables_roundrevision v ON v.round_id = r.id AND v.number = r.revision
         WHERE {where} AND r.status = %s AND v.round_id >= %s AND v.round_id <= %s
@@ -156,6 +156,22 @@ _WAGER_SUMS = """
         SUM(CASE WHEN w.round_id = r.id THEN 0 ELSE 1 END)
     {current} AND w.wager <> %s
     GROUP BY r.table_id, r.ruleset_version_id, w.wager
+"""
+
+# The pays of each table's and dealer's wagers: recorded, attested "paid as shown" (the
+# revision's pays_attested), and neither (rounds stored before the rule or loaded around the
+# tablet): docs/floor/recording-rounds.md. A pay that was not recorded is never counted as paid
+# correctly. Hold'em's pot and rake rows carry no recorded net (the log's awards are judged
+# whole): recorded unless the revision was attested.
+_PAYS = """
+    {cte}
+    SELECT r.table_id, r.dealer_id,
+        SUM(CASE WHEN w.recorded_net IS NOT NULL OR (w.wager IN (%s, %s) AND r.pays_attested = %s) THEN 1 ELSE 0 END),
+        SUM(CASE WHEN w.recorded_net IS NULL AND r.pays_attested = %s THEN 1 ELSE 0 END),
+        SUM(CASE WHEN w.recorded_net IS NULL AND r.pays_attested = %s AND w.wager NOT IN (%s, %s) THEN 1 ELSE 0 END),
+        SUM(CASE WHEN w.recorded_net IS NULL AND r.pays_attested = %s THEN w.stake ELSE 0 END)
+    {current}
+    GROUP BY r.table_id, r.dealer_id
 """
 
 # Seats played: distinct (round, seat) per table, counted as the rows of a DISTINCT
@@ -206,7 +222,7 @@ def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict
     """
     part = _Slice(casino, gaming_day, first, last)
     if not part.tables:
-        return {"wagers": [], "tables": [], "findings": [], "dealers": []}
+        return {"wagers": [], "tables": [], "findings": [], "dealers": [], "pays": []}
     where, params = part.where()
     cte, current = _CURRENT.format(where=where), _CURRENT_WAGERS
     current_params = [*params, Round.ACTIVE, first, last, first, last]
@@ -217,6 +233,9 @@ def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict
             f"{strays} wagers of rounds {first}-{last} belong to another round than their revision"
         )
     seats = dict(_rows(_SEATS.format(cte=cte, current=current), current_params))
+    cte_params, wager_params = current_params[:-2], current_params[-2:]
+    pay_rows = _rows(_PAYS.format(cte=cte, current=current),
+                     [*cte_params, POT_KEY, RAKE_KEY, False, True, False, POT_KEY, RAKE_KEY, True, *wager_params])
 
     per_table: dict[int, int] = {}
     voided: dict[int, int] = {}
@@ -256,6 +275,7 @@ def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict
             for table, version, wager, n, *amounts, _ in wager_rows
         ],
         "tables": list(tables.values()),
+        "pays": [[t, d, int(rec or 0), int(att or 0), int(none or 0), _s(stake)] for t, d, rec, att, none, stake in pay_rows],
         "findings": [[t, kind, n, _s(amount)] for t, kind, n, amount in finding_rows],
         "dealers": [
             [

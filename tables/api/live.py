@@ -20,6 +20,7 @@ from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField
 from tables.api.examples import ROUND_EXAMPLES
 from tables.models import Dealer, Round, RoundRevision, Table, TableSession, Wager
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call
+from tables.services.round_pays import PAYS_CHOICES, PAYS_RECORDED
 from tables.services.rounds import StaleRevision, round_correct, round_record, round_void
 from tables.services.sessions import (
     dealer_on_duty,
@@ -161,10 +162,13 @@ class RoundDetailSerializer(RoundListSerializer):
     wagers = serializers.SerializerMethodField(help_text="Each wager: stake, what it should pay, what was paid.")
     findings = serializers.SerializerMethodField(help_text="Findings of the current revision.")
     void_reason = serializers.CharField(read_only=True)
+    pays_attested = serializers.SerializerMethodField(
+        help_text='The pit boss attested "paid as shown" for the pays not recorded (wagers with no recorded_net): '
+                  "counted apart, never as paid correctly.")
 
     class Meta(RoundListSerializer.Meta):
         fields = [*RoundListSerializer.Meta.fields, "ruleset", "void_reason", "data", "summary", "wagers",
-                  "findings"]
+                  "findings", "pays_attested"]
 
     def _current(self, obj) -> RoundRevision:
         cached = getattr(obj, "_current_revision", None)
@@ -177,6 +181,9 @@ class RoundDetailSerializer(RoundListSerializer):
 
     def get_summary(self, obj) -> dict:
         return self._current(obj).audit.get("summary", {})
+
+    def get_pays_attested(self, obj) -> bool:
+        return self._current(obj).pays_attested
 
     def get_wagers(self, obj) -> list[dict]:
         revision = self._current(obj)
@@ -199,12 +206,19 @@ class RoundCreateSerializer(serializers.Serializer):
         help_text="The dealer who dealt it; refused unless on duty. Omitted: the dealer on duty.",
     )
     round = serializers.JSONField(help_text="The round in the game's JSON form (see the examples).")
+    pays = serializers.ChoiceField(
+        choices=PAYS_CHOICES, default=PAYS_RECORDED,
+        help_text='"recorded": every settled wager\'s pay is in the round (`seats[].paid`; Hold\'em: the '
+                  '`award` and `rake` actions), else 400 with an error per missing pay. "attested": the pit boss '
+                  'attests "paid as shown" for those not recorded; they are counted apart, never as paid correctly.')
 
 
 class RoundCorrectionSerializer(serializers.Serializer):
     revision = serializers.IntegerField(min_value=1, help_text="The revision this corrects (409 if not current).")
     reason = serializers.CharField(max_length=500)
     round = serializers.JSONField()
+    pays = serializers.ChoiceField(choices=PAYS_CHOICES, default=PAYS_RECORDED,
+                                   help_text="As for recording a round.")
 
 
 class RoundVoidSerializer(serializers.Serializer):
@@ -265,6 +279,7 @@ def _detail(audited) -> dict:
              "created_at": _DATETIME.to_representation(f.created_at)}
             for f in revision.finding_rows
         ],
+        "pays_attested": revision.pays_attested,
     }
 
 
@@ -301,7 +316,7 @@ class RoundViewSet(ReplicaReadsMixin, CasinoScopedMixin, PeriodBoundedListMixin,
             try:
                 # idempotent_call's transaction is rolled back whole on any error: no savepoint.
                 audited = round_record(table=data["table"], data=data["round"], dealer=data.get("dealer"),
-                                       author=request.user, savepoint=False)
+                                       author=request.user, savepoint=False, pays=data["pays"])
             except ValidationError as exc:
                 raise _drf_error(exc) from None
             return status.HTTP_201_CREATED, _detail(audited), audited.round
@@ -325,7 +340,7 @@ class RoundViewSet(ReplicaReadsMixin, CasinoScopedMixin, PeriodBoundedListMixin,
         data = payload.validated_data
         try:
             audited = round_correct(round=self.get_object(), revision=data["revision"], data=data["round"],
-                                    reason=data["reason"], author=request.user)
+                                    reason=data["reason"], author=request.user, pays=data["pays"])
         except StaleRevision as exc:
             return Response({"detail": str(exc), "current_revision": exc.current}, status=status.HTTP_409_CONFLICT)
         except ValidationError as exc:

@@ -49,6 +49,18 @@ def wager_label(wager: str, hand: int | None = None, line: str | None = None) ->
     return label
 
 
+def dealer_did_words(recorded_net, *, wager: str, pays_attested: bool) -> str:
+    """What the round's pages say the dealer did with a wager: the recorded pay, or why there
+    is none. A pay nobody recorded is never shown as matching (docs/floor/recording-rounds.md)."""
+    if recorded_net is not None:
+        return net_words(recorded_net)
+    if pays_attested:
+        return 'attested "paid as shown", not recorded'
+    if wager in ("pot", "rake"):  # Hold'em: the pushes are the log's award and rake actions
+        return "as awarded in the log"
+    return "not recorded"
+
+
 def net_words(net) -> str:
     """A settlement's net as a floor supervisor says it: "pays 15.00", "takes 10.00", "push"."""
     if net is None:

@@ -31,8 +31,9 @@ from tables.games.holdem.actions import next_step
 from tables.games.vocabulary.base import InvalidInput
 from tables.models import Round, Table
 from tables.pages.entry import entry_config
-from tables.pages.present import KIND_WORDS, net_words, round_view, wager_label
+from tables.pages.present import KIND_WORDS, dealer_did_words, net_words, round_view, wager_label
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call
+from tables.services.round_pays import PAYS_RECORDED
 from tables.services.rounds import (
     StaleRevision,
     round_audit,
@@ -197,7 +198,14 @@ def _saved_body(rnd: Round, revision) -> dict:
         "url": reverse("tablet-round", args=[rnd.pk]),
         "findings": findings_words(findings),
         "at_stake": str(sum((f.amount for f in findings), Decimal("0.00"))),
+        # Pays attested "paid as shown", not recorded: never shown as matching.
+        "attested": sum(w.recorded_net is None for w in _wagers_of(revision)) if revision.pays_attested else 0,
     }
+
+
+def _wagers_of(revision) -> list:
+    rows = getattr(revision, "wager_rows", None)  # just written
+    return rows if rows is not None else list(revision.day_wagers())
 
 
 @require_POST
@@ -211,14 +219,16 @@ def round_save(request, pk: int):
         return _error_response(exc)
 
     def produce():
-        audited = round_record(table=table, data=body["round"], author=request.user)
+        audited = round_record(table=table, data=body["round"], author=request.user,
+                               pays=body.get("pays") or PAYS_RECORDED)
         return 201, _saved_body(audited.round, audited.revision), audited.round
 
     try:
         stored = idempotent_call(
             user=request.user,
             key=request.headers.get("Idempotency-Key"),
-            body={"table": table.pk, "round": body["round"]},
+            # "pays" only when sent: an outbox item queued before the tablet sent it still replays.
+            body={"table": table.pk, "round": body["round"], **({"pays": body["pays"]} if body.get("pays") else {})},
             produce=produce,
         )
     except IdempotencyMismatch as exc:
@@ -262,13 +272,14 @@ def round_result(request, pk: int):
                     "seat": w.seat,
                     "stake": w.stake,
                     "expected": net_words(w.expected_net),
-                    "recorded": net_words(w.recorded_net) if w.recorded_net is not None else None,
+                    "recorded": dealer_did_words(w.recorded_net, wager=w.wager, pays_attested=current.pays_attested),
                     "differs": w.recorded_net is not None and w.recorded_net != w.expected_net,
                 }
                 for w in wagers
             ],
             "findings": findings_words(findings),
             "at_stake": sum((f.amount for f in findings), Decimal("0.00")),
+            "attested": sum(w.recorded_net is None for w in wagers) if current.pays_attested else 0,
             "may_correct": rnd.status == Round.ACTIVE and round_may_change(round=rnd, user=request.user),
             "revisions": rnd.day_revisions().select_related("author").order_by("number"),
         },
@@ -296,6 +307,7 @@ def round_correct_page(request, pk: int):
         "correcting": rnd.pk,
         "revision": rnd.revision,
         "data": current.data,
+        "pays_attested": current.pays_attested,
     }
     return render(
         request,
@@ -322,6 +334,7 @@ def _correct(request, rnd: Round):
             data=body["round"],
             reason=body.get("reason", ""),
             author=request.user,
+            pays=body.get("pays") or PAYS_RECORDED,
         )
     except StaleRevision as exc:
         return JsonResponse(

@@ -53,6 +53,7 @@ from tables.models import (
 )
 from tables.services.round_ledgers import meters, round_posted, round_voided
 from tables.services.round_limits import TableLimits, limit_findings, round_refusals
+from tables.services.round_pays import round_pays_check
 from tables.services.sessions import table_session_for_moment
 
 
@@ -143,7 +144,7 @@ _ROUND_HISTORY_COLUMNS = history_columns(Round)
 _ROUND_HISTORY = RowInserter(Round.history.model, _ROUND_HISTORY_COLUMNS, returning_pk=False)
 # Every child row carries its round's gaming day: the partition key (tables/history/partitions.py).
 _REVISIONS = RowInserter(RoundRevision, ("round_id", "gaming_day", "number", "data", "audit", "reason", "author_id",
-                                         "created_at", "engine_version"))
+                                         "created_at", "engine_version", "pays_attested"))
 
 
 class WagerLine(NamedTuple):
@@ -167,12 +168,13 @@ _FINDINGS = RowInserter(Finding, ("round_id", "revision_id", "gaming_day", "kind
                                   "reopened_reason", "created_at"))
 
 
-def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, author, reason: str, at) -> RoundRevision:
+def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, author, reason: str, at,
+                    pays_attested: bool = False) -> RoundRevision:
     """Write a revision with its wager and finding rows (built SQL: this is the hot path)."""
     revision = RoundRevision(round=rnd, gaming_day=rnd.gaming_day, number=number, data=canonical, audit=result.to_dict(), reason=reason,
-                             author_id=author.pk, created_at=at, engine_version=ENGINE_VERSION)
+                             author_id=author.pk, created_at=at, engine_version=ENGINE_VERSION, pays_attested=pays_attested)
     revision.pk = _REVISIONS.insert([(rnd.pk, rnd.gaming_day, number, revision.data, revision.audit, reason, author.pk, at,
-                                      ENGINE_VERSION)], using=rnd._state.db)[0]
+                                      ENGINE_VERSION, pays_attested)], using=rnd._state.db)[0]
     revision._state.adding, revision._state.db = False, rnd._state.db
     revision.round = rnd
     module = GAMES[rnd.game].module
@@ -285,21 +287,26 @@ def _session_of_day(now: _TableNow, *, at, author) -> tuple[int, date]:
 
 
 def round_record(*, table: Table | int, data: dict, author, dealer: Dealer | None = None, at=None,
-                 context: AuditContext | None = None, savepoint: bool = True) -> AuditedRound:
+                 context: AuditContext | None = None, savepoint: bool = True, pays: str | None = None) -> AuditedRound:
     """Store a round played at ``table`` and its audit, in one transaction.
 
     Refused (nothing stored): impossible input (every wrong field named), a closed table,
-    and a dealer who is not on duty. Anything else that happened is stored as recorded,
-    and its departures from the rules become findings.
+    and a dealer who is not on duty; with ``pays`` (``round_pays``), a pay neither recorded
+    nor attested. Anything else that happened is stored as recorded, and its departures
+    from the rules become findings.
 
     Called inside a transaction that is rolled back whole on any error (the API's
     idempotent call), ``savepoint=False`` spares the savepoint's two round trips.
     """
     with transaction.atomic(savepoint=savepoint):
-        return _round_record(table=table, data=data, author=author, dealer=dealer, at=at, context=context)
+        return _round_record(table=table, data=data, author=author, dealer=dealer, at=at, context=context, pays=pays)
 
 
-def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
+def _pays_attested(*, game: str, canonical: dict, result: Audit, version: RulesetVersion, pays: str | None) -> bool:
+    return round_pays_check(game=game, canonical=canonical, result=result, rules=version.rules(), pays=pays)
+
+
+def _round_record(*, table, data, author, dealer, at, context, pays=None) -> AuditedRound:
     now = _lock_table(table.pk if isinstance(table, Table) else table)
     # Read under the lock: a table's rounds are timed in the order they are recorded, so one that
     # waited while another rolled the session over to a new gaming day is in that day too.
@@ -327,6 +334,7 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     if bank is not None and meters().priced_by_meters(result, context):
         context = meters().context_for_round(table=table, version=version, context=given, bank=bank)
         canonical, result = round_audit(game=table.game, data=data, version=version, context=context, limits=limits)
+    attested = _pays_attested(game=table.game, canonical=canonical, result=result, version=version, pays=pays)
     rnd = Round(table=table, session_id=session_id, game=table.game,
                 gaming_day=gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
                 recorded_by=author, recorded_at=at, open_findings=len(result.findings))
@@ -335,7 +343,7 @@ def _round_record(*, table, data, author, dealer, at, context) -> AuditedRound:
     _ROUND_HISTORY.insert([history_values(rnd, _ROUND_HISTORY_COLUMNS, history_type="+", user=author,
                                           reason="recorded", at=at)], using=table._state.db)
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
-                               at=at)
+                               at=at, pays_attested=attested)
     # The head is read now, in its own statement: the statement that took the lock may have
     # waited for it, and would have seen the head from before the wait (audit/chain.py).
     _chain_revision(revision, chain.chain_head(chain.table_chain(table.pk), using=table._state.db))
@@ -383,7 +391,7 @@ def _require_reason(reason: str, what: str) -> str:
 
 @transaction.atomic
 def round_correct(*, round: Round, revision: int, data: dict, reason: str, author, at=None,  # noqa: A002
-                  context: AuditContext | None = None) -> AuditedRound:
+                  context: AuditContext | None = None, pays: str | None = None) -> AuditedRound:
     """Record a corrected version of ``round`` as a new revision, audited afresh.
 
     ``revision`` is the revision the author corrected; if another correction landed first
@@ -404,11 +412,12 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
                                          bank=bank)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context,
                                     limits=round_limits(rnd.table, rnd))
+    attested = _pays_attested(game=rnd.game, canonical=canonical, result=result, version=rnd.ruleset_version, pays=pays)
     with rounds_changing([rnd.pk]):
         findings_round_changed(round=rnd, change=f"corrected to revision {rnd.revision + 1}", reason=reason,
                                author=author, at=at)
         new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
-                                       author=author, reason=reason, at=at)
+                                       author=author, reason=reason, at=at, pays_attested=attested)
         _chain_revision(new_revision, chain.lock_table_chain(rnd.table_id, using=rnd._state.db))
         rnd.revision = new_revision.number
         rnd.open_findings = len(result.findings)

@@ -54,7 +54,14 @@ def combine_partials(partials: list[dict]) -> dict:
     tables: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
     findings: dict[tuple, list] = defaultdict(lambda: [0, ZERO])
     dealers: dict[int, list] = defaultdict(lambda: [0, 0, 0, ZERO])
+    pays: dict[tuple[int, int], list] = defaultdict(lambda: [0, 0, 0, ZERO])
     for part in partials:
+        for table, dealer, recorded, attested, neither, stake in part.get("pays", ()):
+            p = pays[(table, dealer)]
+            p[0] += recorded
+            p[1] += attested
+            p[2] += neither
+            p[3] += Decimal(stake)
         for table, version, wager, n, *amounts in part.get("wagers", ()):
             row = wagers.setdefault((table, version, wager), [ZERO] * len(_SUMS))
             for i, value in enumerate((n, *amounts)):
@@ -79,6 +86,7 @@ def combine_partials(partials: list[dict]) -> dict:
         "tables": dict(tables),
         "findings": dict(findings),
         "dealers": dict(dealers),
+        "pays": dict(pays),
     }
 
 
@@ -288,7 +296,7 @@ def build_lines(
     complete = [(tables[pk], cash_of[(LEVEL_TABLE, str(pk))][1]) for pk in units
                 if cash_of[(LEVEL_TABLE, str(pk))][1] is not None]
     floor_cash = cash_of.get((LEVEL_FLOOR, "floor"), (CashFigures(), None))[0]
-    facts = {"bases": notes, "complete_tables": complete,
+    facts = {"bases": notes, "complete_tables": complete, "pays": pays_summary(combined.get("pays", {})),
              "cash": {"tables": floor_cash.tables, "incomplete": floor_cash.incomplete}}
     return lines, wager_lines, dealer_lines(report, combined["dealers"]), facts
 
@@ -298,6 +306,40 @@ def _total(unit: _Unit) -> _WagerAcc:
     for acc in unit.wagers.values():
         total.add(acc)
     return total
+
+
+def pays_summary(pays: dict) -> dict:
+    """The day's pays counted apart (docs/floor/recording-rounds.md): recorded, attested "paid
+    as shown" and neither, for the floor, each table and each dealer. Only recorded pays are
+    judged; the others are never counted as paid correctly (the error figures cover the
+    recorded ones)."""
+
+    def add(into: dict, key, label: str, row: list) -> None:
+        line = into.setdefault(key, {"label": label, "recorded": 0, "attested": 0, "not_recorded": 0,
+                                     "attested_stake": ZERO})
+        line["recorded"] += row[0]
+        line["attested"] += row[1]
+        line["not_recorded"] += row[2]
+        line["attested_stake"] += row[3]
+
+    tables = {t.pk: t.label for t in Table.objects.filter(pk__in={t for t, _ in pays})}
+    dealers = {d.pk: str(d) for d in Dealer.objects.filter(pk__in={d for _, d in pays})}
+    floor: dict = {}
+    by_table: dict = {}
+    by_dealer: dict = {}
+    for (table, dealer), row in pays.items():
+        add(floor, "floor", "Floor", row)
+        add(by_table, table, tables.get(table, f"table {table}"), row)
+        add(by_dealer, dealer, dealers.get(dealer, f"dealer {dealer}"), row)
+
+    def rows(lines: dict) -> list[dict]:
+        return [{**line, "attested_stake": str(_cents(line["attested_stake"]))}
+                for line in sorted(lines.values(), key=lambda x: x["label"])]
+
+    total = rows(floor)
+    return {"floor": total[0] if total else {"label": "Floor", "recorded": 0, "attested": 0, "not_recorded": 0,
+                                              "attested_stake": "0.00"},
+            "tables": rows(by_table), "dealers": rows(by_dealer)}
 
 
 def dealer_lines(report, dealers: dict) -> list[DealerLine]:

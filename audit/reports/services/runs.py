@@ -443,6 +443,7 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
         report.summary = {
             "bases": facts["bases"],
             "cash": {**facts["cash"], "findings_raised": len(raised)},
+            "pays": facts["pays"],
             "reaudit": {
                 **reaudit,
                 "settlement_changed_count": len(reaudit["settlement_changed"]),

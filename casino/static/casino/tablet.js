@@ -175,6 +175,7 @@
     button: null,
     log: [],
     reason: "",
+    attested: false,  // "paid as shown" attested for every pay not marked one by one
   };
   let history = [];
   let preview = null;
@@ -183,7 +184,7 @@
   let pending = null;  // the outbox item of this page's save in flight
   let message = "";
 
-  if (CONFIG.mode === "correct") loadExisting(CONFIG.data);
+  if (CONFIG.mode === "correct") { loadExisting(CONFIG.data); S.attested = !!CONFIG.pays_attested; }
 
   const root = document.getElementById("entry");
   // Count every control tap (capture phase: the button's own handler re-renders it away).
@@ -475,6 +476,10 @@
     render();
   }
 
+  function unmarkedPays() {
+    return preview ? preview.settlements.filter((x) => S.pays[payKey(x)] === undefined) : [];
+  }
+
   function expectedValue(x) {
     // Hold'em records chips pushed to the seat (stake + net); the others the player's net.
     if (FAMILY === "holdem") {
@@ -487,12 +492,23 @@
   function save() {
     const round = buildRound(true);
     const label = CONFIG.table + (CONFIG.mode === "correct" ? " correction" : " round") + " of " + new Date().toLocaleTimeString();
-    let url = CONFIG.save_url, body = { round };
+    // The rule (docs/floor/recording-rounds.md): every pay marked, or the rest attested.
+    const unmarked = unmarkedPays();
+    if (unmarked.length && !S.attested) {
+      message = unmarked.length + (unmarked.length === 1 ? " pay is" : " pays are") + " not marked: mark each, or tap \u201cAll the rest paid as shown\u201d to attest them.";
+      return render();
+    }
+    if (unmarked.length && FAMILY === "holdem" && unmarked.length < preview.settlements.length) {
+      message = "A pot is recorded whole: mark every row, or clear the marks (\u2190 Cards, Pays \u2192) and attest all of them.";
+      return render();
+    }
+    const pays = unmarked.length ? "attested" : "recorded";
+    let url = CONFIG.save_url, body = { round, pays };
     if (CONFIG.mode === "correct") {
       const reason = (root.querySelector("#reason") || {}).value || "";
       if (!reason.trim()) { message = "A correction needs a reason; it is kept with your name."; return render(); }
       url = CONFIG.correct_url;
-      body = { round, revision: CONFIG.revision, reason };
+      body = { round, revision: CONFIG.revision, reason, pays };
     }
     pending = enqueue(url, body, label);
     S.phase = "sending";
@@ -517,7 +533,7 @@
   function nextRound() {
     // Same players and bets usually stay: keep them, clear the cards.
     SEATS.forEach((n) => { S.seats[n].hands = [{ cards: [], actions: [], done: false }]; S.seats[n].even_money = false; });
-    S.dealer = []; S.dealt = 0; S.manual = null; S.doubleNext = false; S.pays = {}; S.log = [];
+    S.dealer = []; S.dealt = 0; S.manual = null; S.doubleNext = false; S.pays = {}; S.log = []; S.attested = false;
     if (FAMILY === "holdem" && S.button !== null) {
       const seats = holdemSeats();
       S.button = seats[(seats.indexOf(S.button) + 1) % seats.length];
@@ -727,7 +743,7 @@
       const matches = recorded !== undefined && Number(recorded) === Number(should);
       const input = h("input", { type: "text", inputmode: "decimal", placeholder: FAMILY === "holdem" ? "chips pushed" : "+ paid / − taken", size: 8, "data-pay-input": key });
       const what = FAMILY === "holdem" ? (x.wager === "rake" ? "house should take " + should : "should receive " + should) : x.words;
-      return h("div", { class: "pay-row" + (recorded === undefined ? "" : matches ? " ok" : " differs"), "data-pay": key },
+      return h("div", { class: "pay-row" + (recorded === undefined ? (S.attested ? " attested" : " unmarked") : matches ? " ok" : " differs"), "data-pay": key },
         h("div", { class: "pay-what" }, h("strong", {}, (x.seat ? "Seat " + x.seat : "House") + " · " + x.label),
           h("span", {}, " — " + what), h("div", { class: "muted why" }, x.explanation)),
         h("div", { class: "pay-buttons" },
@@ -737,14 +753,23 @@
             if (!/^-?\d+(\.\d{1,2})?$/.test(v)) { message = "An amount is a number such as 20 or -10.50."; return render(); }
             S.pays[key] = Number(v).toFixed(2); message = ""; render();
           }, "small", { "data-pay-set": key }),
-          recorded !== undefined && !matches ? h("span", { class: "bad" }, "recorded " + recorded) : null));
+          recorded !== undefined && !matches ? h("span", { class: "bad" }, "recorded " + recorded) : null,
+          recorded === undefined && S.attested ? h("span", { class: "muted" }, "attested, not recorded") : null));
     });
     box.append(h("div", { class: "pay-rows" }, rows));
+    const unmarked = unmarkedPays().length;
+    box.append(h("p", { class: "pays-count big-text " + (unmarked && !S.attested ? "bad" : "good"), id: "pays-unmarked", "data-unmarked": unmarked },
+      unmarked === 0 ? "Every pay is marked." :
+        unmarked + " of " + preview.settlements.length + (preview.settlements.length === 1 ? " pay" : " pays") + " not marked" +
+        (S.attested ? ": attested \u201cpaid as shown\u201d (counted apart, not as recorded pays)." : ": mark each, or attest them.")));
     box.append(h("div", { class: "actions-row" },
-      button("All the rest paid as shown", () => {
-        preview.settlements.forEach((x) => { if (S.pays[payKey(x)] === undefined) S.pays[payKey(x)] = expectedValue(x); });
+      // Attesting records no amount: the round is stored as attested and its unmarked pays are
+      // counted apart from recorded ones, never as paid correctly.
+      unmarked ? button(S.attested ? "\u2713 All the rest paid as shown (attested)" : "All the rest paid as shown", () => {
+        S.attested = !S.attested;
+        message = "";
         render();
-      }, "", { id: "all-as-shown" }),
+      }, S.attested ? "on" : "", { id: "all-as-shown", "aria-pressed": String(S.attested) }) : null,
       button("← Cards", () => { S.phase = "cards"; render(); }, ""),
       CONFIG.mode === "correct" ? h("input", { id: "reason", type: "text", placeholder: "Reason for the correction (required)", size: 40, value: S.reason, oninput: (e) => { S.reason = e.target.value; } }) : null,
       button(CONFIG.mode === "correct" ? "Save correction" : "Save round", save, "primary big", { id: "save-round" })));
@@ -765,6 +790,8 @@
         (saved.revision > 1 ? " revision " + saved.revision : "") + (saved.replayed ? " (it had already arrived)" : "")),
       f.length ? h("div", {}, h("p", { class: "bad big-text" }, f.length + (f.length === 1 ? " finding" : " findings") + " · " + saved.at_stake + " at stake"),
         h("ul", { class: "finding-list", id: "saved-findings" }, f.map((x) => h("li", { class: "kind-" + x.kind }, h("strong", {}, x.kind_words), (Number(x.amount) ? " · " + x.amount : "") + ": " + x.message))))
+        : saved.attested ? h("p", { class: "big-text", id: "no-findings" }, "No findings on the pays recorded; " + saved.attested +
+          (saved.attested === 1 ? " pay" : " pays") + " attested \u201cpaid as shown\u201d, not recorded (not judged).")
         : h("p", { class: "good big-text", id: "no-findings" }, "No findings: every pay matched."),
       h("div", { class: "actions-row" },
         h("a", { class: "btn", href: saved.url }, "View round"),
