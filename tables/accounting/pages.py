@@ -79,19 +79,32 @@ def _attempt(request, success: str, call) -> bool:
 
 @role_required(PIT_BOSS)
 def table_chips(request, pk: int):
-    table = table_in_scope(request, pk)
+    return _chips_page(request, table_in_scope(request, pk))
+
+
+def _chips_page(request, table: Table, *, refused: str = "", status: int = 200):
+    """The chips page; after a refusal (``refused``: the form's prefix) at status 400 with what
+    was typed in that form kept: each chip count and the dealer chosen. The badge is not sent
+    back: it was the wrong one, or another field was, and a badge is never echoed in a page."""
     casino = table.pit.casino
     session = table_session_current(table)
     day = current_gaming_day(casino, timezone.now())
+    denominations = list(active_denominations(casino))
+    typed_dealer = None
+    if refused:
+        for d in denominations:
+            d.typed = request.POST.get(f"count-{d.pk}", "").strip()
+        typed_dealer = request.POST.get("dealer", "")
+        typed_dealer = int(typed_dealer) if typed_dealer.isdigit() else None
     return render(request, "tablet/chips.html", {
         "table": table, "session": session, "day": day,
         "dealer": dealer_on_duty(session) if session else None,
         "dealers": Dealer.objects.filter(casino=casino, active=True),
-        "denominations": active_denominations(casino),
+        "denominations": denominations, "refused": refused, "typed_dealer": typed_dealer,
         "slips": chip_slips(None, table=table).filter(gaming_day__gte=day).order_by("-requested_at")[:40],
         "open_slips": chip_slips(None, table=table, status__in=ChipSlip.OPEN).filter(gaming_day__lt=day),
         "inventory": inventory_slips(None, table=table).order_by("-recorded_at", "-id")[:4],
-    })
+    }, status=status)
 
 
 @require_POST
@@ -99,9 +112,10 @@ def table_chips(request, pk: int):
 def table_chips_inventory(request, pk: int, kind: str):
     table = table_in_scope(request, pk)
     service = inventory_open if kind == "opener" else inventory_close
-    _attempt(request, f"{kind.capitalize()} of {table.label} recorded.", lambda: service(
-        table=table, dealer=request.POST.get("dealer", ""), dealer_badge=request.POST.get("dealer_badge", ""),
-        counts=_counts(request, table.pit.casino), author=request.user))
+    if not _attempt(request, f"{kind.capitalize()} of {table.label} recorded.", lambda: service(
+            table=table, dealer=request.POST.get("dealer", ""), dealer_badge=request.POST.get("dealer_badge", ""),
+            counts=_counts(request, table.pit.casino), author=request.user)):
+        return _chips_page(request, table, refused=kind, status=400)
     return redirect("tablet-chips", pk=table.pk)
 
 
@@ -109,8 +123,9 @@ def table_chips_inventory(request, pk: int, kind: str):
 @role_required(PIT_BOSS)
 def table_chips_request(request, pk: int, kind: str):
     table = table_in_scope(request, pk)
-    _attempt(request, f"{kind.capitalize()} requested: the cage has it.", lambda: chip_slip_request(
-        table=table, kind=kind, counts=_counts(request, table.pit.casino), author=request.user))
+    if not _attempt(request, f"{kind.capitalize()} requested: the cage has it.", lambda: chip_slip_request(
+            table=table, kind=kind, counts=_counts(request, table.pit.casino), author=request.user)):
+        return _chips_page(request, table, refused=kind, status=400)
     return redirect("tablet-chips", pk=table.pk)
 
 
@@ -118,9 +133,11 @@ def table_chips_request(request, pk: int, kind: str):
 @role_required(PIT_BOSS)
 def slip_receive(request, pk: int):
     slip = _slip(request, pk)
-    _attempt(request, f"{slip.label} received.", lambda: chip_slip_receive(
-        slip=slip, author=request.user, dealer=request.POST.get("dealer") or None,
-        dealer_badge=request.POST.get("dealer_badge", "")))
+    if not _attempt(request, f"{slip.label} received.", lambda: chip_slip_receive(
+            slip=slip, author=request.user, dealer=request.POST.get("dealer") or None,
+            dealer_badge=request.POST.get("dealer_badge", ""))):
+        return _chips_page(request, table_in_scope(request, slip.table_id), refused=f"receive-{slip.label}",
+                           status=400)
     return redirect("tablet-chips", pk=slip.table_id)
 
 

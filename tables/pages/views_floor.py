@@ -76,9 +76,14 @@ def table_page(request, pk: int):
 def table_open(request, pk: int):
     table = _table(request, pk)
     form = DealerForm(request.POST, table=table)
-    if form.is_valid():
+    # The opener slip is the way to open (the chips page); opening without one says why.
+    reason = request.POST.get("reason", "").strip()
+    if not reason:
+        messages.error(request, "reason: say why the table opens without an opener (or open it with an opener)")
+    elif form.is_valid():
         try:
-            table_session_open(table=table, dealer=form.cleaned_data["dealer"], author=request.user)
+            table_session_open(table=table, dealer=form.cleaned_data["dealer"], author=request.user,
+                               reason=reason[:200])
             messages.success(
                 request, f"Table {table.label} is open with {form.cleaned_data['dealer'].name}."
             )
@@ -103,13 +108,16 @@ def table_close(request, pk: int):
         return redirect("tablet-table", pk=table.pk)
     dealer = dealer_on_duty(session)
     day, rounds = table_rounds_today(table)
-    if request.method == "POST" and request.POST.get("confirm") == "yes":
+    reason = request.POST.get("reason", "").strip()
+    if request.method == "POST" and request.POST.get("confirm") == "yes" and not reason:
+        messages.error(request, "reason: say why the table closes without a closer (or close it with a closer)")
+    elif request.method == "POST" and request.POST.get("confirm") == "yes":
         if request.POST.get("session") != str(session.pk):
             messages.error(request, f"Table {table.label} changed since you confirmed; nothing was "
                                     "closed. Check it and confirm again.")
             return redirect("tablet-table-close", pk=table.pk)
         try:
-            closed = table_session_close(session=session, author=request.user)
+            closed = table_session_close(session=session, author=request.user, reason=reason[:200])
         except ValidationError as exc:
             _errors(request, exc)
         else:
@@ -118,7 +126,7 @@ def table_close(request, pk: int):
                                       f"{ended}, {_rounds(rounds.count())} today.")
         return redirect("tablet-table", pk=table.pk)
     return render(request, "tablet/table_close.html", {
-        "table": table, "session": session, "dealer": dealer, "day": day, "rounds": rounds.count(),
+        "table": table, "session": session, "dealer": dealer, "day": day, "rounds": rounds.count(), "reason": reason,
         "opened": local_time_text(session.opened_at, table.pit.casino, 'time')})
 
 

@@ -45,8 +45,9 @@ def _check_dealer(dealer: Dealer, table: Table) -> None:
 
 
 @transaction.atomic
-def table_session_open(*, table: Table, dealer: Dealer, author, at=None) -> TableSession:
-    """Open ``table`` for the current gaming day with ``dealer`` on duty."""
+def table_session_open(*, table: Table, dealer: Dealer, author, at=None, reason: str = "") -> TableSession:
+    """Open ``table`` for the current gaming day with ``dealer`` on duty. ``reason``: why it
+    opens without an opener slip, kept as the session's history reason."""
     at = at or timezone.now()
     table = Table.objects.select_for_update(of=("self",)).select_related("pit__casino").get(pk=table.pk)
     if TableSession.objects.filter(table=table, closed_at__isnull=True).exists():
@@ -58,7 +59,7 @@ def table_session_open(*, table: Table, dealer: Dealer, author, at=None) -> Tabl
                            gaming_day=gaming_day_of(at, casino.time_zone, casino.gaming_day_start_hour))
     refuse_closed_day(casino.pk, session.gaming_day)
     session._history_user = author
-    session._change_reason = "table opened"
+    session._change_reason = f"table opened without an opener: {reason}" if reason else "table opened"
     session.save()
     DealerAssignment.objects.create(session=session, dealer=dealer, started_at=at, assigned_by=author)
     _save_table_state(table, is_open=True, author=author, reason="table opened")
@@ -137,7 +138,9 @@ def _open_session_now(session: TableSession, *, at, author, closing: bool = Fals
 
 
 @transaction.atomic
-def table_session_close(*, session: TableSession, author, at=None) -> TableSession:
+def table_session_close(*, session: TableSession, author, at=None, reason: str = "") -> TableSession:
+    """Close the table's session. ``reason``: why it closes without a closer slip, kept as the
+    session's history reason."""
     at = at or timezone.now()
     allow_audit_write()  # the session's and the assignment's end times are set once
     session = _open_session_now(session, at=at, author=author, closing=True)
@@ -145,7 +148,8 @@ def table_session_close(*, session: TableSession, author, at=None) -> TableSessi
         raise ValidationError({"session": [f"Table {session.table.label} is already closed"]})
     refuse_closed_day(session.table.pit.casino_id, session.gaming_day)
     session.closed_at, session.closed_by = at, author
-    session._history_user, session._change_reason = author, "table closed"
+    session._history_user = author
+    session._change_reason = f"table closed without a closer: {reason}" if reason else "table closed"
     session.save(update_fields=["closed_at", "closed_by"])
     DealerAssignment.objects.filter(session=session, ended_at__isnull=True).update(ended_at=at)
     _save_table_state(session.table, is_open=False, author=author, reason="table closed")

@@ -47,6 +47,8 @@ def test_closing_a_table_is_confirmed_then_described(page, live_server, floor_of
     expect(page.locator("#dealer-on-duty")).to_have_text(f"Dealer {table.label}")
     assert Table.objects.get(pk=table.pk).is_open
     page.click("#close-table")
+    page.click("#close-without-closer summary")
+    page.fill("#close-reason", "closer on paper")
     page.click("#confirm-close")
     expect(page.locator("body")).to_contain_text(re.compile(
         rf"Table {table.label} closed at \d\d:\d\d E[SD]T: session of Dealer {table.label} ended, 0 rounds today\."))

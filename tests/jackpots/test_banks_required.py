@@ -74,7 +74,7 @@ def test_the_api_answers_a_field_error_and_the_tablet_says_what_to_do():
     )
     assert response.status_code == 400 and WHAT_TO_DO in response.json()["table"][0]
     page = _page_client(boss).post(
-        reverse("tablet-table-open", args=[table.pk]), {"dealer": dealer.pk}, follow=True
+        reverse("tablet-table-open", args=[table.pk]), {"dealer": dealer.pk, "reason": "opener on paper"}, follow=True
     )
     assert WHAT_TO_DO in page.content.decode()
     assert not TableSession.objects.filter(table=table).exists()

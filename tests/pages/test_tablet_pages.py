@@ -40,7 +40,7 @@ def post_json(client, url, body, **headers):
 
 
 def open_table(client, table, dealer):
-    return client.post(reverse("tablet-table-open", args=[table.pk]), {"dealer": dealer.pk})
+    return client.post(reverse("tablet-table-open", args=[table.pk]), {"dealer": dealer.pk, "reason": "opener on paper"})
 
 
 def test_open_change_dealer_close_through_the_pages(client, pitboss, table, dealer):
@@ -69,10 +69,10 @@ def test_open_change_dealer_close_through_the_pages(client, pitboss, table, deal
         table.refresh_from_db()
         assert table.is_open and TableSession.objects.get(table=table).closed_at is None
     # A confirmation of another session (the table closed and opened again meanwhile) is refused.
-    stale = client.post(close, {"confirm": "yes", "session": session.pk + 1000}, follow=True)
+    stale = client.post(close, {"confirm": "yes", "session": session.pk + 1000, "reason": "closer on paper"}, follow=True)
     assert "changed since you confirmed" in stale.content.decode()
     assert TableSession.objects.get(table=table).closed_at is None
-    done = client.post(close, {"confirm": "yes", "session": session.pk}, follow=True)
+    done = client.post(close, {"confirm": "yes", "session": session.pk, "reason": "closer on paper"}, follow=True)
     table.refresh_from_db()
     session.refresh_from_db()
     assert not table.is_open and session.closed_at is not None
@@ -85,7 +85,7 @@ def test_open_change_dealer_close_through_the_pages(client, pitboss, table, deal
 
 def test_open_without_a_dealer_is_refused(client, pitboss, table):
     client.force_login(pitboss)
-    response = client.post(reverse("tablet-table-open", args=[table.pk]), {}, follow=True)
+    response = client.post(reverse("tablet-table-open", args=[table.pk]), {"reason": "opener on paper"}, follow=True)
     assert "choose the dealer" in response.content.decode()
     assert not TableSession.objects.exists()
 

@@ -176,6 +176,7 @@
     log: [],
     reason: "",
     attested: false,  // "paid as shown" attested for every pay not marked one by one
+    placed: [],  // where each card went, in the order tapped: "Remove last card" takes the last back
   };
   let history = [];
   let preview = null;
@@ -277,6 +278,7 @@
     if (FAMILY === "holdem") return holdemCard(card);
     snapshot();
     const t = target();
+    S.placed.push({ seat: t.seat, hand: t.hand, deal: !!t.deal });
     if (t.seat === "dealer") {
       S.dealer.push(card);
     } else {
@@ -284,6 +286,8 @@
       const base = FAMILY === "poker_or_bust" ? 3 : 2;
       if (t.deal || h.cards.length < base) {
         h.cards.push(card);
+        // A dealt card put back by hand during the deal: the deal goes on in its order.
+        if (S.manual && S.dealt < dealOrder().length) S.manual = null;
       } else {
         h.cards.push(card);
         if (FAMILY === "blackjack") h.actions.push(S.doubleNext ? "double" : "hit");
@@ -316,21 +320,57 @@
     const moved = h.cards.pop();
     h.actions.push("split");
     seat.hands.push({ cards: [moved], actions: [], done: false });
+    const at = lastPlacement(t.seat, t.hand);  // the moved card now belongs to the new hand
+    if (at >= 0) S.placed[at].hand = seat.hands.length - 1;
     render();
   }
 
+  function lastPlacement(seat, hand) {
+    for (let i = S.placed.length - 1; i >= 0; i--) {
+      const p = S.placed[i];
+      if (p.seat === seat && (seat === "dealer" || p.hand === hand)) return i;
+    }
+    return -1;
+  }
+
+  // The actions a hand keeps when it holds only its first `keep` cards: those taken before the
+  // removed card came. A "hit" or "double" that drew it goes, and so does every action after it
+  // (a "stand" on the total it made), so the right card can be tapped in its place.
+  function actionsBefore(hand, index, keep) {
+    let n = index > 0 ? 1 : 2;  // a split hand starts with the card moved to it
+    const out = [];
+    for (const a of hand.actions) {
+      if (a === "split") { out.push(a); n = 1; continue; }
+      if (n < 2) n = 2;  // a split hand's second card comes with no action
+      if (a === "hit" || a === "double") {
+        if (n + 1 > keep) break;
+        n += 1;
+      } else if (n > keep) break;
+      out.push(a);
+    }
+    return out;
+  }
+
+  // The hand chosen by tapping it, else the card tapped last (the dealing order's previous
+  // position while dealing), else (a correction loaded from a saved round) the current target.
   function removeLast() {
-    const t = target();
+    const at = S.manual ? lastPlacement(S.manual.seat, S.manual.hand) : S.placed.length - 1;
+    const t = S.manual || (at >= 0 ? S.placed[at] : target());
+    const cards = t.seat === "dealer" ? S.dealer : S.seats[t.seat].hands[t.hand].cards;
+    if (!cards.length) { message = "No card to remove there."; return render(); }
     snapshot();
-    if (t.seat === "dealer") { S.dealer.pop(); }
-    else {
+    cards.pop();
+    if (t.seat !== "dealer") {
       const h = S.seats[t.seat].hands[t.hand];
-      h.cards.pop();
-      const last = h.actions[h.actions.length - 1];
-      if (last === "hit" || last === "double") h.actions.pop();
+      h.actions = actionsBefore(h, t.hand, h.cards.length);
       h.done = false;
     }
-    if (t.deal && S.dealt > 0) S.dealt -= 1;
+    if (at >= 0) {
+      const p = S.placed.splice(at, 1)[0];
+      if (p.deal && at === S.placed.length && S.dealt > 0) S.dealt -= 1;  // the deal steps back
+    }
+    S.doubleNext = false;
+    message = "";
     render();
   }
 
@@ -533,7 +573,7 @@
   function nextRound() {
     // Same players and bets usually stay: keep them, clear the cards.
     SEATS.forEach((n) => { S.seats[n].hands = [{ cards: [], actions: [], done: false }]; S.seats[n].even_money = false; });
-    S.dealer = []; S.dealt = 0; S.manual = null; S.doubleNext = false; S.pays = {}; S.log = []; S.attested = false;
+    S.dealer = []; S.dealt = 0; S.manual = null; S.doubleNext = false; S.pays = {}; S.log = []; S.attested = false; S.placed = [];
     if (FAMILY === "holdem" && S.button !== null) {
       const seats = holdemSeats();
       S.button = seats[(seats.indexOf(S.button) + 1) % seats.length];
