@@ -91,7 +91,7 @@ MATRIX.update({
     "jackpot-bank-configs": [("get", EVERY_ROLE, "api")],
     "jackpot-bank-configure": [("post", WRITERS, "api")],
     "jackpot-bank-tables": [("post", WRITERS, "api")],
-    "jackpot-bank-amount-max": [("post", WRITERS, "api")],
+    "jackpot-bank-limit": [("post", WRITERS, "api")],
     "jackpot-bank-ledger": [("get", _JACKPOT_READERS, "api")],
     "jackpot-bank-recompute": [("get", (FINANCE, GAMING_MANAGER, SURVEILLANCE), "api")],
     "jackpot-meter-list": [("get", EVERY_ROLE, "api")],

@@ -252,8 +252,8 @@ class JackpotBankViewSet(CasinoScopedMixin, mixins.ListModelMixin, mixins.Retrie
         return Response(LineConfigSerializer(config).data, status=201)
 
     @extend_schema(request=AmountMaxSerializer, responses=BankSerializer)
-    @action(detail=True, methods=["post"], url_path="amount-max")
-    def amount_max(self, request, pk=None):
+    @action(detail=True, methods=["post"])
+    def limit(self, request, pk=None):
         """Set the bank's plausibility bound (gaming managers, with a reason)."""
         payload = AmountMaxSerializer(data=request.data, context=self.get_serializer_context())
         payload.is_valid(raise_exception=True)

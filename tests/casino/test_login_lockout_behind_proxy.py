@@ -128,3 +128,84 @@ def test_the_lock_lapses_by_itself_after_the_cool_off(settings):
         attempt_time=AccessAttempt.objects.get(username="boss").attempt_time
         - django_settings.AXES_COOLOFF_TIME - timedelta(seconds=1))
     assert _login("boss", PASSWORD, CLIENT_A)[0].status_code == 302
+
+
+# --- through gunicorn with the deploy configuration, as nginx hands requests on -------------------
+
+def _http(port, method, path, *, forwarded_for, body=None, cookie=None, accept="text/html"):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    headers = {"X-Forwarded-For": forwarded_for, "Accept": accept, "Connection": "close"}
+    if cookie:
+        headers["Cookie"] = cookie
+    if body is not None:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode()
+    finally:
+        conn.close()
+
+
+def _post_login(port, username, password, forwarded_for, *, accept="text/html"):
+    """A browser's login through the proxy: the form (for its CSRF cookie and token), then the post."""
+    import re
+    from urllib.parse import urlencode
+
+    _status, headers, page = _http(port, "GET", "/accounts/login/", forwarded_for=forwarded_for)
+    cookie = headers["Set-Cookie"].split(";", 1)[0]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    body = urlencode({"username": username, "password": password, "csrfmiddlewaretoken": token})
+    return _http(port, "POST", "/accounts/login/", forwarded_for=forwarded_for, body=body, cookie=cookie,
+                 accept=accept)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_through_gunicorn_behind_one_proxy_the_lock_is_the_failing_clients_only(tmp_path):
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+    from tests.casino.test_gunicorn_config import ROOT, _database_url, _free_port, _get
+
+    boss = user_with_role("pit_boss", username="boss")
+    # The server hashes as production does, not with the tests' fast hasher.
+    hasher = PBKDF2PasswordHasher()
+    boss.password = hasher.encode(PASSWORD, hasher.salt())
+    boss.save(update_fields=["password"])
+    port = _free_port()
+    log = tmp_path / "gunicorn.log"
+    env = {**os.environ, "GUNICORN_WORKERS": "2", "GUNICORN_THREADS": "1", "DEBUG": "false",
+           "DJANGO_ENV": "development", "TRUSTED_PROXY_COUNT": "1", "DATABASE_URL": _database_url(tmp_path)}
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+             "-b", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                _get(port, "/healthz")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        for _ in range(django_settings.AXES_FAILURE_LIMIT):
+            _post_login(port, "boss", "wrong-password", CLIENT_A)
+        status, headers, body = _post_login(port, "boss", PASSWORD, f"10.0.0.9, {CLIENT_A}",
+                                            accept="application/json")
+        assert status == 429, body
+        assert "gaming manager can unlock" in body and "Retry-After" in headers
+        status, headers, _ = _post_login(port, "boss", PASSWORD, CLIENT_B)
+        assert status == 302 and headers["Location"] != "/accounts/login/"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {CLIENT_A}
+    assert "Traceback" not in log.read_text()

@@ -80,7 +80,7 @@ def test_an_increase_that_would_leave_the_meter_above_the_bound_is_refused():
 def test_a_gaming_manager_sets_the_bound_per_bank_with_a_reason(auth):
     bank, _tables, _manager, _boss = linked_bank(1)
     other = JackpotBank.objects.create(casino=bank.casino, name="Other bank")
-    url = reverse("jackpot-bank-amount-max", args=[bank.pk])
+    url = reverse("jackpot-bank-limit", args=[bank.pk])
     refused = client_as(user_with_role("finance"), auth).post(url, {"amount_max": "5000000.00", "reason": "x"},
                                                              format="json")
     assert refused.status_code == 403
@@ -101,7 +101,7 @@ def test_a_request_above_a_bound_lowered_since_is_refused_at_approval_and_nothin
     adjustment = jackpot_adjustment_request(bank=bank, line=LINE, amount=D("900000.00"), reason="malfunction_correction",
                                             note="meter fault", author=user_with_role("finance"))
     second = api_as(user_with_role("gaming_manager", username="gm2"))
-    assert second.post(reverse("jackpot-bank-amount-max", args=[bank.pk]),
+    assert second.post(reverse("jackpot-bank-limit", args=[bank.pk]),
                        {"amount_max": "100000.00", "reason": "tighter"}, format="json").status_code == 200
     before = LedgerTransaction.objects.count()
     decided = api_as(manager).post(reverse("jackpot-adjustment-decide", args=[adjustment.pk]), {"approve": True},
