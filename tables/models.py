@@ -318,7 +318,17 @@ class Round(models.Model):
     class Meta:
         ordering = ["-recorded_at"]
         constraints = [models.UniqueConstraint(fields=["table", "sequence"], name="round_unique_sequence")]
-        indexes = [models.Index(fields=["gaming_day", "table"])]
+        indexes = [
+            models.Index(fields=["gaming_day", "table"]),
+            # A day's findings are scoped and filtered by their round's table and status: each of
+            # a busy day's tens of thousands of findings probes its round, and with these columns
+            # beside the key the probe is read from the index alone (the desk's totals, the
+            # findings API's count), not from a heap page of the round.
+            models.Index(fields=["id", "gaming_day"], include=["table", "status"], name="round_scope_probe"),
+            # A day's rounds newest first (the rounds list): recorded_at's own index gives that
+            # order across the month's partition, reading past the later days' rounds first.
+            models.Index(fields=["gaming_day", "recorded_at"], name="round_day_recorded"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} #{self.sequence}"
