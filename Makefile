@@ -5,6 +5,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
 PYTEST_ARGS ?=
+# pytest-xdist workers for `make test`: one per core (auto), 0 for a serial run (docs/testing.md).
+PYTEST_WORKERS ?= auto
 PORT ?= 8000
 
 .PHONY: install engine run migrate demo serve test lint pytest bench lock clean
@@ -45,10 +47,17 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
+# --dist loadgroup: tests that share a machine-wide resource (real Celery workers, the read
+# replica's replay, `exclusive` markers) run on one worker in turn (tests/parallel.py).
 pytest: engine
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
-test: lint pytest
+# Lint and the whole suite, then the wall time they took (whether they passed or not).
+test:
+	@start=$$(date +%s); status=0; $(MAKE) --no-print-directory lint pytest || status=$$?; \
+	  secs=$$(( $$(date +%s) - start )); \
+	  echo "== make test: $$([ $$status = 0 ] && echo passed || echo FAILED) in $$((secs / 60)) min $$((secs % 60)) s wall (pytest -n $(PYTEST_WORKERS); load: $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	  exit $$status
 
 bench: engine
 	$(PY) -m tests.benchmarks

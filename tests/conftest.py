@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.conf import settings
 from django.db import connections
@@ -17,7 +19,9 @@ pytest_plugins = ["tests.parallel"]
 # machine (CI runs two workers beside PostgreSQL) generation alone has taken over a second, and
 # Hypothesis's too_slow health check then failed a property that held. A test's own settings win.
 hypothesis_settings.register_profile("casino", suppress_health_check=[HealthCheck.too_slow])
-hypothesis_settings.load_profile("casino")
+# HYPOTHESIS_PROFILE=thorough: many more examples (a property's own count: tests/examples.py).
+hypothesis_settings.register_profile("thorough", parent=hypothesis_settings.get_profile("casino"), max_examples=1000)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "casino"))
 
 
 @pytest.fixture(scope="session")

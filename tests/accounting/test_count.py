@@ -25,6 +25,7 @@ from tables.accounting.services.buyins import buy_in_record
 from tables.accounting.services.drop_boxes import drop_box_drop, drop_box_for
 from tables.accounting.services.soft_count import soft_count_enter, soft_count_sign
 from tests.accounting.drop_floor import drop_floor
+from tests.examples import examples
 from tests.factories import user_with_role
 
 
@@ -142,7 +143,7 @@ _revision = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60, 6), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(revisions=st.lists(_revision, min_size=1, max_size=4))
 def test_the_ledger_always_holds_the_current_count(db, revisions):
     """Whatever revisions are entered and signed, the accounts' balances equal the latest

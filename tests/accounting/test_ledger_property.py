@@ -23,6 +23,7 @@ from tables.accounting.services.transfers import (
     chip_slip_void_request,
 )
 from tests.accounting.helpers import DAY, closer, floor, opener
+from tests.examples import examples
 from tests.factories import DealerFactory, TableFactory
 
 VALUES = ("1", "2.50", "25", "100")
@@ -41,7 +42,7 @@ def _expected_after(kind, book, cage, parsed):
         cage[value] -= sign * D(value) * n
 
 
-@settings(max_examples=int(os.environ.get("ACCOUNTING_PROPERTY_EXAMPLES", "15")), deadline=None,
+@settings(max_examples=int(os.environ.get("ACCOUNTING_PROPERTY_EXAMPLES", examples(60, 6))), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(ops=OPS)
 @example(ops=[("fill", 0, {"25": 3}, True), ("credit", 1, {"100": 2}, False), ("close_open", 0, {"1": 7}, True),

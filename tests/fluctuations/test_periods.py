@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from audit.fluctuations.periods import holds_over, prior_year, standard_ranges
 from audit.reports.models import ReportLine
+from tests.examples import examples
 from tests.factories import TableFactory, user_with_role
 from tests.fluctuations.helpers import day, fake_cash, report_line
 
@@ -155,7 +156,7 @@ def test_a_unit_is_the_sum_of_its_tables_whatever_the_days(monkeypatch):
     a_day = st.tuples(st.sampled_from([a.pk, b.pk]), st.dates(date(2025, 1, 1), date(2026, 3, 10)),
                       money, money, st.one_of(st.none(), money), money, money)
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=examples(120, 10), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(st.lists(a_day, max_size=12, unique_by=lambda d: (d[0], d[1])))
     def check(days):
         fake_cash(monkeypatch, {(t, d): day(o, c, dr, fills=f, credits=cr) for t, d, o, c, dr, f, cr in days})
@@ -175,7 +176,7 @@ def test_a_unit_is_the_sum_of_its_tables_whatever_the_days(monkeypatch):
     check()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(100, 10), deadline=None)
 @given(lines=st.lists(st.tuples(st.integers(0, 1), st.integers(-800, 10), st.integers(-5000, 5000),
                                 st.integers(0, 900)), max_size=14, unique_by=lambda line: line[:2]),
        asked=st.integers(-400, 10), check=st.booleans())

@@ -36,6 +36,7 @@ from audit.jackpots.services import (
 )
 from casino.money import money_sum
 from tests.conftest import api_as
+from tests.examples import examples
 from tests.factories import PitFactory, user_with_role
 from tests.jackpots.helpers import DAY_START, linked_bank
 from tests.jackpots.test_period_recompute import _play
@@ -108,7 +109,7 @@ def _assert_figures_are_the_legs(bank) -> None:
 
 
 @settings(
-    max_examples=int(os.environ.get("JACKPOT_PROPERTY_EXAMPLES", "20")),
+    max_examples=int(os.environ.get("JACKPOT_PROPERTY_EXAMPLES", examples(80, 8))),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -19,6 +19,7 @@ from audit.jackpots.services import TAX_WAGER, jackpot_award_pay
 from tables.models import Round, Wager
 from tables.services.rounds import round_correct, round_record, round_void
 from tests.conftest import api_as
+from tests.examples import examples
 from tests.factories import user_with_role
 from tests.jackpots.helpers import DAY_START, linked_bank
 from tests.jackpots.test_voids_and_corrections import OPS, ROUND_KINDS
@@ -57,7 +58,7 @@ def _play(bank, tables, pitboss, ops, spacing) -> None:
 
 
 @settings(
-    max_examples=int(os.environ.get("JACKPOT_PROPERTY_EXAMPLES", "20")),
+    max_examples=int(os.environ.get("JACKPOT_PROPERTY_EXAMPLES", examples(80, 8))),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -22,6 +22,7 @@ from audit.jackpots.services import jackpot_award_pay, jackpot_line_configure
 from tables.models import Round
 from tables.services.rounds import round_correct, round_record, round_void
 from tests.conftest import api_as
+from tests.examples import examples
 from tests.jackpots.helpers import DAY_START, SIX_CARD_BUST, hit_round, linked_bank
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +129,7 @@ def _books_are_right(bank) -> None:
 
 
 @settings(
-    max_examples=int(os.environ.get("JACKPOT_PROPERTY_EXAMPLES", "20")),
+    max_examples=int(os.environ.get("JACKPOT_PROPERTY_EXAMPLES", examples(80, 8))),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

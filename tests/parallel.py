@@ -1,0 +1,137 @@
+"""The suite on several pytest-xdist workers (`make test` runs ``-n auto --dist loadgroup``).
+
+A pytest plugin (tests/conftest.py loads it). What the workers would otherwise share, and how
+each is kept apart; a new test gets this from its markers, never from a list of files:
+
+- The database: pytest-django gives each worker its own test database (``test_<name>_gw0``,
+  ``_gw1``...; on SQLite each its own in-memory one). Scratch databases named after the test
+  database (the benchmark runs') are per worker with it.
+- Files: report files go under a directory of the worker's own (``REPORTS_ROOT``), since two
+  test databases number their casinos alike and would write the same paths.
+- A resource only one test may use at a time, across workers and across runs on the same
+  machine: a test marked ``exclusive("<resource>")``, ``celery_worker`` (real Celery workers
+  take any task on the broker's queue) or ``replica_routing`` (the read-replica tests pause
+  the replica's replay). Under ``--dist loadgroup`` each resource's tests go to one worker as an
+  xdist group, in turn; and each holds a lock file named after the resource (and its broker or
+  replica URL) while it runs, so a plain ``-n N`` run, or a second run sharing the broker, waits
+  instead of colliding.
+- Ports: servers a test starts (live_server, gunicorn) take a free port from the system, never a
+  fixed one. A Redis of a test's own (tests/own_redis.py) probes ``OWN_REDIS_PORTS`` for a free
+  one; two workers probing at once could pick the same, so each worker gets its own slice.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+#: Markers that mean "uses a resource one test at a time", and what names that resource: the
+#: broker (two runs on different brokers do not collide), the replica server.
+_RESOURCE_MARKERS = {
+    "celery_worker": lambda: os.environ.get("CELERY_BROKER_URL", ""),
+    "replica_routing": lambda: os.environ.get("DATABASE_REPLICA_URL", ""),
+}
+
+
+def _own_redis_ports() -> None:
+    """Give this xdist worker its own slice of ``OWN_REDIS_PORTS`` (ten ports a worker when the
+    range is too small to share)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    index, count = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw")), int(os.environ["PYTEST_XDIST_WORKER_COUNT"])
+    first, _, last = os.environ.get("OWN_REDIS_PORTS", "6390-6399").partition("-")
+    first, last = int(first), int(last or first)
+    size = (last - first + 1) // count
+    if size < 1:
+        first, size = first + 10 * index, 10
+    else:
+        first += size * index
+    os.environ["OWN_REDIS_PORTS"] = f"{first}-{first + size - 1}"
+
+
+def pytest_configure(config):
+    _own_redis_ports()
+    config.pluginmanager.register(_XdistGroupIds(), "casino-xdist-group-ids")
+    config.addinivalue_line(
+        "markers",
+        "exclusive(resource): the test uses a machine-wide resource one test at a time; under xdist "
+        "such tests run in one group, each holding a lock named after the resource (tests/parallel.py)",
+    )
+
+
+def _resources(item) -> list[str]:
+    names = [f"{marker}-{identity()}" if identity() else marker
+             for marker, identity in _RESOURCE_MARKERS.items() if item.get_closest_marker(marker)]
+    names += [str(mark.args[0] if mark.args else mark.kwargs["resource"]) for mark in item.iter_markers("exclusive")]
+    return sorted(set(names))
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the test ids
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for marker in _RESOURCE_MARKERS:
+            if item.get_closest_marker(marker):
+                item.add_marker(pytest.mark.xdist_group(marker))
+        for mark in item.iter_markers("exclusive"):
+            item.add_marker(pytest.mark.xdist_group(str(mark.args[0] if mark.args else mark.kwargs["resource"])))
+
+
+class _XdistGroupIds:
+    @pytest.hookimpl(trylast=True)  # after -k and --deselect have matched the plain ids
+    def pytest_collection_modifyitems(self, config, items):
+        _xdist_group_ids(config, items)
+
+
+def _xdist_group_ids(config, items):
+    """``--dist loadgroup`` schedules by a ``@<group>`` suffix each worker adds to its tests' ids.
+    pytest-xdist 3.8 writes it to ``item._nodeid``, which pytest 9 no longer reads (the id is
+    ``item._id``), so no test was grouped and the groups' tests ran on every worker at once.
+    Add the suffix the way xdist means it, where it did not."""
+    if not getattr(config.option, "loadgroup", False):  # set on xdist's workers only
+        return
+    for item in items:
+        groups = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")}
+        if not groups or "@" in item.nodeid:
+            continue
+        nodeid = f"{item.nodeid}@{'_'.join(sorted(groups))}"
+        if hasattr(item, "_id"):
+            item._id = type(item._id).parse(nodeid)
+        else:
+            item._nodeid = nodeid
+
+
+@pytest.fixture(autouse=True)
+def _exclusive_resources(request):
+    """Hold the lock of each machine-wide resource the test uses, for the test's duration."""
+    locks = []
+    try:
+        for name in _resources(request.node):
+            digest = hashlib.sha256(name.encode()).hexdigest()[:12]
+            lock = (Path(tempfile.gettempdir()) / f"casino-tests-{name.split('-')[0]}-{digest}.lock").open("w")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            locks.append(lock)
+        yield
+    finally:
+        for lock in reversed(locks):
+            lock.close()
+
+
+def worker_id() -> str:
+    """``gw0``, ``gw1``... under xdist; ``main`` in a run without workers."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _reports_root_per_worker(tmp_path_factory):
+    """Report files under the worker's own directory (a test's ``settings`` fixture still wins)."""
+    from django.conf import settings
+
+    before = settings.REPORTS_ROOT
+    settings.REPORTS_ROOT = tmp_path_factory.mktemp(f"reports-{worker_id()}")
+    yield
+    settings.REPORTS_ROOT = before
