@@ -8,8 +8,13 @@ the next link, or is a row without a link.
 
 Chains follow the locks the writers already take, so tables never wait for each other:
 ``table:<id>`` (written under the table's row lock: revisions with their wagers and
-findings, findings a re-audit adds, findings' status changes, voids) and ``bank:<id>``
-(under the bank's meter locks: ledger transactions with their legs). A day's head
+findings, findings a re-audit adds, findings' status changes, voids), ``bank:<id>``
+(under the bank's meter locks: ledger transactions with their legs) and
+``money:<casino>:<gaming day>`` (under an advisory lock of its own: the chip ledger, slips,
+buy-ins, drops, counts, Title 31 records, closes and reopens; audit/money_chain.py). A
+chain's head is always read in its own statement once the lock is held (see
+:func:`head_subquery`). ``audit_verify --repair-forks`` re-links links that a writer
+appended after a stale head (:func:`repair_forks`). A day's head
 (:func:`day_head`) hashes the heads of the casino's chains at the end of its gaming day
 (by each link's event time, the time of what it covers);
 the daily report prints it, so a kept report proves later that nothing before it changed.
@@ -210,9 +215,12 @@ def _revision_texts(revision_ids) -> dict[int, str]:
 
 def _texts(kind: str, refs: list[int]) -> dict[int, str]:
     """The canonical text of each ref as the database holds it now (missing refs absent)."""
+    from audit import money_chain
     from audit.jackpots.models import LedgerLeg, LedgerTransaction
     from tables.models import Round
 
+    if kind in money_chain.KINDS:
+        return money_chain.texts(kind, refs)
     if kind == ChainLink.REVISION:
         return _revision_texts(refs)
     if kind == ChainLink.FINDING:
@@ -235,6 +243,7 @@ def verify(*, batch: int = 2000, archived: list[int] | None = None) -> list[str]
     A link whose rows sit in a month detached to the archive schema (tables/history/archive.py)
     is not a problem: it cannot be checked until the month is attached again. Their number is
     appended to ``archived``."""
+    from audit import money_chain
     from audit.jackpots.models import LedgerTransaction
     from tables.history.archive import archived_refs
     from tables.models import Round, RoundRevision
@@ -285,6 +294,7 @@ def verify(*, batch: int = 2000, archived: list[int] | None = None) -> list[str]
             .values_list("history_id", flat=True):
         problems.append(f"finding history row {pk} has no link")
     problems.extend(_unlinked_findings(linked))
+    problems.extend(money_chain.unlinked(linked))
     return problems
 
 
@@ -318,7 +328,13 @@ def day_heads(casino, day: date) -> dict[str, str]:
     its link comes after links of later events. The head is then taken after it (the last
     link in chain order, not the last in time), so it also covers those later links; and a
     round recorded late for a day already reported moves that day's head (``audit_verify``
-    then says the printed head is not the current one: re-run the report)."""
+    then says the printed head is not the current one: re-run the report).
+
+    The day's money chain (audit/money_chain.py) is taken whole: its records belong to the
+    day by their gaming day, and a count made the next morning is the day's. The casino's
+    chain of closes and reopens is taken by event time, up to its first link that closes or
+    reopens this day or a later one: the day's own report is printed before its close."""
+    from audit import money_chain
     from audit.jackpots.models import JackpotBank
     from casino.gaming_day import gaming_day_bounds
     from tables.models import Table
@@ -332,6 +348,13 @@ def day_heads(casino, day: date) -> dict[str, str]:
             "digest", flat=True).first()
         if last:
             heads[name] = last
+    money = money_chain.money_chain(casino.pk, day)
+    last = ChainLink.objects.filter(chain=money).order_by("-id").values_list("digest", flat=True).first()
+    if last:
+        heads[money] = last
+    last = money_chain.closes_head(casino.pk, day, end)
+    if last:
+        heads[money_chain.closes_chain(casino.pk)] = last
     return heads
 
 
@@ -342,6 +365,111 @@ def day_head(casino, day: date, *, heads: dict[str, str] | None = None) -> tuple
     heads = day_heads(casino, day) if heads is None else heads
     lines = [f"{name} {digest}" for name, digest in sorted(heads.items())]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest(), len(lines)
+
+
+# --- Repairing forks left by the race (heads read before the lock was held) ---------------
+
+#: How far back a forked link's predecessor is looked for: a stale head is one that a writer
+#: read before waiting for the lock, so it is at most as old as the writers that waited.
+FORK_WINDOW = 256
+
+
+def repair_forks(*, author, reason: str, apply: bool = True) -> tuple[list[str], list[str]]:
+    """Re-link the links that were written after a stale head; ``(repaired, refused)``.
+
+    A link is a race, not a change, when its covered rows as they are now still hash to its
+    stored digest from an earlier head of its chain (``sha256(earlier head + text)``): its
+    content is the content it was linked with, only its predecessor pointer is wrong, and
+    that earlier head is already the predecessor of another link (two links share it). Each
+    such link, and every link after it in its chain (their predecessor's digest changes), is
+    re-digested in chain order from the chain's current text; one :class:`ChainRepair` row
+    per link keeps the old digest, the head it was written after, who, when and why.
+
+    A chain with any other problem (a link whose rows hash to no earlier head: a change; a
+    missing row) is refused whole and reported: re-digesting it would vouch for a change.
+    Runs as the owner (the links are append-only: the guard trigger is switched off for this
+    transaction only) and holds an exclusive lock on the links, so no writer appends while
+    it works. ``apply=False``: report what would be done."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from audit.models import ChainRepair
+
+    repaired: list[str] = []
+    refused: list[str] = []
+    with transaction.atomic():
+        links_table = connection.ops.quote_name(ChainLink._meta.db_table)
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                # Blocks appends (INSERT) until the repair commits; reading stays open.
+                cursor.execute(f"LOCK TABLE {links_table} IN SHARE ROW EXCLUSIVE MODE")
+        names = list(ChainLink.objects.order_by().values_list("chain", flat=True).distinct())
+        now = timezone.now()
+        for name in sorted(names):
+            plan, problem = _fork_plan(name)
+            if problem:
+                refused.append(problem)
+                continue
+            if not plan:
+                continue
+            forks = sum(1 for p in plan if p[1])
+            repaired.append(f"{name}: {forks} forked link(s) re-linked, {len(plan) - forks} later link(s) "
+                            "re-digested")
+            if not apply:
+                continue
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(f"ALTER TABLE {links_table} DISABLE TRIGGER {ChainLink._meta.db_table}_guard")
+            for link_id, forked, used, old, new, kind, ref in plan:
+                ChainLink.objects.filter(pk=link_id).update(digest=new)
+                ChainRepair.objects.create(
+                    link=link_id, chain=name, kind=kind, ref=ref, forked=forked, previous_used=used,
+                    old_digest=old, new_digest=new, repaired_by=author, repaired_at=now,
+                    reason=reason + ("" if not forked else
+                                     f" (proof: its rows hash to its old digest after {used[:12]}..., "
+                                     "a head another link also follows)"))
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(f"ALTER TABLE {links_table} ENABLE TRIGGER {ChainLink._meta.db_table}_guard")
+    return repaired, refused
+
+
+def _fork_plan(name: str) -> tuple[list[tuple], str]:
+    """The links of chain ``name`` to re-digest ((id, forked, head used, old digest, new
+    digest, kind, ref)), or why the chain is not a pure race."""
+    rows = list(ChainLink.objects.filter(chain=name).order_by("id").values_list("id", "kind", "ref", "digest"))
+    texts: dict[str, dict[int, str]] = {}
+    for kind in {r[1] for r in rows}:
+        refs = [r[2] for r in rows if r[1] == kind]
+        texts[kind] = {}
+        for start in range(0, len(refs), 2000):
+            texts[kind].update(_texts(kind, refs[start:start + 2000]))
+    old_heads = [GENESIS]  # the stored digests, in chain order: the heads writers could have read
+    followed = set()  # heads some link was written after
+    new_previous = GENESIS
+    plan = []
+    for link_id, kind, ref, digest in rows:
+        text = texts[kind].get(ref)
+        if text is None:
+            return [], f"{name} link {link_id}: {kind} {ref} is missing: not a race, not repaired"
+        if link_digest(old_heads[-1], text) == digest:
+            used, forked = old_heads[-1], False
+        else:
+            used = next((h for h in reversed(old_heads[-FORK_WINDOW:-1]) if link_digest(h, text) == digest), None)
+            if used is None:
+                return [], (f"{name} link {link_id}: {kind} {ref} hashes to its digest from no earlier head: "
+                            "changed, not a race; not repaired")
+            if used not in followed:
+                return [], (f"{name} link {link_id}: {kind} {ref} follows head {used[:12]}..., which no other link "
+                            "follows: not the shape of a race; not repaired")
+            forked = True
+        followed.add(used)
+        new = link_digest(new_previous, text)
+        if new != digest:
+            plan.append((link_id, forked, used, digest, new, kind, ref))
+        old_heads.append(digest)
+        new_previous = new
+    return plan, ""
 
 
 # --- Sealing what came before the chains -------------------------------------------------

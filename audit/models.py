@@ -79,11 +79,20 @@ class ChainLink(models.Model):
     (``chain.day_head``) is taken by it."""
 
     REVISION, FINDING, STATUS, VOID, LEDGER = "revision", "finding", "status", "void", "ledger"
+    # The records money and the regulator's figures are computed from (audit/money_chain.py).
+    MONEY_KINDS = [("chiptxn", "chip ledger transaction with its legs"), ("buyin", "buy-in"),
+                   ("buyinvoid", "buy-in void"), ("invslip", "opener or closer slip with its lines"),
+                   ("chipslip", "fill or credit state (history row) with its lines"), ("dropbox", "drop box"),
+                   ("boxdrop", "drop box dropped"), ("softcount", "soft count with its lines"),
+                   ("countsign", "soft count signature"), ("cashout", "cash-out"), ("cashoutvd", "cash-out void"),
+                   ("patronid", "patron identification"), ("ctrexcept", "CTR exception"),
+                   ("mtlsignoff", "MTL sign-off"), ("dayclose", "gaming day closed"),
+                   ("dayreopen", "gaming day reopened")]
     KINDS = [(REVISION, "revision with its wagers and findings"), (FINDING, "finding added by a re-audit"),
              (STATUS, "finding status change (history row)"), (VOID, "round voided"),
-             (LEDGER, "ledger transaction with its legs")]
+             (LEDGER, "ledger transaction with its legs"), *MONEY_KINDS]
 
-    chain = models.CharField(max_length=40, help_text='"table:<id>" or "bank:<id>".')
+    chain = models.CharField(max_length=40, help_text='"table:<id>", "bank:<id>" or "money:<casino>:<gaming day>".')
     kind = models.CharField(max_length=10, choices=KINDS)
     ref = models.BigIntegerField(help_text="The id of what the link covers (see kind).")
     digest = models.CharField(max_length=64)
@@ -96,3 +105,30 @@ class ChainLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.chain} {self.kind} {self.ref}"
+
+
+class ChainRepair(models.Model):
+    """One link re-digested by ``audit_verify --repair-forks``: a link written after a stale
+    chain head (``forked``: its own content still hashes to its old digest from an earlier
+    head, so only its predecessor was wrong) or a link after one (re-digested because its
+    predecessor's digest changed). The old digest is kept: anyone can recompute that
+    ``sha256(previous_used + text)`` gave it. Append-only."""
+
+    link = models.BigIntegerField(help_text="The ChainLink re-digested.")
+    chain = models.CharField(max_length=40)
+    kind = models.CharField(max_length=10)
+    ref = models.BigIntegerField()
+    forked = models.BooleanField(help_text="It followed a stale head (else: a link before it was re-linked).")
+    previous_used = models.CharField(max_length=64, help_text="The head the link was written after.")
+    old_digest = models.CharField(max_length=64)
+    new_digest = models.CharField(max_length=64)
+    repaired_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    repaired_at = models.DateTimeField()
+    reason = models.TextField()
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["new_digest"])]
+
+    def __str__(self) -> str:
+        return f"{self.chain} link {self.link} re-linked"

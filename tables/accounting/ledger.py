@@ -17,6 +17,7 @@ from casino.double_entry import ZERO, LedgerUnbalanced, legs_merged
 from casino.gaming_day import gaming_day_of
 from casino.money import money_sum
 from tables.accounting.models import Account, Denomination, Leg, Transaction
+from tables.accounting.signals import money_written
 from tables.models import Casino, Table
 
 __all__ = ["LedgerUnbalanced", "account_for", "balance", "balance_by_denomination", "ledger_post"]
@@ -68,6 +69,7 @@ def ledger_post(
         Leg(transaction=txn, account_id=account_id, denomination_id=denomination_id, amount=amount)
         for (account_id, denomination_id), amount in merged.items()
     ])
+    money_written.send(type(txn), kind="chiptxn", instance=txn)
     return txn
 
 

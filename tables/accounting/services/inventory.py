@@ -38,6 +38,7 @@ from tables.accounting.services.counts import (
 )
 from tables.accounting.services.drop_boxes import drop_box_for
 from tables.accounting.services.findings import inventory_discrepancy_flag
+from tables.accounting.signals import money_written
 from tables.models import Table, TableSession
 from tables.services.sessions import table_session_close, table_session_current, table_session_open
 
@@ -55,6 +56,7 @@ def _slip(*, kind, table, session, counts: list[ChipCount], author, at, dealer=N
         dealer=dealer, on_paper=on_paper, total=counts_total(counts), previous=previous)
     InventoryLine.objects.bulk_create([
         InventoryLine(slip=slip, denomination=c.denomination, count=c.count, amount=c.amount) for c in counts])
+    money_written.send(type(slip), kind="invslip", instance=slip)  # with its lines
     if kind == InventorySlip.OPENER:  # the table's box for the day goes on with its opener, counted or on paper
         drop_box_for(table=table, gaming_day=slip.gaming_day, author=author, at=at)
     return slip

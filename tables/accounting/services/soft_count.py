@@ -38,7 +38,7 @@ from tables.accounting.models import (
 )
 from tables.accounting.services.counts import chip_counts, counts_total, value_counts
 from tables.accounting.services.drop_boxes import counter_check
-from tables.accounting.signals import count_signed
+from tables.accounting.signals import count_signed, money_written
 from tables.closing.services.check import refuse_closed_day
 from tables.models import Casino
 
@@ -115,6 +115,7 @@ def soft_count_enter(*, box: DropBox, author, currency=None, chips=None, markers
          for value, n in parsed["currency"]]
         + [SoftCountLine(count=count, kind=SoftCountLine.CHIPS, value=c.denomination.value, denomination=c.denomination,
                          quantity=c.count, amount=c.amount) for c in parsed["chips"]])
+    money_written.send(type(count), kind="softcount", instance=count)  # with its lines
     return count
 
 

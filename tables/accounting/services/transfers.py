@@ -27,6 +27,7 @@ from tables.accounting.services.counts import (
     legs_between,
 )
 from tables.accounting.services.findings import unsigned_receipt_flag
+from tables.accounting.signals import money_written
 from tables.closing.services.check import refuse_closed_day
 from tables.models import Table
 from tables.services.sessions import table_session_current
@@ -38,6 +39,7 @@ def _save(slip: ChipSlip, *, author, reason: str, fields: list[str]) -> None:
     allow_audit_write()  # a slip's status moves only as audit_guard RULES allow
     slip._history_user, slip._change_reason = author, reason
     slip.save(update_fields=fields)
+    money_written.send(ChipSlip, kind="chipslip", instance=slip)  # the history row the save wrote
 
 
 def _locked(slip: ChipSlip) -> ChipSlip:
@@ -72,6 +74,7 @@ def chip_slip_request(*, table: Table, kind: str, counts, author, at=None) -> Ch
     slip.save()
     ChipSlipLine.objects.bulk_create([
         ChipSlipLine(slip=slip, denomination=c.denomination, count=c.count, amount=c.amount) for c in parsed])
+    money_written.send(ChipSlip, kind="chipslip", instance=slip)  # the request's history row, with its lines
     return slip
 
 
