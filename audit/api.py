@@ -11,6 +11,8 @@ from rest_framework.response import Response
 
 from audit.models import Finding
 from audit.services import DECISIONS, finding_review
+from casino.api_fields import StrictCharField
+from casino.api_filters import StrictBooleanFilter, StrictFilterSet
 from casino.db_routing import ReplicaReadsMixin
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE
@@ -18,13 +20,13 @@ from casino.scoping import CasinoScopedMixin
 from tables.api.live import FindingSerializer
 
 
-class FindingFilter(filters.FilterSet):
+class FindingFilter(StrictFilterSet):
     table = filters.NumberFilter(field_name="round__table")
     pit = filters.NumberFilter(field_name="round__table__pit")
     dealer = filters.NumberFilter(field_name="round__dealer")
     gaming_day = filters.DateFilter(field_name="gaming_day")
     min_amount = filters.NumberFilter(field_name="amount", lookup_expr="gte")
-    reopened = filters.BooleanFilter(
+    reopened = StrictBooleanFilter(
         field_name="reopened_at", lookup_expr="isnull", exclude=True,
         help_text="Reviewed findings sent back to surveillance by a correction or void of their round.",
     )
@@ -37,7 +39,7 @@ class FindingFilter(filters.FilterSet):
 
 class ReviewSerializer(serializers.Serializer):
     decision = serializers.ChoiceField(choices=list(DECISIONS))
-    note = serializers.CharField(max_length=2000)
+    note = StrictCharField(max_length=2000)
 
 
 @extend_schema_view(list=extend_schema(parameters=PERIOD_PARAMETERS))

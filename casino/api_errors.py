@@ -15,12 +15,19 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from casino.api_input import too_large
+from casino.api_input import as_api_exception, too_large
 from tables.field_words import with_words
 from tables.games.vocabulary.base import InvalidInput
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, RequestDataTooBig):
+        # Django's own refusal of a body over DATA_UPLOAD_MAX_MEMORY_SIZE, raised wherever the
+        # body is first read (the CSRF check of a session reads it through ``request.POST``,
+        # before the parser's own limit): the same JSON 413 as the parser's, on every
+        # endpoint, whatever DEBUG says (a SuspiciousOperation that leaves DRF becomes
+        # Django's HTML 400 page under DEBUG).
+        exc = as_api_exception(too_large())
     if isinstance(exc, InvalidInput):  # a refused round: its paths as keys, and in people's words
         return Response(with_words(exc.as_dict(), _posted_round(context)), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):

@@ -142,3 +142,38 @@ class LimitedJSONParser(parsers.JSONParser):
             return load_json(raw)
         except BodyRefused as refused:
             raise as_api_exception(refused) from None
+
+
+_REPLACING: dict[type, type] = {}
+
+
+def replacing(serializer_class: type) -> type:
+    """``serializer_class`` for a PUT: a whole replacement, so every writable field is required.
+
+    DRF leaves a field with a default (``required=False``) optional on PUT too, and the
+    update then keeps the stored value: a PUT without a ruleset's ``config`` was accepted as
+    if it had been a PATCH. The subclass has its own name, so the OpenAPI schema documents
+    the PUT body (``...ReplaceRequest``) with its required fields apart from the POST's."""
+    made = _REPLACING.get(serializer_class)
+    if made is None:
+        def get_fields(self):
+            fields = super(made, self).get_fields()
+            for field in fields.values():
+                if not field.read_only:
+                    field.required = True
+            return fields
+
+        name = serializer_class.__name__.removesuffix("Serializer") + "ReplaceSerializer"
+        made = type(name, (serializer_class,), {"get_fields": get_fields, "__module__": serializer_class.__module__,
+                                                "__doc__": serializer_class.__doc__})
+        _REPLACING[serializer_class] = made
+    return made
+
+
+class PutReplacesMixin:
+    """For a ViewSet with ``update``: PUT requires every writable field (:func:`replacing`);
+    PATCH stays partial."""
+
+    def get_serializer_class(self):
+        base = super().get_serializer_class()
+        return replacing(base) if getattr(self, "action", None) == "update" else base

@@ -282,7 +282,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"user": env_rate("API_THROTTLE_USER", "1000/second")},
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # Filters refuse a value they cannot read (casino/api_filters.py).
+    "DEFAULT_FILTER_BACKENDS": ["casino.api_filters.StrictFilterBackend"],
     # Every list a page of at most 500; JSON bodies only, within the size and depth limits
     # and holding storable text (casino/pagination.py, casino/api_input.py).
     "DEFAULT_PAGINATION_CLASS": "casino.pagination.CappedLimitOffsetPagination",

@@ -57,6 +57,14 @@ preload_app = True
 max_requests = 10000
 max_requests_jitter = 1000
 
+# The longest request line (method, URL with its query, protocol) gunicorn reads: its most,
+# 8,190 bytes, the line nginx's `large_client_header_buffers 4 8k` holds. The API's own URLs
+# are far shorter (the longest, /api/v1/findings/ with all 14 of its filters, about 430 bytes);
+# gunicorn's default of 4,094 let nginx pass lines of 4-8 KB on and answered them with a
+# bare HTML 414. Longer lines are refused by nginx with the API's JSON error
+# (deploy/nginx/casino.conf) before they reach gunicorn. Headers keep gunicorn's limits.
+limit_request_line = 8190
+
 # Trust X-Forwarded-Proto / X-Forwarded-For only from nginx on localhost.
 forwarded_allow_ips = "127.0.0.1,::1"
 

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_fields import StrictCharField
 from casino.pagination import MAX_LIMIT, CappedLimitOffsetPagination
 from casino.query_dates import query_date
 from casino.scoping import user_casino_ids
@@ -20,7 +21,7 @@ from .selectors import SIGNAL_WORDS, advantage_day
 
 class PairSerializer(serializers.Serializer):
     round = serializers.IntegerField(source="round_id")
-    table = serializers.CharField(source="table_label")
+    table = StrictCharField(source="table_label")
     sequence = serializers.IntegerField()
     shoe = serializers.IntegerField(help_text="The inferred shoe of the table that day, from 1.")
     running_count = serializers.IntegerField(help_text="Hi-Lo running count before the round.")
@@ -30,7 +31,7 @@ class PairSerializer(serializers.Serializer):
 
 
 class AdvantagePlayerSerializer(serializers.Serializer):
-    player = serializers.CharField()
+    player = StrictCharField()
     n = serializers.IntegerField(help_text="Rounds (pairs of true count and bet).")
     r = serializers.FloatField(allow_null=True, help_text="Pearson r; null when it does not exist.")
     ci_low = serializers.FloatField(allow_null=True)
@@ -43,7 +44,7 @@ class AdvantagePlayerSerializer(serializers.Serializer):
     mean_bet_high = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True,
                                              help_text="Mean bet at a true count of +2 or more.")
     signal = serializers.ChoiceField(choices=list(SIGNAL_WORDS))
-    signal_words = serializers.CharField()
+    signal_words = StrictCharField()
     pairs = PairSerializer(many=True)
 
 
@@ -54,8 +55,8 @@ class ThresholdsSerializer(serializers.Serializer):
 
 class AdvantageDaySerializer(serializers.Serializer):
     count = serializers.IntegerField(help_text="Players of the day (rows of every page).")
-    next = serializers.URLField(allow_null=True, help_text="The next page of players; null on the last.")
-    previous = serializers.URLField(allow_null=True, help_text="The previous page of players; null on the first.")
+    next = serializers.URLField(read_only=True, allow_null=True, help_text="The next page of players; null on the last.")
+    previous = serializers.URLField(read_only=True, allow_null=True, help_text="The previous page of players; null on the first.")
     gaming_day = serializers.DateField()
     table = serializers.IntegerField(allow_null=True)
     rounds = serializers.IntegerField()

@@ -4,7 +4,6 @@ and call a service or selector; a refusal is a 400 naming the field, or a 403; n
 
 from __future__ import annotations
 
-from django.http import Http404
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -15,7 +14,7 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from casino.api_fields import MoneyField
+from casino.api_fields import MoneyField, StrictBooleanField, StrictCharField
 from casino.gaming_day import current_gaming_day
 from casino.local_time import local_time_text
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
@@ -44,8 +43,9 @@ def _casino_and_day(request):
     if errors:
         raise serializers.ValidationError(errors)
     casino = user_casino(request.user, raw)
-    if casino is None:
-        raise Http404("No such casino.")
+    if casino is None:  # a query parameter that names nothing of yours: a field error, as a filter's is
+        raise serializers.ValidationError(
+            {"casino": [f"No casino {raw} among yours." if raw else "You work at no casino; name one."]})
     return casino, day or current_gaming_day(casino)
 
 
@@ -63,7 +63,7 @@ class ComplianceSettingsWriteSerializer(serializers.Serializer):
     ctr_threshold = MoneyField(required=False)
     band_pct = serializers.DecimalField(max_digits=5, decimal_places=2, required=False)
     near_count = serializers.IntegerField(min_value=2, max_value=100, required=False)
-    reason = serializers.CharField(max_length=500, help_text="Why: kept in the history with your name.")
+    reason = StrictCharField(max_length=500, help_text="Why: kept in the history with your name.")
 
 
 class ComplianceSettingsViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
@@ -110,19 +110,19 @@ class CashOutCreateSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     kind = serializers.ChoiceField(choices=CashOut.KINDS)
     amount = MoneyField(help_text="More than 0.")
-    player_identifier = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+    player_identifier = StrictCharField(max_length=40, required=False, allow_blank=True, allow_null=True,
                                               default=None, help_text="The patron's card or ID, when known.")
 
 
 class CashOutFixSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=CashOut.KINDS)
     amount = MoneyField()
-    player_identifier = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+    player_identifier = StrictCharField(max_length=40, required=False, allow_blank=True, allow_null=True,
                                               default=None)
 
 
 class CashOutVoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
     replacement = CashOutFixSerializer(required=False, allow_null=True, default=None,
                                        help_text="The right cash-out, recorded in its place.")
 
@@ -163,7 +163,7 @@ class CashOutViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.ReadOnl
 # --- identification (compliance only) ---------------------------------------------------------
 
 class IdentificationSerializer(serializers.ModelSerializer):
-    identifier = serializers.CharField(source="player.identifier", read_only=True)
+    identifier = StrictCharField(source="player.identifier", read_only=True)
     recorded_by = serializers.StringRelatedField()
 
     class Meta:
@@ -175,20 +175,20 @@ class IdentificationSerializer(serializers.ModelSerializer):
 
 class IdentificationWriteSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
-    identifier = serializers.CharField(max_length=40, help_text="As recorded at the seat or the cage.")
-    name = serializers.CharField(max_length=120, required=False, default="",
+    identifier = StrictCharField(max_length=40, help_text="As recorded at the seat or the cage.")
+    name = StrictCharField(max_length=120, required=False, default="",
                                  help_text="The name the floor knows, when the patron is not yet a player.")
-    last_name = serializers.CharField(max_length=80, required=False, allow_blank=True)
-    first_name = serializers.CharField(max_length=80, required=False, allow_blank=True)
-    address = serializers.CharField(max_length=500, required=False, allow_blank=True)
+    last_name = StrictCharField(max_length=80, required=False, allow_blank=True)
+    first_name = StrictCharField(max_length=80, required=False, allow_blank=True)
+    address = StrictCharField(max_length=500, required=False, allow_blank=True)
     date_of_birth = serializers.DateField(required=False, allow_null=True)
-    tin = serializers.CharField(max_length=20, required=False, allow_blank=True)
-    occupation = serializers.CharField(max_length=80, required=False, allow_blank=True)
-    document_type = serializers.CharField(max_length=40, required=False, allow_blank=True)
-    document_number = serializers.CharField(max_length=40, required=False, allow_blank=True)
-    document_issuer = serializers.CharField(max_length=80, required=False, allow_blank=True)
+    tin = StrictCharField(max_length=20, required=False, allow_blank=True)
+    occupation = StrictCharField(max_length=80, required=False, allow_blank=True)
+    document_type = StrictCharField(max_length=40, required=False, allow_blank=True)
+    document_number = StrictCharField(max_length=40, required=False, allow_blank=True)
+    document_issuer = StrictCharField(max_length=80, required=False, allow_blank=True)
     document_expiry = serializers.DateField(required=False, allow_null=True)
-    reason = serializers.CharField(max_length=500, help_text="Why: 'ID shown at the cage', 'address corrected'.")
+    reason = StrictCharField(max_length=500, help_text="Why: 'ID shown at the cage', 'address corrected'.")
 
 
 class IdentificationViewSet(viewsets.ReadOnlyModelViewSet):
@@ -222,10 +222,10 @@ class IdentificationViewSet(viewsets.ReadOnlyModelViewSet):
 # --- the day -----------------------------------------------------------------------------------
 
 class TxnSerializer(serializers.Serializer):
-    ref = serializers.CharField(help_text="'buy-in 12' or 'cash-out 3'")
+    ref = StrictCharField(help_text="'buy-in 12' or 'cash-out 3'")
     direction = serializers.ChoiceField(choices=DIRECTIONS)
     amount = MoneyField()
-    place = serializers.CharField(help_text="The table's label, or 'cage'.")
+    place = StrictCharField(help_text="The table's label, or 'cage'.")
     seat = serializers.IntegerField(allow_null=True)
     shift = serializers.IntegerField(help_text="1 to 3: eight-hour shifts from the gaming day's start hour.")
     recorded_at = serializers.DateTimeField()
@@ -236,23 +236,23 @@ class TxnSerializer(serializers.Serializer):
 
 
 class MtlPatronSerializer(serializers.Serializer):
-    identifier = serializers.CharField()
-    name = serializers.CharField(allow_blank=True)
+    identifier = StrictCharField()
+    name = StrictCharField(allow_blank=True)
     cash_in = MoneyField()
     cash_out = MoneyField()
-    over_in = serializers.BooleanField()
-    over_out = serializers.BooleanField()
+    over_in = StrictBooleanField()
+    over_out = StrictBooleanField()
     transactions = TxnSerializer(many=True)
 
 
 class CtrSerializer(serializers.Serializer):
-    subject = serializers.CharField()
-    identifier = serializers.CharField(allow_null=True)
+    subject = StrictCharField()
+    identifier = StrictCharField(allow_null=True)
     direction = serializers.ChoiceField(choices=DIRECTIONS)
     total = MoneyField()
-    missing = serializers.ListField(child=serializers.CharField())
+    missing = serializers.ListField(child=StrictCharField())
     exception = serializers.SerializerMethodField()
-    waiting = serializers.BooleanField(help_text="Keeps the day open: identification missing and no exception.")
+    waiting = StrictBooleanField(help_text="Keeps the day open: identification missing and no exception.")
     transactions = TxnSerializer(many=True)
     identification = IdentificationSerializer(required=False, allow_null=True,
                                               help_text="Compliance only: other roles get no such field.")
@@ -268,11 +268,11 @@ class CtrSerializer(serializers.Serializer):
 
 
 class FlagSerializer(serializers.Serializer):
-    identifier = serializers.CharField()
+    identifier = StrictCharField()
     direction = serializers.ChoiceField(choices=DIRECTIONS)
     kind = serializers.ChoiceField(choices=[("near", "near a threshold"), ("split", "split across tables/shifts")])
-    threshold = serializers.CharField()
-    detail = serializers.CharField()
+    threshold = StrictCharField()
+    detail = StrictCharField()
     transactions = TxnSerializer(many=True)
 
 
@@ -285,25 +285,25 @@ class ComplianceDaySerializer(serializers.Serializer):
     ctrs = CtrSerializer(many=True)
     flags = FlagSerializer(many=True)
     unidentified = TxnSerializer(many=True)
-    digest = serializers.CharField()
-    signed = serializers.BooleanField()
-    changed_since_signed = serializers.BooleanField()
-    signed_by = serializers.CharField(source="sign_off.signed_by.username", allow_null=True, default=None)
+    digest = StrictCharField()
+    signed = StrictBooleanField()
+    changed_since_signed = StrictBooleanField()
+    signed_by = StrictCharField(source="sign_off.signed_by.username", allow_null=True, default=None)
     signed_at = serializers.DateTimeField(source="sign_off.signed_at", allow_null=True, default=None)
 
 
 class SignOffSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     gaming_day = serializers.DateField()
-    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    note = StrictCharField(max_length=500, required=False, allow_blank=True, default="")
 
 
 class CtrExceptionSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     gaming_day = serializers.DateField()
-    subject = serializers.CharField(max_length=60, help_text="The CTR's subject as the day lists it.")
+    subject = StrictCharField(max_length=60, help_text="The CTR's subject as the day lists it.")
     direction = serializers.ChoiceField(choices=DIRECTIONS)
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
 
 
 class ComplianceDayViewSet(viewsets.GenericViewSet):

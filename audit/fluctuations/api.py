@@ -17,6 +17,7 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.db_routing import replica_reads_for
 from casino.gaming_day import current_gaming_day
 from casino.periods import PERIOD_DAY_PARAMETER, PERIOD_PARAMETERS, PeriodBoundedListMixin
@@ -50,14 +51,14 @@ class FluctuationSettingsSerializer(serializers.ModelSerializer):
 class FluctuationSettingsWriteSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     preset = serializers.ChoiceField(choices=PRESETS, required=False)
-    prior_year_interval = serializers.BooleanField(required=False)
+    prior_year_interval = StrictBooleanField(required=False)
     z = serializers.DecimalField(max_digits=4, decimal_places=2, required=False)
-    monthly_swing = serializers.BooleanField(required=False)
+    monthly_swing = StrictBooleanField(required=False)
     swing_points = serializers.DecimalField(max_digits=7, decimal_places=2, required=False)
-    band = serializers.BooleanField(required=False)
+    band = StrictBooleanField(required=False)
     band_min = serializers.DecimalField(max_digits=7, decimal_places=2, required=False, allow_null=True)
     band_max = serializers.DecimalField(max_digits=7, decimal_places=2, required=False, allow_null=True)
-    reason = serializers.CharField(max_length=500, help_text="Why: kept in the history with your name.")
+    reason = StrictCharField(max_length=500, help_text="Why: kept in the history with your name.")
 
 
 class FluctuationSettingsViewSet(CasinoScopedMixin, viewsets.ReadOnlyModelViewSet):
@@ -112,11 +113,11 @@ class InvestigationAssignSerializer(serializers.Serializer):
 
 
 class InvestigationConcludeSerializer(serializers.Serializer):
-    conclusion = serializers.CharField(allow_blank=True, help_text="What caused the hold and what was done.")
+    conclusion = StrictCharField(allow_blank=True, help_text="What caused the hold and what was done.")
 
 
 class InvestigationReviewSerializer(serializers.Serializer):
-    note = serializers.CharField(allow_blank=True, required=False, default="",
+    note = StrictCharField(allow_blank=True, required=False, default="",
                                  help_text="Sign-off: optional; sending back: what the conclusion lacks.")
 
 
@@ -218,9 +219,9 @@ class PeriodFiguresSerializer(serializers.Serializer):
 
 class PeriodHoldRowSerializer(serializers.Serializer):
     casino = serializers.IntegerField()
-    level = serializers.CharField()
-    key = serializers.CharField()
-    label = serializers.CharField()
+    level = StrictCharField()
+    key = StrictCharField()
+    label = StrictCharField()
     day = PeriodFiguresSerializer()
     mtd = PeriodFiguresSerializer()
     ytd = PeriodFiguresSerializer()

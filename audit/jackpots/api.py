@@ -34,7 +34,7 @@ from audit.jackpots.selectors import (
     ledger_transactions,
     liability_report,
 )
-from casino.api_fields import MoneyField
+from casino.api_fields import MoneyField, StrictBooleanField, StrictCharField
 from casino.gaming_day import gaming_day_of
 from casino.pagination import paginated
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
@@ -105,18 +105,18 @@ class LineConfigSerializer(serializers.ModelSerializer):
 
 
 class LedgerLegSerializer(serializers.Serializer):
-    account = serializers.CharField(source="account.kind")
-    line = serializers.CharField(source="account.line")
+    account = StrictCharField(source="account.kind")
+    line = StrictCharField(source="account.line")
     amount = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="Debit positive.")
 
 
 class LedgerTransactionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = StrictCharField()
     created_at = serializers.DateTimeField()
     gaming_day = serializers.DateField()
-    memo = serializers.CharField()
-    line = serializers.CharField()
+    memo = StrictCharField()
+    line = StrictCharField()
     round = serializers.IntegerField(source="round_id", allow_null=True)
     reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
     contribution_base = serializers.DecimalField(max_digits=14, decimal_places=2)
@@ -127,12 +127,12 @@ class LedgerTransactionSerializer(serializers.Serializer):
 RecomputeSerializer = inline_serializer("JackpotRecompute", {
     "from": serializers.DateField(),
     "to": serializers.DateField(),
-    "ok": serializers.BooleanField(),
+    "ok": StrictBooleanField(),
     "rounds": serializers.IntegerField(),
     "differences": serializers.ListField(child=serializers.DictField()),
-    "award_mismatches": serializers.ListField(child=serializers.CharField()),
-    "round_mismatches": serializers.ListField(child=serializers.CharField()),
-    "rollup_mismatches": serializers.ListField(child=serializers.CharField()),
+    "award_mismatches": serializers.ListField(child=StrictCharField()),
+    "round_mismatches": serializers.ListField(child=StrictCharField()),
+    "rollup_mismatches": serializers.ListField(child=StrictCharField()),
 })
 
 
@@ -151,24 +151,24 @@ class BankSerializer(serializers.ModelSerializer):
 
 class BankCreateSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
-    name = serializers.CharField(max_length=120)
-    defer_changes_until_hit = serializers.BooleanField(default=True)
+    name = StrictCharField(max_length=120)
+    defer_changes_until_hit = StrictBooleanField(default=True)
     tables = CasinoScopedRelatedField(
         queryset=Table.objects.all(), casino_path="pit__casino", many=True, required=False
     )
     amount_max = MoneyField(required=False, help_text="The largest figure the bank takes (default 1,000,000.00).")
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
 
 
 class AmountMaxSerializer(serializers.Serializer):
     amount_max = MoneyField(help_text="The largest figure the bank takes: an adjustment, the meter or reserve it "
                                       "leaves, a line's reset or cap.")
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
 
 
 class LineConfigureSerializer(serializers.Serializer):
     line = serializers.ChoiceField(choices=LINE_CHOICES)
-    progressive = serializers.BooleanField()
+    progressive = StrictBooleanField()
     reset = MoneyField(required=False, default="0")
     increment_rate = serializers.DecimalField(
         max_digits=7, decimal_places=6, required=False, default="0"
@@ -177,12 +177,12 @@ class LineConfigureSerializer(serializers.Serializer):
         max_digits=7, decimal_places=6, required=False, default="0"
     )
     cap = MoneyField(required=False, allow_null=True, default=None)
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
 
 
 class TableAddSerializer(serializers.Serializer):
     table = CasinoScopedRelatedField(queryset=Table.objects.all(), casino_path="pit__casino")
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
 
 
 def _state_json(state) -> dict:
@@ -332,9 +332,9 @@ class AwardSerializer(serializers.ModelSerializer):
     table = serializers.StringRelatedField()
     paid_by = serializers.StringRelatedField(allow_null=True)
     odds_multiple = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True)
-    winner_name = serializers.CharField(
+    winner_name = StrictCharField(
         read_only=True, allow_null=True, help_text="null unless the caller is finance or a gaming manager")
-    winner_id_reference = serializers.CharField(
+    winner_id_reference = StrictCharField(
         read_only=True, allow_null=True, help_text="null unless the caller is finance or a gaming manager")
 
     def to_representation(self, instance):
@@ -372,13 +372,13 @@ class AwardSerializer(serializers.ModelSerializer):
 
 
 class PaySerializer(serializers.Serializer):
-    w2g_reference = serializers.CharField(
+    w2g_reference = StrictCharField(
         max_length=60, required=False, allow_blank=True, default=""
     )
-    winner_name = serializers.CharField(
+    winner_name = StrictCharField(
         max_length=120, required=False, allow_blank=True, default=""
     )
-    winner_id_reference = serializers.CharField(
+    winner_id_reference = StrictCharField(
         max_length=120, required=False, allow_blank=True, default=""
     )
     federal_withholding = MoneyField(required=False, default="0")
@@ -443,8 +443,8 @@ class AdjustmentSerializer(serializers.ModelSerializer):
 
 
 class DecideSerializer(serializers.Serializer):
-    approve = serializers.BooleanField()
-    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    approve = StrictBooleanField()
+    note = StrictCharField(max_length=500, required=False, allow_blank=True, default="")
 
 
 class JackpotAdjustmentViewSet(CasinoScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -534,7 +534,8 @@ class JackpotLiabilityViewSet(viewsets.ViewSet):
         )
 
     @extend_schema(
-        parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)], responses=None
+        parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)],
+        responses={(200, "text/csv"): bytes},
     )
     @action(detail=False, methods=["get"], url_path="csv", url_name="csv")
     def csv_download(self, request):

@@ -17,6 +17,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.gaming_day import current_gaming_day
 from casino.pagination import MAX_LIMIT, CappedLimitOffsetPagination
 from casino.query_dates import query_date
@@ -34,23 +35,23 @@ _FROM = OpenApiParameter("from", str, description="YYYY-MM-DD, with to: a range 
 _TO = OpenApiParameter("to", str, description="YYYY-MM-DD, the range's last gaming day")
 _CASINO = OpenApiParameter("casino", int, description="Only this casino (default: all of the caller's)")
 _WAGER = inline_serializer("RatingWager", {
-    "game": serializers.CharField(), "wager": serializers.CharField(help_text="wager type, as the daily report's"),
-    "count": serializers.IntegerField(help_text="wagers placed"), "stake": serializers.CharField(),
-    "average": serializers.CharField(help_text="per wager placed"), "theo": serializers.CharField(),
-    "actual": serializers.CharField(help_text="the house's win")}, many=True)
+    "game": StrictCharField(), "wager": StrictCharField(help_text="wager type, as the daily report's"),
+    "count": serializers.IntegerField(help_text="wagers placed"), "stake": StrictCharField(),
+    "average": StrictCharField(help_text="per wager placed"), "theo": StrictCharField(),
+    "actual": StrictCharField(help_text="the house's win")}, many=True)
 _FIGURES = {
     "rounds": serializers.IntegerField(), "minutes": serializers.IntegerField(help_text="time on game"),
-    "stake": serializers.CharField(), "average_bet": serializers.CharField(help_text="stake per round played"),
-    "theo": serializers.CharField(), "actual": serializers.CharField(), "wagers": _WAGER}
+    "stake": StrictCharField(), "average_bet": StrictCharField(help_text="stake per round played"),
+    "theo": StrictCharField(), "actual": StrictCharField(), "wagers": _WAGER}
 _SESSION = inline_serializer("RatingSession", {
-    "table": serializers.IntegerField(), "table_label": serializers.CharField(), "game": serializers.CharField(),
+    "table": serializers.IntegerField(), "table_label": StrictCharField(), "game": StrictCharField(),
     "start": serializers.DateTimeField(), "end": serializers.DateTimeField(), **_FIGURES}, many=True)
 _DAY_RATING = inline_serializer("DayRating", {
     "gaming_day": serializers.DateField(), "casino": serializers.IntegerField(),
-    "identifier": serializers.CharField(), "player": serializers.IntegerField(allow_null=True),
-    "registered": serializers.BooleanField(),
-    "name": serializers.CharField(required=False, help_text="pit bosses, gaming managers, compliance"),
-    "loyalty_number": serializers.CharField(required=False), **_FIGURES, "sessions": _SESSION}, many=True)
+    "identifier": StrictCharField(), "player": serializers.IntegerField(allow_null=True),
+    "registered": StrictBooleanField(),
+    "name": StrictCharField(required=False, help_text="pit bosses, gaming managers, compliance"),
+    "loyalty_number": StrictCharField(required=False), **_FIGURES, "sessions": _SESSION}, many=True)
 _RATINGS = inline_serializer("Ratings", {"gaming_day": serializers.DateField(required=False),
                                          "from": serializers.DateField(required=False),
                                          "to": serializers.DateField(required=False),

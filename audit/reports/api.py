@@ -9,7 +9,6 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404
 from django.urls import reverse
-from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -20,6 +19,8 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from casino.api_fields import StrictBooleanField, StrictCharField
+from casino.api_filters import StrictFilterSet
 from casino.db_routing import ReplicaReadsMixin
 from casino.periods import PeriodBoundedListMixin, period_parameters
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
@@ -27,7 +28,7 @@ from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.accounting.api import AccountingFindingSerializer
 from tables.models import Casino
 
-from .exporters import provisional_banner
+from .exporters import FORMATS, provisional_banner
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
 from .selectors_cash import open_unexplained_findings
 from .services.runs import current_gaming_day, provisional_request, report_request, run_is_stale
@@ -38,7 +39,7 @@ RUNNERS = (FINANCE, GAMING_MANAGER)
 
 
 class DailyReportSerializer(serializers.ModelSerializer):
-    casino_name = serializers.CharField(source="casino.name", read_only=True)
+    casino_name = StrictCharField(source="casino.name", read_only=True)
     progress = serializers.IntegerField(read_only=True)
     stale = serializers.SerializerMethodField()
     downloads = serializers.SerializerMethodField()
@@ -114,8 +115,8 @@ class WinExplanationSerializer(serializers.Serializer):
     z = serializers.DecimalField(max_digits=10, decimal_places=2, allow_null=True,
                                  help_text="Luck in standard deviations of the win (null without a spread).")
     percentile = serializers.DecimalField(max_digits=5, decimal_places=1, allow_null=True)
-    within_95 = serializers.BooleanField(allow_null=True, help_text="The settled-right win is in its 95% interval.")
-    text = serializers.CharField(help_text="The written explanation.")
+    within_95 = StrictBooleanField(allow_null=True, help_text="The settled-right win is in its 95% interval.")
+    text = StrictCharField(help_text="The written explanation.")
 
 
 class LineSerializer(serializers.ModelSerializer):
@@ -183,16 +184,16 @@ class ProvisionalRequestSerializer(serializers.Serializer):
 class RequestSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
     gaming_day = serializers.DateField()
-    full = serializers.BooleanField(
+    full = StrictBooleanField(
         default=False, help_text="Re-audit every round, not only older-engine ones."
     )
 
 
 class RerunSerializer(serializers.Serializer):
-    full = serializers.BooleanField(default=False)
+    full = StrictBooleanField(default=False)
 
 
-class DailyReportFilter(filters.FilterSet):
+class DailyReportFilter(StrictFilterSet):
     class Meta:
         model = DailyReport
         fields = ["casino", "status", "gaming_day"]  # since/until: the list's period (casino/periods.py)
@@ -321,8 +322,10 @@ class DailyReportViewSet(ReplicaReadsMixin, CasinoScopedMixin, PeriodBoundedList
         return Response(body)
 
     @extend_schema(
-        parameters=[OpenApiParameter("file", str, enum=["csv", "xlsx", "pdf"])],
-        responses={(200, "application/octet-stream"): bytes},
+        parameters=[OpenApiParameter("file", str, enum=list(FORMATS))],
+        # Each file with the media type it is served with (exporters.FORMATS), not one generic
+        # octet-stream: a client and the schema checks see what the response says.
+        responses={(200, content_type.split(";")[0]): bytes for _, content_type in FORMATS.values()},
     )
     @action(detail=True, methods=["get"], read_roles=RUNNERS)
     def download(self, request, pk=None) -> FileResponse:

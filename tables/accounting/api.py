@@ -19,7 +19,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from casino.api_fields import MoneyField
+from casino.api_fields import MoneyField, StrictCharField
 from casino.pagination import paginated
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.roles import (
@@ -63,7 +63,7 @@ def _drf_error(exc: ValidationError) -> serializers.ValidationError:
 
 
 class ChipCountSerializer(serializers.Serializer):
-    denomination = serializers.CharField(help_text='A chip value of the casino\'s chip set, e.g. "25.00".')
+    denomination = StrictCharField(help_text='A chip value of the casino\'s chip set, e.g. "25.00".')
     count = serializers.IntegerField(min_value=0, help_text="Whole chips, 0 or more.")
 
 
@@ -91,10 +91,10 @@ class ChipSetSerializer(serializers.ModelSerializer):
 
 class ChipSetWriteSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk")
-    name = serializers.CharField(max_length=120)
-    denominations = serializers.ListField(child=serializers.CharField(max_length=20), max_length=100,
+    name = StrictCharField(max_length=120)
+    denominations = serializers.ListField(child=StrictCharField(max_length=20), max_length=100,
                                           help_text="Every chip value in use; values left out are retired.")
-    reason = serializers.CharField(max_length=2000)
+    reason = StrictCharField(max_length=2000)
 
 
 CHIP_SET_EXAMPLE = OpenApiExample(
@@ -142,7 +142,7 @@ class ChipLineSerializer(serializers.Serializer):
 
 class InventorySlipSerializer(serializers.ModelSerializer):
     lines = ChipLineSerializer(many=True, read_only=True)
-    table_label = serializers.CharField(source="table.label", read_only=True)
+    table_label = StrictCharField(source="table.label", read_only=True)
 
     class Meta:
         model = InventorySlip
@@ -154,7 +154,7 @@ class InventorySlipWriteSerializer(serializers.Serializer):
     table = CasinoScopedRelatedField(queryset=Table.objects.all(), casino_path="pit__casino")
     kind = serializers.ChoiceField(choices=InventorySlip.KINDS, help_text="opener opens the table, closer closes it.")
     dealer = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The dealer who signs.")
-    dealer_badge = serializers.CharField(max_length=20, help_text="The dealer's badge (employee) number.")
+    dealer_badge = StrictCharField(max_length=20, help_text="The dealer's badge (employee) number.")
     counts = ChipCountsField(help_text="The chips on the table, per denomination.")
 
 
@@ -199,8 +199,8 @@ class InventorySlipViewSet(CasinoScopedMixin, PeriodBoundedListMixin, mixins.Cre
 
 class ChipSlipSerializer(serializers.ModelSerializer):
     lines = ChipLineSerializer(many=True, read_only=True)
-    label = serializers.CharField(read_only=True, help_text='The serial as printed: "F-000042", "C-000007".')
-    table_label = serializers.CharField(source="table.label", read_only=True)
+    label = StrictCharField(read_only=True, help_text='The serial as printed: "F-000042", "C-000007".')
+    table_label = StrictCharField(source="table.label", read_only=True)
 
     class Meta:
         model = ChipSlip
@@ -220,11 +220,11 @@ class ChipSlipReceiveSerializer(serializers.Serializer):
     dealer = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False, allow_null=True,
                                       help_text="The dealer who signs; omitted: received without the dealer's "
                                       "signature, stored and flagged.")
-    dealer_badge = serializers.CharField(max_length=20, required=False, allow_blank=True)
+    dealer_badge = StrictCharField(max_length=20, required=False, allow_blank=True)
 
 
 class VoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)
+    reason = StrictCharField(max_length=2000)
 
 
 FILL_EXAMPLE = OpenApiExample("Request a fill", request_only=True,

@@ -17,7 +17,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from casino.api_fields import MoneyField
+from casino.api_fields import MoneyField, StrictCharField
 from casino.gaming_day import current_gaming_day
 from casino.periods import PERIOD_DAY_PARAMETER, PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
@@ -73,7 +73,7 @@ def _export(request, kind: str, columns, rows_of) -> HttpResponse:
 
 
 class BuyInSerializer(serializers.ModelSerializer):
-    table_label = serializers.CharField(source="table.label", read_only=True)
+    table_label = StrictCharField(source="table.label", read_only=True)
     recorded_by = serializers.StringRelatedField()
     voided = serializers.SerializerMethodField()
     void_reason = serializers.SerializerMethodField()
@@ -95,7 +95,7 @@ class BuyInCreateSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=7, help_text="As the table shows it.")
     kind = serializers.ChoiceField(choices=BuyIn.KINDS)
     amount = MoneyField(help_text="More than 0.")
-    player_identifier = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+    player_identifier = StrictCharField(max_length=40, required=False, allow_blank=True, allow_null=True,
                                               default=None, help_text="The player's card or ID, when known.")
 
 
@@ -103,12 +103,12 @@ class BuyInFixSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=7)
     kind = serializers.ChoiceField(choices=BuyIn.KINDS)
     amount = MoneyField()
-    player_identifier = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+    player_identifier = StrictCharField(max_length=40, required=False, allow_blank=True, allow_null=True,
                                               default=None)
 
 
 class BuyInVoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
     replacement = BuyInFixSerializer(required=False, allow_null=True, default=None,
                                      help_text="The right buy-in, recorded in its place.")
 
@@ -203,7 +203,7 @@ class SoftCountSerializer(serializers.ModelSerializer):
 
 
 class DropBoxSerializer(serializers.ModelSerializer):
-    table_label = serializers.CharField(source="table.label", read_only=True)
+    table_label = StrictCharField(source="table.label", read_only=True)
     dropped_at = serializers.SerializerMethodField()
     current_count = serializers.SerializerMethodField()
 
@@ -233,7 +233,7 @@ class CountEnterSerializer(serializers.Serializer):
                                   help_text="Chips by the chip set's denominations: [{denomination, count}]")
     markers = MoneyField(required=False, default="0")
     coupons = MoneyField(required=False, default="0")
-    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="",
+    reason = StrictCharField(max_length=500, required=False, allow_blank=True, default="",
                                    help_text="Required for every revision after the first.")
 
 

@@ -12,6 +12,8 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
 from audit.models import Finding
+from casino.api_fields import StrictCharField
+from casino.api_filters import StrictBooleanFilter, StrictFilterSet
 from casino.db_routing import ReplicaReadsMixin
 from casino.pagination import paginated
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
@@ -145,8 +147,8 @@ class RoundRevisionSerializer(serializers.ModelSerializer):
 
 
 class RoundListSerializer(serializers.ModelSerializer):
-    table_label = serializers.CharField(source="table.label", read_only=True)
-    dealer_name = serializers.CharField(source="dealer.name", read_only=True)
+    table_label = StrictCharField(source="table.label", read_only=True)
+    dealer_name = StrictCharField(source="dealer.name", read_only=True)
     ruleset_version = serializers.IntegerField(source="ruleset_version.number", read_only=True)
 
     class Meta:
@@ -161,7 +163,7 @@ class RoundDetailSerializer(RoundListSerializer):
     summary = serializers.SerializerMethodField()
     wagers = serializers.SerializerMethodField(help_text="Each wager: stake, what it should pay, what was paid.")
     findings = serializers.SerializerMethodField(help_text="Findings of the current revision.")
-    void_reason = serializers.CharField(read_only=True)
+    void_reason = StrictCharField(read_only=True)
     pays_attested = serializers.SerializerMethodField(
         help_text='The pit boss attested "paid as shown" for the pays not recorded (wagers with no recorded_net): '
                   "counted apart, never as paid correctly.")
@@ -215,19 +217,19 @@ class RoundCreateSerializer(serializers.Serializer):
 
 class RoundCorrectionSerializer(serializers.Serializer):
     revision = serializers.IntegerField(min_value=1, help_text="The revision this corrects (409 if not current).")
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
     round = serializers.JSONField()
     pays = serializers.ChoiceField(choices=PAYS_CHOICES, default=PAYS_RECORDED,
                                    help_text="As for recording a round.")
 
 
 class RoundVoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
 
 
-class RoundFilter(filters.FilterSet):
+class RoundFilter(StrictFilterSet):
     pit = filters.NumberFilter(field_name="table__pit")
-    has_findings = filters.BooleanFilter(method="filter_has_findings",
+    has_findings = StrictBooleanFilter(method="filter_has_findings",
                                          help_text="Rounds whose current revision has findings (any status).")
 
     class Meta:

@@ -4,13 +4,13 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
-from casino.api_fields import MoneyField
+from casino.api_fields import MoneyField, StrictCharField
 from casino.scoping import CasinoScopedRelatedField
 from tables.games import GAMES
 from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
 
 
-class ReasonField(serializers.CharField):
+class ReasonField(StrictCharField):
     def __init__(self, **kwargs):
         kwargs.setdefault("write_only", True)
         kwargs.setdefault("max_length", 500)
@@ -96,9 +96,9 @@ class TableSerializer(serializers.ModelSerializer):
 class HistorySerializer(serializers.Serializer):
     history_id = serializers.IntegerField()
     history_date = serializers.DateTimeField()
-    history_type = serializers.CharField()
+    history_type = StrictCharField()
     history_user = serializers.StringRelatedField(allow_null=True)
-    history_change_reason = serializers.CharField(allow_null=True)
+    history_change_reason = StrictCharField(allow_null=True)
     changes = serializers.SerializerMethodField()
 
     def get_changes(self, record) -> list[dict]:

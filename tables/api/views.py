@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 
+from casino.api_input import PutReplacesMixin
 from casino.pagination import paginated
 from casino.roles import ALL_ROLES, GAMING_MANAGER
 from casino.scoping import CasinoScopedMixin
@@ -27,7 +28,7 @@ def _as_drf_error(exc: ValidationError) -> serializers.ValidationError:
     return serializers.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
 
 
-class FloorViewSet(CasinoScopedMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+class FloorViewSet(PutReplacesMixin, CasinoScopedMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     read_roles = ALL_ROLES
     write_roles = (GAMING_MANAGER,)
 

@@ -16,6 +16,7 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.gaming_day import current_gaming_day
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
@@ -70,14 +71,14 @@ class DayCloseSerializer(serializers.ModelSerializer):
 
 
 class DayReopenRequestSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000, help_text="Why the day's records must change; kept with your name.")
+    reason = StrictCharField(max_length=2000, help_text="Why the day's records must change; kept with your name.")
 
 
 class DayStatusSerializer(serializers.Serializer):
     casino = serializers.IntegerField()
     gaming_day = serializers.DateField()
-    closed = serializers.BooleanField()
-    waiting = serializers.ListField(child=serializers.CharField(),
+    closed = StrictBooleanField()
+    waiting = serializers.ListField(child=StrictCharField(),
                                     help_text="What the day waits for before it closes ([] when closed).")
 
 

@@ -9,6 +9,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from casino.api_fields import StrictCharField
 from casino.roles import ALL_ROLES
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.models import Casino
@@ -38,15 +39,15 @@ class PlayerSerializer(serializers.ModelSerializer):
 class PlayerRegisterSerializer(serializers.Serializer):
     casino = CasinoScopedRelatedField(queryset=Casino.objects.all(), casino_path="pk", required=False,
                                       help_text="Needed only by a user of several casinos.")
-    identifier = serializers.CharField(max_length=40)
-    name = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    loyalty_number = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    identifier = StrictCharField(max_length=40)
+    name = StrictCharField(max_length=120, required=False, allow_blank=True)
+    loyalty_number = StrictCharField(max_length=40, required=False, allow_blank=True)
 
 
 class PlayerChangeSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    loyalty_number = serializers.CharField(max_length=40, required=False, allow_blank=True)
-    reason = serializers.CharField(max_length=500)
+    name = StrictCharField(max_length=120, required=False, allow_blank=True)
+    loyalty_number = StrictCharField(max_length=40, required=False, allow_blank=True)
+    reason = StrictCharField(max_length=500)
 
     def validate(self, attrs):
         if not set(attrs) & set(PERSONAL):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tables.accounting.models import ChipSet, Denomination
+from tables.games.vocabulary.money import MoneyError, to_money
 from tables.models import Casino
 
 MAX_CHIP = Decimal("9999999999.99")
@@ -20,11 +21,9 @@ def denomination_values(raw, field: str = "denominations") -> list[Decimal]:
     errors, values = {}, []
     for i, item in enumerate(raw):
         try:
-            value = Decimal(str(item))
-            if not value.is_finite():
-                raise InvalidOperation
-        except (InvalidOperation, ValueError):
-            errors[f"{field}[{i}]"] = [f"{item!r} is not an amount"]
+            value = to_money(item)  # the money rule: plain decimals, whole cents, never "2.5e1"
+        except MoneyError as exc:
+            errors[f"{field}[{i}]"] = [f"{item!r}: {exc}"]
             continue
         if value <= 0 or value != value.quantize(Decimal("0.01")) or value > MAX_CHIP:
             errors[f"{field}[{i}]"] = [f"{item}: a chip is worth 0.01 to {MAX_CHIP:,} in whole cents"]

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 
 from casino.double_entry import ZERO
 from tables.accounting.models import ChipSet, Denomination
 from tables.accounting.services.findings import accounting_settings
+from tables.games.vocabulary.money import MoneyError, to_money
 from tables.models import Casino, Dealer
 
 MAX_PIECES = 1_000_000  # of one value on one slip or in one box: more cannot be on a table, a cart or in a box
@@ -46,11 +47,10 @@ def value_counts(raw, allowed: dict, *, field: str, noun: str, where: str) -> li
             errors[at] = ["an object {denomination, count}"]
             continue
         try:
-            value = Decimal(str(entry.get("denomination")).strip())
-            if not value.is_finite():
-                raise InvalidOperation
-        except (InvalidOperation, ValueError):
-            errors[f"{at}.denomination"] = [f"{entry.get('denomination')!r} is not a {noun} value"]
+            # The money rule: plain decimals only ("25", "25.00"), never "2.5e1", a float or NaN.
+            value = to_money(entry.get("denomination"))
+        except MoneyError as exc:
+            errors[f"{at}.denomination"] = [f"{entry.get('denomination')!r} is not a {noun} value: {exc}"]
             continue
         if value not in allowed:
             have = ", ".join(f"{v}" for v in sorted(allowed))

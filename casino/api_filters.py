@@ -1,0 +1,62 @@
+"""Query-parameter filters that refuse what they cannot read.
+
+django-filter reads a boolean filter through a widget that maps anything but
+``true``/``false``/``1``/``0`` to "unknown", and "unknown" filters nothing: ``?is_open=null``
+or ``?is_open=yes`` answered the whole list as if it had been filtered. Here a value that is
+not a truth value is a field error (400), like a bad number or an unknown choice already is;
+an empty value (``?is_open=``) still means "not filtered", as an HTML form sends it.
+"""
+
+from __future__ import annotations
+
+from copy import deepcopy
+
+from django import forms
+from django.db import models
+from django_filters import rest_framework as filters
+from django_filters.widgets import BooleanWidget
+
+_TRUE, _FALSE = ("true", "1"), ("false", "0")
+
+
+class _RawBooleanWidget(BooleanWidget):
+    def value_from_datadict(self, data, files, name):
+        return data.get(name)  # the text as sent: the field decides whether it is a truth value
+
+
+class StrictNullBooleanField(forms.NullBooleanField):
+    widget = _RawBooleanWidget
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def to_python(self, value):
+        if value is None or value == "":
+            return None
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+
+
+class StrictBooleanFilter(filters.BooleanFilter):
+    field_class = StrictNullBooleanField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", _RawBooleanWidget)
+        super().__init__(*args, **kwargs)
+
+
+class StrictFilterSet(filters.FilterSet):
+    """The API's FilterSet: model boolean fields filter through :class:`StrictBooleanFilter`."""
+
+    FILTER_DEFAULTS = deepcopy(filters.FilterSet.FILTER_DEFAULTS)
+    FILTER_DEFAULTS.update({models.BooleanField: {"filter_class": StrictBooleanFilter}})
+
+
+class StrictFilterBackend(filters.DjangoFilterBackend):
+    """DjangoFilterBackend whose generated FilterSets (``filterset_fields``) are strict too."""
+
+    filterset_base = StrictFilterSet
