@@ -9,7 +9,7 @@ from django.utils.html import conditional_escape
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.template_utils import HistoricalRecordContextHelper
 
-from casino.scoping import ScopedAdminMixin
+from casino.scoping import ScopedAdminMixin, users_visible_to
 from tables.forms import ChangeReasonMixin, RulesetAdminForm, TableAdminForm
 from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
 from tables.services.floor import floor_object_save, ruleset_create, ruleset_update
@@ -194,3 +194,11 @@ class CasinoMembershipAdmin(ScopedAdminMixin, SimpleHistoryAdmin):
     list_display = ("user", "casino")
     list_filter = (("casino", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("user__username", "user__last_name")
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if field is not None and db_field.name == "user":
+            # Users of the manager's casinos (a superuser: every user): another casino's user
+            # names are not shown, and a post naming one is a field error.
+            field.queryset = users_visible_to(request.user).order_by("username")
+        return field
