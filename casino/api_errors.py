@@ -7,6 +7,8 @@ answer JSON under ``/api/`` and the HTML pages elsewhere.
 
 from __future__ import annotations
 
+import sys
+
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
@@ -16,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from casino.api_input import as_api_exception, too_large
+from casino.db_outage import connection_failure, database_unavailable
 from tables.field_words import with_words
 from tables.games.vocabulary.base import InvalidInput
 
@@ -68,6 +71,9 @@ def not_found(request, exception=None):
 
 
 def server_error(request):
+    failure = sys.exc_info()[1]  # handler500 is called while the uncaught exception is handled
+    if connection_failure(failure):  # a database restarting: 503 and Retry-After, not a 500
+        return database_unavailable(request, failure)
     if not _api(request):
         return defaults.server_error(request)
     return JsonResponse({"detail": "Server error; it has been logged."}, status=500)

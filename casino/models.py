@@ -1,4 +1,5 @@
-"""API tokens: only a digest of each key is stored; every token expires and can be revoked."""
+"""API tokens: only a digest of each key is stored; every token expires and can be revoked.
+The task outbox: Celery tasks written in their transaction, sent once it commits."""
 
 from __future__ import annotations
 
@@ -45,3 +46,25 @@ def token_state(*, revoked_at, expires_at) -> str:
     if revoked_at:
         return "revoked"
     return "expired" if expires_at <= timezone.now() else "active"
+
+
+class OutboxTask(models.Model):
+    """A Celery task written in the transaction that asks for it, sent once that commits.
+
+    Sent at once after the commit and deleted; while the broker is down the row waits and the
+    beat's ``casino.outbox_drain`` sends it when the broker is back (casino/outbox.py). So a
+    change that needs a task is never saved without it, and a broker outage never makes it fail.
+    """
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    created_at = models.DateTimeField(db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)} (waiting since {self.created_at:%Y-%m-%d %H:%M:%S} UTC)"

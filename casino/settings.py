@@ -249,9 +249,10 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_AGE = 12 * 60 * 60  # one shift
 
 #: The API throttles count in this cache: per process unless CACHE_URL names a shared Redis
-#: (then the rates hold across gunicorn's workers).
+#: (then the rates hold across gunicorn's workers). While that Redis is unreachable the cache
+#: answers as an empty one, with a warning (casino/cache.py; docs/operations/outages.md).
 _CACHE_URL = env_str("CACHE_URL")
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL}
+CACHES = {"default": {"BACKEND": "casino.cache.ResilientRedisCache", "LOCATION": _CACHE_URL}
           if _CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 #: Lifetime of a new API token unless the gaming manager who issues it chooses another.
@@ -378,7 +379,11 @@ HISTORY_RETENTION_YEARS = env_int("HISTORY_RETENTION_YEARS", 7, minimum=1)
 HISTORY_PARTITIONS_AHEAD = env_int("HISTORY_PARTITIONS_AHEAD", 12, minimum=1)
 #: How often beat refreshes each casino's provisional "today so far" report (minutes).
 REPORTS_PROVISIONAL_MINUTES = env_int("REPORTS_PROVISIONAL_MINUTES", 15, minimum=1)
+#: How often beat sends the tasks that wait in the outbox (the broker was down when they were
+#: queued: casino/outbox.py): the delay, once the broker is back, before they run.
+OUTBOX_DRAIN_SECONDS = env_int("OUTBOX_DRAIN_SECONDS", 10, minimum=1)
 CELERY_BEAT_SCHEDULE: dict = {
+    "casino-outbox-drain": {"task": "casino.outbox_drain", "schedule": float(OUTBOX_DRAIN_SECONDS)},
     # UTC interval; each casino's gaming day is computed from its own zone and start hour.
     "reports-close-gaming-days": {"task": "reports.close_gaming_days", "schedule": 15 * 60.0},
     # Next months' partitions; DDL, so only an owner's connection creates them (else a warning).

@@ -28,6 +28,9 @@ def check_report_day(report_id: int) -> int:
 
 
 def check_after_final_report(sender=None, report=None, **kwargs) -> None:
-    """audit/reports/signals.report_finished (sent on commit): queue the day's check."""
+    """audit/reports/signals.report_finished (sent on commit): queue the day's check (through the
+    outbox, casino/outbox.py: a broker that is down delays it, never loses it)."""
+    from casino.outbox import task_enqueue
+
     if report is not None and not report.provisional:
-        check_report_day.delay(report.pk)
+        task_enqueue(check_report_day, report.pk)

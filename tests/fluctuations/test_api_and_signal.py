@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal as D
 
 import pytest
+from django.test import TestCase
 from django.utils import timezone
 
 from audit.fluctuations.models import FluctuationSettings, Investigation
@@ -76,7 +77,10 @@ def _finish(report):
 
     eager, app.conf.task_always_eager = app.conf.task_always_eager, True
     try:
-        report_finished.send(sender=DailyReport, report=report)
+        # The check is queued through the outbox, sent once the queueing transaction commits:
+        # here the test's own transaction, which never does.
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            report_finished.send(sender=DailyReport, report=report)
     finally:
         app.conf.task_always_eager = eager
 

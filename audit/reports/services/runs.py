@@ -31,6 +31,7 @@ from django.utils import timezone
 from audit import chain
 from casino.gaming_day import current_gaming_day  # noqa: F401 (callers import it from here)
 from casino.local_time import local_time_text
+from casino.outbox import task_enqueue
 from tables.games import ENGINE_VERSION
 from tables.models import Casino, Round
 
@@ -144,14 +145,13 @@ def _day_chain_head(report: DailyReport) -> tuple[str, int, str]:
 def _enqueue(report: DailyReport, full: bool) -> None:
     from ..tasks import reconcile_start  # tasks import services, not the reverse, at import time
 
-    report_id, run_id = report.pk, str(report.run_id)
-    transaction.on_commit(lambda: reconcile_start.delay(report_id, run_id, full))
+    task_enqueue(reconcile_start, report.pk, str(report.run_id), full)
 
 
 def _enqueue_combine(report_id: int, run_id: str) -> None:
     from ..tasks import reconcile_combine
 
-    transaction.on_commit(lambda: reconcile_combine.delay(report_id, str(run_id)))
+    task_enqueue(reconcile_combine, report_id, str(run_id))
 
 
 @transaction.atomic
