@@ -14,6 +14,8 @@ ERRORS = {
     "401": "Not logged in (session) or no valid token.",
     "403": "Your role does not allow this.",
     "404": "No such record.",
+    "503": "The database is unavailable for a moment (restarting or unreachable): retry after the "
+           "Retry-After header's seconds. Nothing else answers 503.",
 }
 WRITE_ERRORS = {
     "409": "Conflict: e.g. a correction of a revision that is no longer current.",
