@@ -721,7 +721,8 @@
       if (next.posts && next.posts.length) {
         panel.append(h("p", { class: "target-text" }, "Antes and blinds due"),
           button("Post all as due", () => { snapshot(); next.posts.forEach((p) => S.log.push(p)); next = null; render(); }, "primary", { id: "post-all" }),
-          next.posts.map((p) => button(label(p), () => logAction(p), "")));
+          // Node.append takes nodes, not an array (an array is printed as its text).
+          h("div", { class: "options", id: "post-each" }, next.posts.map((p) => button(label(p), () => logAction(p), "option", { "data-post": p.action + "-" + p.seat }))));
       } else if (next.deal) {
         panel.append(h("p", { class: "target-text", id: "target-text" }, (next.deal.action === "hole" ? "Hole card" : "Up card") + " → seat " + next.deal.seat + ": tap the card"));
       } else if (next.phase === "complete" && next.to_act) {
@@ -762,6 +763,7 @@
         button("Undo", undo, "", { id: "btn-undo", disabled: !history.length }),
         button("← Players", () => { S.phase = "bets"; render(); }, ""),
         button("Pays →", goPays, "", { id: "to-pays-any" })), other)));
+    log.scrollTop = log.scrollHeight;  // the entry just recorded is the one in view
   }
 
   function label(a) {
