@@ -221,15 +221,13 @@ def _closed_port() -> int:
 
 @contextmanager
 def _database_unreachable():
-    """The app's connection leads nowhere for the block: a closed port (PostgreSQL) or a file
-    in a directory that does not exist (SQLite). Its next query fails to connect, as in a restart."""
+    """The app's connection leads to a closed port for the block: its next query fails to
+    connect, as during a restart. PostgreSQL only (the tests below are marked): the SQLite test
+    database lives in memory, and closing its one connection would destroy it."""
     connection = connections["default"]
     saved = dict(connection.settings_dict)
     connection.close()
-    if connection.vendor == "postgresql":
-        connection.settings_dict.update(HOST="127.0.0.1", PORT=str(_closed_port()))
-    else:
-        connection.settings_dict["NAME"] = str(ROOT / "var" / "no-such-directory" / "db.sqlite3")
+    connection.settings_dict.update(HOST="127.0.0.1", PORT=str(_closed_port()))
     try:
         yield
     finally:
@@ -238,6 +236,7 @@ def _database_unreachable():
         connection.settings_dict.update(saved)
 
 
+@pytest.mark.postgres
 def test_an_unreachable_database_answers_503_with_retry_after_to_the_api_and_the_pages(caplog):
     user = user_with_role("finance")
     api = _token_client(user)
@@ -287,6 +286,7 @@ def test_a_statement_the_database_refuses_is_not_taken_for_an_outage():
     assert not connection_failure(ValueError("not the database"))
 
 
+@pytest.mark.postgres
 def test_the_page_for_an_unreachable_database_needs_no_database():
     """Rendered while the database is down: it must not ask it for the user or the menu."""
     from django.test import RequestFactory
