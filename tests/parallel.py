@@ -135,3 +135,88 @@ def _reports_root_per_worker(tmp_path_factory):
     settings.REPORTS_ROOT = tmp_path_factory.mktemp(f"reports-{worker_id()}")
     yield
     settings.REPORTS_ROOT = before
+
+
+# --- One migrated template database per run (PostgreSQL) ------------------------------------
+# Migrating the schema (about 60 migrations, with triggers and partitions) is the costliest
+# step of a worker's start. Under xdist on PostgreSQL the first worker migrates a template
+# database once, and every worker copies it (CREATE DATABASE ... TEMPLATE, a file copy) instead
+# of migrating its own. pytest-django then finds the worker's database there (keepdb) and only
+# checks that nothing is left to apply. --reuse-db keeps pytest-django's own behaviour.
+
+
+def _template_wanted(config) -> bool:
+    from django.db import connections
+
+    return (hasattr(config, "workerinput") and not config.getvalue("reuse_db")
+            and connections["default"].vendor == "postgresql")
+
+
+def _template_name(test_name: str) -> str:
+    return f"{test_name}_template"[:63]
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request) -> bool:
+    """Take the worker's copied database as it is (see above); else pytest-django's --reuse-db."""
+    return bool(request.config.getvalue("reuse_db")) or _template_wanted(request.config)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request, django_db_blocker):
+    if not _template_wanted(request.config):
+        yield
+        return
+    from django.conf import settings as django_settings
+    from django.db import connections
+
+    connection = connections["default"]
+    worker = request.config.workerinput["workerid"]
+    test_name = connection.creation._get_test_db_name()  # test_<name>_gwN (pytest-django's suffix)
+    template = _template_name(test_name.removesuffix(f"_{worker}"))
+    stamp = Path(tempfile.gettempdir()) / f"casino-tests-template-{template}-{request.config.workerinput['testrunuid']}"
+    with django_db_blocker.unblock(), open(f"{stamp}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker migrates; the others wait for it
+        if not stamp.exists():
+            _template_migrate(connection, django_settings, template)
+            stamp.touch()
+        with connection.creation._nodb_cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{test_name}"')
+            cursor.execute(f'CREATE DATABASE "{test_name}" TEMPLATE "{template}"')
+    yield
+    with django_db_blocker.unblock():
+        connections.close_all()
+        with connection.creation._nodb_cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{test_name}"')
+
+
+def _template_migrate(connection, django_settings, template: str) -> None:
+    """Create and migrate ``template`` as Django creates a test database, then put the
+    connection's settings back (create_test_db points them at the database it made)."""
+    name, test = connection.settings_dict["NAME"], dict(connection.settings_dict["TEST"])
+    connection.settings_dict["TEST"]["NAME"] = template
+    try:
+        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    finally:
+        connection.close()
+        connection.settings_dict["NAME"] = django_settings.DATABASES["default"]["NAME"] = name
+        connection.settings_dict["TEST"] = test
+
+
+def pytest_sessionfinish(session):
+    """The controller of an xdist run drops the run's template database."""
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    from django.db import connections
+
+    connection = connections["default"]
+    if connection.vendor != "postgresql" or config.getvalue("reuse_db"):
+        return
+    from pytest_django.plugin import blocking_manager_key
+
+    template = _template_name(connection.creation._get_test_db_name())
+    with config.stash[blocking_manager_key].unblock(), connection.creation._nodb_cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{template}"')
+    for stamp in Path(tempfile.gettempdir()).glob(f"casino-tests-template-{template}-*"):
+        stamp.unlink(missing_ok=True)
