@@ -159,6 +159,15 @@ class ChipSlip(models.Model):
             models.CheckConstraint(
                 condition=models.Q(voided_by__isnull=True) | ~models.Q(voided_by=models.F("void_requested_by")),
                 name="chipslip_void_two_people"),
+            # Four eyes on the money's way, held by the database as well as by the services
+            # (services/transfers.py): the cashier who issues a slip did not request it, and the
+            # pit boss who receives it did not issue it.
+            models.CheckConstraint(
+                condition=models.Q(issued_by__isnull=True) | ~models.Q(issued_by=models.F("requested_by")),
+                name="chipslip_issuer_not_requester"),
+            models.CheckConstraint(
+                condition=models.Q(received_by__isnull=True) | ~models.Q(received_by=models.F("issued_by")),
+                name="chipslip_receiver_not_issuer"),
         ]
         indexes = [models.Index(fields=["casino", "gaming_day"]), models.Index(fields=["status"])]
 
