@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from rest_framework.test import APIClient
 
 from casino.roles import (
     ALL_ROLES,
@@ -370,14 +371,32 @@ def _allowed(allowed, who) -> bool:
 CASES = [(name, method, allowed, kind) for name, rows in MATRIX.items() for method, allowed, kind in rows]
 
 
+@pytest.fixture
+def role_keys(role_users):
+    """A token key per user of ``role_users``, issued as production issues them."""
+    from casino.tokens import api_token_issue
+
+    return {who: api_token_issue(user=user, author=None, name="matrix")[1] for who, user in role_users.items()}
+
+
+def _matrix_client(who, auth, role_users, role_keys) -> APIClient:
+    if who is None or auth == "session":
+        return api_as(role_users[None if who == "norole" else who] if who is not None else None)
+    return APIClient(HTTP_AUTHORIZATION=f"Token {role_keys[None if who == 'norole' else who]}")
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(("name", "method", "allowed", "kind"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
-def test_role_matrix(name, method, allowed, kind, floor, role_users):
+def test_role_matrix(name, method, allowed, kind, floor, role_users, role_keys):
+    """Every row as every user, through a session and through a real token header (one floor for
+    both, so the matrix costs one fixture per row). A token is an API credential: on a page
+    (kind "page"/"action") it logs no one in, so its holder is answered as anonymous."""
     url = reverse(name, kwargs=_kwargs(name, floor))
-    for who in ALL_USERS:
-        user = role_users[None if who == "norole" else who] if who is not None else None
-        response = getattr(api_as(user), method)(url, {}, format="json")
-        where = f"{method.upper()} {url} as {who}: {response.status_code}"
+    for who, auth in ((w, a) for w in ALL_USERS for a in AUTHS if w is not None or a == "session"):
+        response = getattr(_matrix_client(who, auth, role_users, role_keys), method)(url, {}, format="json")
+        where = f"{method.upper()} {url} as {who} by {auth}: {response.status_code}"
+        if auth == "token" and kind != "api":
+            who = None  # judged as the anonymous caller it is on a page
         if _allowed(allowed, who):
             assert response.status_code not in (401, 403), where
             if kind == "page" and who is not None:
@@ -425,9 +444,9 @@ def test_roles_see_only_their_navigation(role_users, client):
 
 def _get_urls(floor):
     for name, rows in MATRIX.items():
-        for method, allowed, _kind in rows:
+        for method, allowed, kind in rows:
             if method == "get" and allowed not in (ANYONE, LOGGED_IN):
-                yield name, allowed, reverse(name, kwargs=_kwargs(name, floor))
+                yield name, allowed, kind, reverse(name, kwargs=_kwargs(name, floor))
 
 
 def _markers(floor) -> list[str]:
@@ -437,20 +456,25 @@ def _markers(floor) -> list[str]:
 
 
 @pytest.mark.django_db
-def test_a_user_of_another_casino_sees_none_of_this_casino(floor):
-    """Every list (API and page) is empty of the floor's casino; every detail is a 404."""
+@pytest.mark.parametrize("auth", AUTHS)
+def test_a_user_of_another_casino_sees_none_of_this_casino(floor, auth):
+    """Every list (API and page) is empty of the floor's casino; every detail is a 404. Through a
+    token, the API's (a token opens no page: test_role_matrix)."""
     from tests.factories import CasinoFactory
 
     other = CasinoFactory(name="Elsewhere Casino")
     users = {role: user_with_role(role, username=f"elsewhere-{role}", casinos=[other]) for role in ALL_ROLES}
+    clients = {role: client_as(user, auth) for role, user in users.items()}
     markers = _markers(floor)
     seen = []
-    for name, allowed, url in _get_urls(floor):
+    for name, allowed, kind, url in _get_urls(floor):
+        if auth == "token" and kind != "api":
+            continue
         for role in (r for r in ALL_ROLES if allowed is EVERY_ROLE or r in allowed):
             if name in ("api-schema", "api-docs", "api-root"):
                 continue
-            response = api_as(users[role]).get(url)
-            where = f"GET {url} as {role} of another casino: {response.status_code}"
+            response = clients[role].get(url)
+            where = f"GET {url} as {role} of another casino by {auth}: {response.status_code}"
             has_pk = "pk" in _kwargs(name, floor)
             if has_pk:
                 if response.status_code != 404:
@@ -475,12 +499,16 @@ def test_a_user_of_another_casino_sees_none_of_this_casino(floor):
 
 
 @pytest.mark.django_db
-def test_users_of_this_casino_still_see_it(floor):
+@pytest.mark.parametrize("auth", AUTHS)
+def test_users_of_this_casino_still_see_it(floor, auth):
     users = {role: user_with_role(role) for role in ALL_ROLES}
-    page = api_as(users[PIT_BOSS]).get(reverse("floor")).content.decode()
-    assert floor["table"].pit.name in page
-    rounds = api_as(users[FINANCE]).get(reverse("round-list")).json()["results"]
+    if auth == "session":
+        page = api_as(users[PIT_BOSS]).get(reverse("floor")).content.decode()
+        assert floor["table"].pit.name in page
+    rounds = client_as(users[FINANCE], auth).get(reverse("round-list")).json()["results"]
     assert {r["id"] for r in rounds} >= {floor["round"].pk}
+    tables = client_as(users[PIT_BOSS], auth).get(reverse("table-list")).json()["results"]
+    assert floor["table"].pk in {t["id"] for t in tables}
 
 
 # --- Writes: a user of another casino changes nothing here, whether by session or token ----
