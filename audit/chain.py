@@ -73,11 +73,14 @@ VOID_FIELDS = ("id", "status", "void_reason", "voided_by_id", "voided_at")
 def revision_text(*, rnd, revision, wagers, findings) -> str:
     """A revision, its round's fixed columns, its wagers (value tuples in WAGER_FIELDS order)
     and the findings recorded with it (tuples in FINDING_FIELDS order)."""
+    covered = [revision.pk, revision.number, revision.data, revision.audit, revision.reason,
+               revision.author_id, revision.created_at, revision.engine_version]
+    if revision.pays_attested:  # only when set: the links written before the column keep their text
+        covered.append("pays attested")
     return canonical({
         "round": [rnd.pk, rnd.table_id, rnd.sequence, rnd.game, rnd.ruleset_version_id, rnd.dealer_id,
                   rnd.recorded_by_id, rnd.recorded_at],
-        "revision": [revision.pk, revision.number, revision.data, revision.audit, revision.reason,
-                     revision.author_id, revision.created_at, revision.engine_version],
+        "revision": covered,
         "wagers": [list(w) for w in wagers], "findings": [list(f) for f in findings]})
 
 

@@ -178,3 +178,18 @@ def test_play_recorded_before_the_chains_is_sealed_by_the_upgrade(floor):
     assert sorted(sealed) == sorted((k, r) for c, k, r in before if c == f"table:{table.pk}")
     with pytest.raises(RuntimeError, match="runs once"):
         chain.seal_existing()
+
+
+def test_a_revisions_pays_attested_flag_changed_is_found(floor):
+    """The daily report counts attested pays apart: the flag is part of the revision's link."""
+    pitboss = floor["second"].round.recorded_by
+    attested = round_record(table=floor["table"], data=ROUNDS["ante_up_21"]["correct"][0], author=pitboss,
+                            pays="attested")
+    out = verify_output()
+    assert "every chain verifies" in out, out
+    with behind_the_apps_back() as cursor:
+        cursor.execute("UPDATE tables_roundrevision SET pays_attested = NOT pays_attested WHERE id IN (%s, %s)",
+                       [attested.revision.pk, floor["second"].revision.pk])
+    out = verify_output()
+    assert f"revision {attested.revision.pk} does not match its link" in out, out
+    assert f"revision {floor['second'].revision.pk} does not match its link" in out, out
