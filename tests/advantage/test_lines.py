@@ -24,6 +24,7 @@ from tables.models import Round, RoundRevision
 from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_open
 from tests.advantage.helpers import blackjack_round, table_with_decks
+from tests.examples import examples
 from tests.factories import user_with_role
 from tests.tables.rounds_data import ROUNDS
 
@@ -145,7 +146,7 @@ OPS = st.lists(st.one_of(
 ), min_size=1, max_size=10)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(80, 8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=OPS)
 def test_any_recording_correction_and_void_leaves_the_lines_equal_to_the_raw_revisions(floor, ops):
     with transaction.atomic():

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from audit.compliance.models import CASH_IN, CASH_OUT, ComplianceSettings
 from audit.compliance.selectors import Txn, mtl, structuring_flags
 from tests.compliance.helpers import DAY
+from tests.examples import examples
 from tests.factories import CasinoFactory
 
 START = datetime(2026, 3, 10, 11, 0, tzinfo=UTC)
@@ -30,7 +31,7 @@ def _txns(rows) -> list[Txn]:
 
 
 @pytest.mark.django_db
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(240, 20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(TXN, max_size=8))
 def test_on_the_mtl_exactly_when_one_direction_is_over(rows):
     casino, rules = CasinoFactory(), ComplianceSettings()

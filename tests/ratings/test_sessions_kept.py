@@ -26,6 +26,7 @@ from audit.ratings.writer import (
     sessions_recompute,
 )
 from tables.services.rounds import round_correct, round_record, round_void
+from tests.examples import examples
 from tests.ratings.helpers import DAY, at, pob_round, pob_tables, set_edges
 from tests.ratings.reference import previous_day_ratings
 from tests.ratings.test_same_as_before import _as_dicts, _mixed_day
@@ -153,7 +154,7 @@ def two_tables(db):
     return pob_tables("T-A", "T-B")
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(80, 8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=OPS)
 # Always once: a void that splits a session in two, and a correction that moves the round to another player.
 @example(ops=[("record", 0, "P-1", 0, "10.00", "correct"), ("record", 0, "P-1", 10, "10.00", "correct"),

@@ -24,6 +24,7 @@ from audit.services import finding_review
 from tables import services
 from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_open
+from tests.examples import examples
 from tests.factories import DealerFactory, PitFactory, RulesetFactory, TableFactory, user_with_role
 from tests.tables.rounds_data import ROUNDS
 
@@ -117,7 +118,7 @@ def _page_figures(module, floor) -> list:
     return out
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(100, 10), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=OPS)
 # Always once: an escalated finding escalated again (refused; the guard's 500 before the service
 # refused it), then decided.
