@@ -16,7 +16,7 @@ from casino.roles import (
     SURVEILLANCE,
 )
 from tables.players.models import Player
-from tests.conftest import api_as
+from tests.conftest import AUTHS, api_as, client_as
 from tests.factories import CasinoFactory, player_for, user_with_role
 
 pytestmark = pytest.mark.django_db
@@ -99,8 +99,9 @@ def test_change_needs_a_reason_and_keeps_history(ada):
     assert ada.identifier == "P-7"
 
 
-def test_another_casinos_player_is_a_404(ada):
-    client = api_as(user_with_role(PIT_BOSS, casinos=[CasinoFactory(name="Elsewhere")]))
+@pytest.mark.parametrize("auth", AUTHS)
+def test_another_casinos_player_is_a_404(ada, auth):
+    client = client_as(user_with_role(PIT_BOSS, casinos=[CasinoFactory(name="Elsewhere")]), auth)
     assert client.get(reverse("player-detail", args=[ada.pk])).status_code == 404
     assert client.post(reverse("player-change", args=[ada.pk]), {"name": "x", "reason": "y"},
                        format="json").status_code == 404
