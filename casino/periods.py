@@ -134,7 +134,7 @@ class PeriodBoundedListMixin:
             return queryset  # get_object answers 404 for a key of the wrong type
         if day is None:
             return queryset
-        return queryset.filter(**dict.fromkeys(self.period_paths, day))
+        return self.period_filter(queryset, day, day)
 
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)
@@ -145,5 +145,8 @@ class PeriodBoundedListMixin:
 
     def period_filter(self, queryset, since: date, until: date):
         """The rows of gaming days ``since``..``until``; a list whose rows cover a span of days
-        (an investigation's period) says here what "in the period" means."""
+        (an investigation's period) says here what "in the period" means. One day is said as an
+        equality: an index (gaming_day, x) then gives the rows in x's order (a range would not)."""
+        if since == until:
+            return queryset.filter(**dict.fromkeys(self.period_paths, since))
         return queryset.filter(**{f"{path}__range": (since, until) for path in self.period_paths})

@@ -127,8 +127,18 @@ class WagerSerializer(serializers.ModelSerializer):
                   "explanation"]
 
 
+class RevisionNumberField(serializers.IntegerField):
+    """The finding's revision number: ``revision_number`` where the list's query annotated it
+    (audit/api.py: read for the page's rows only, not joined for the whole period), else its
+    revision's."""
+
+    def get_attribute(self, instance):
+        number = getattr(instance, "revision_number", None)
+        return number if number is not None else instance.revision.number
+
+
 class FindingSerializer(serializers.ModelSerializer):
-    revision = serializers.IntegerField(source="revision.number", read_only=True)
+    revision = RevisionNumberField(source="revision.number", read_only=True)
 
     class Meta:
         model = Finding
