@@ -178,6 +178,15 @@ class Plan:
     #: Players ``P-1`` .. ``P-{players}`` take the seats for a stint of :data:`STINT` of the
     #: table's rounds each (0: the pool rounds' own identifiers, drawn afresh every round).
     players: int = 0
+    #: Days that hold another number of rounds than ``per_day`` (the busiest property's day).
+    rounds_on: dict = field(default_factory=dict)
+
+    def rounds(self, day: date) -> int:
+        return self.rounds_on.get(day, self.per_day)
+
+    @property
+    def total(self) -> int:
+        return sum(self.rounds(day) for day in self.days)
 
 
 #: How many of a table's rounds a player stays on a seat before another sits down: at the
@@ -222,9 +231,10 @@ def _rows(floor: Floor, rendered: dict, plan: Plan, engine: str):
         seated: dict[tuple[int, int], list] = {}  # (table, seat) -> [player, rounds left]
         start, end = gaming_day_bounds(day, casino.time_zone, casino.gaming_day_start_hour)
         last = min(end, plan.now) - timedelta(minutes=1)
-        step = (last - start - timedelta(minutes=1)) / plan.per_day
+        count = plan.rounds(day)
+        step = (last - start - timedelta(minutes=1)) / count
         reviewed_day = (plan.today - day).days > REVIEW_LAG_DAYS
-        for i in range(1, plan.per_day + 1):
+        for i in range(1, count + 1):
             table = floor.tables[rng.randrange(len(floor.tables))]
             sequence[table.pk] += 1
             version, items, clean = rendered[table.game]

@@ -26,12 +26,13 @@ def test_bench_history_loads_two_sizes_times_the_pages_and_drops_its_database(db
     url = f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{scratch}"
     env = {**os.environ, "BENCH_DATABASE_URL": url}
     done = subprocess.run([sys.executable, "-m", "tests.benchmarks.bench_history", "--rounds", "400,800",
-                           "--per-day", "100", "--database", scratch],
+                           "--per-day", "100", "--busiest", "300", "--database", scratch],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     out = done.stdout
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
-    assert "400 rounds over 4 gaming days" in out, out[-3000:]
-    assert "800 rounds over 8 gaming days" in out, out[-3000:]
+    # The busiest day (yesterday, 300 rounds) and the rest at 100 a day up to today.
+    assert re.search(r"400 rounds over 2 gaming days \(\S+ to \S+; 300 on \S+\)", out), out[-3000:]
+    assert re.search(r"800 rounds over 6 gaming days \(\S+ to \S+; 300 on \S+\)", out), out[-3000:]
     # The loaded rows the pages read: revisions, wagers, findings and their history.
     assert re.search(r"tables_roundrevision [\d,]+, tables_wager [\d,]+, audit_finding [\d,]+", out), out[-3000:]
     assert "report of" in out and " done, " in out, out[-3000:]
@@ -39,6 +40,9 @@ def test_bench_history_loads_two_sizes_times_the_pages_and_drops_its_database(db
     for page in ("tablet-floor", "tablet-table", "desk-queue ?status=all", "desk-round", "reports-day",
                  "players-top", "compliance-day", "closing-days", "round-list ?limit=50", "finding-list"):
         assert re.search(rf"^   {re.escape(page)} +\w+ +[\d.]+ +[\d.]+ +[\d.]+  ", out, re.MULTILINE), page
+    # The busiest day's lists, timed at both sizes.
+    for page in ("desk-queue ?gaming_day=", "finding-list ?gaming_day=", "round-list ?gaming_day="):
+        assert re.search(rf"^   {re.escape(page)}\S+ +\w+ +[\d.]+ +[\d.]+ +[\d.]+  ", out, re.MULTILINE), page
     assert "ERROR" not in out, out[-3000:]
     assert re.search(r"format-suffix twin", out)
     assert "dropped it" in out
