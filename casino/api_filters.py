@@ -49,11 +49,38 @@ class StrictBooleanFilter(filters.BooleanFilter):
         super().__init__(*args, **kwargs)
 
 
+def _integer_target(model, path: str) -> bool:
+    """Whether ``path`` (``"table__pit"``, ``"seat"``) ends at a whole-number column or a record."""
+    field = None
+    for part in path.split("__"):
+        try:
+            field = model._meta.get_field(part)
+        except Exception:  # noqa: BLE001 - a lookup or a name that is no field: not an integer column
+            return False
+        model = field.related_model or model
+    if field is None:
+        return False
+    if field.is_relation:
+        field = field.target_field
+    return isinstance(field, models.IntegerField | models.AutoField)
+
+
 class StrictFilterSet(filters.FilterSet):
-    """The API's FilterSet: model boolean fields filter through :class:`StrictBooleanFilter`."""
+    """The API's FilterSet: model boolean fields filter through :class:`StrictBooleanFilter`,
+    and a number filter on a whole-number column or a record's id takes whole numbers only
+    (django-filter reads every NumberFilter as a decimal, so ``?seat=0.5`` filtered nothing
+    and answered an empty list where the schema says ``integer``)."""
 
     FILTER_DEFAULTS = deepcopy(filters.FilterSet.FILTER_DEFAULTS)
     FILTER_DEFAULTS.update({models.BooleanField: {"filter_class": StrictBooleanFilter}})
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        model = self._meta.model
+        for number in self.filters.values():
+            if isinstance(number, filters.NumberFilter) and model is not None \
+                    and _integer_target(model, number.field_name):
+                number.field_class = forms.IntegerField
 
 
 class StrictFilterBackend(filters.DjangoFilterBackend):

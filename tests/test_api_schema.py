@@ -1,27 +1,35 @@
-"""Schemathesis against the OpenAPI schema: no 5xx, no response that breaks the schema.
+"""Schemathesis against the OpenAPI schema, with every one of its checks: no 5xx, no
+response that breaks the schema, every status code and content type documented.
 
-Every operation, every role: the roles (pit boss, surveillance, finance, gaming manager)
-take turns case by case, so each operation is called by each of them, and a case whose
-path names a record is sent once more at a record that exists (random ids are nearly
-always 404, which would leave the detail endpoints' answers unchecked). The floor behind it has one of everything, including what makes
-nullable fields null (a pending award, an undecided adjustment).
+Every operation, every role, both ways in: each generated case is sent once with an
+``Authorization: Token`` header and once with a session (cookie and CSRF header, as a browser
+sends them); the roles (all seven) take turns case by case, so each operation is called by
+each of them. A case whose path names a record is sent once more at a record that exists
+(random ids are nearly always 404, which would leave the detail endpoints' answers
+unchecked). The floor behind it has one of everything, including what makes nullable fields
+null (a pending award, an undecided adjustment).
 
-Bounded so that it fits in CI on every change (``SCHEMA_EXAMPLES`` generated cases per
-operation, default 4; the run took about two minutes on the project's 2-core VM). The
-schema is generated in-process by drf-spectacular (the same document /api/schema/
-serves) and the requests go to the WSGI app in-process.
+Bounded so that it fits in CI on every change: ``SCHEMA_EXAMPLES`` generated cases per
+operation (default 4), derandomized (the same cases every run). The schema is generated
+in-process by drf-spectacular (the same document /api/schema/ serves) and the requests go
+to the WSGI app in-process. ``SCHEMA_REPORT=<file>`` writes the run's counts (cases,
+requests, 5xx, failed) there as JSON.
 """
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 import schemathesis
+from django.conf import settings as django_settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 
@@ -40,6 +48,9 @@ def _schema():
     document = SchemaGenerator().get_schema(request=None, public=True)
     loaded = schemathesis.openapi.from_dict(json.loads(json.dumps(document, cls=DjangoJSONEncoder)))
     loaded.app = application
+    # The test sends real credentials itself (a token, a session): schemathesis's own random
+    # values for the security schemes would ride along with them and read as "accepted".
+    loaded.config.generation.update(with_security_parameters=False)
     return loaded
 
 
@@ -99,31 +110,73 @@ def api_floor(db, _keep_test_connection):
     from tests.factories import player_for
 
     ids["players"] = player_for(table.pit.casino, "P-7", name="Schema Player").pk  # the round's player: rated
-    tokens = {role: api_token_issue(user=user, author=None, name="schemathesis")[1] for role, user in users.items()}
-    return tokens, ids, itertools.count()
+    return _ways_in(users), ids, itertools.count()
 
 
-# Excluded, with reasons: an id that does not exist is rightly refused although the schema
-# only says "integer" (positive_data_acceptance); django-filter ignores query parameters it
-# does not know, and a write refused for the state of the record (a second void, a
-# correction of a voided round) is a 400 the schema cannot foresee (negative_data_rejection)
-# -- bodies the API refuses are tested field by field in tests/casino/test_api_input.py; the
-# token is passed as a plain header, so schemathesis's own tampering with the other
-# (cookie) scheme cannot unauthenticate the call (ignored_auth) -- anonymous access to
-# every endpoint is covered by tests/test_permission_matrix.py.
-EXCLUDED = [schemathesis.checks.positive_data_acceptance, schemathesis.checks.negative_data_rejection,
-            schemathesis.checks.ignored_auth]
+#: Any 32 letters: Django's CSRF check wants the cookie and the header to match.
+_CSRF = "schemathesis" + "x" * 20
+
+
+def _ways_in(users) -> dict[tuple[str, str], dict[str, str]]:
+    """(role, "token" | "session") -> the headers a client of that role sends: a real token
+    issued to the user, or the cookie of a real session login and its CSRF header."""
+    ways = {}
+    for role, user in users.items():
+        ways[role, "token"] = {"Authorization": f"Token {api_token_issue(user=user, author=None, name='schemathesis')[1]}"}
+        browser = Client()
+        browser.force_login(user)
+        session = browser.cookies[django_settings.SESSION_COOKIE_NAME].value
+        ways[role, "session"] = {
+            "Cookie": f"{django_settings.SESSION_COOKIE_NAME}={session}; {django_settings.CSRF_COOKIE_NAME}={_CSRF}",
+            "X-CSRFToken": _CSRF,
+        }
+    return ways
+
+
+#: What the run did, written to SCHEMA_REPORT when set (see the module docstring).
+COUNTS: collections.Counter = collections.Counter()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report_counts():
+    yield
+    target = os.environ.get("SCHEMA_REPORT")
+    if target:
+        Path(target).write_text(json.dumps(dict(COUNTS), sort_keys=True))
+
+
+# Every check schemathesis has runs, and any failure fails the test, but two, with their reasons:
+# positive_data_acceptance expects every schema-valid request to be accepted, and a valid
+# request can name a record that does not exist (``?table=0``, ``{"table": 12345}``) or one
+# whose state refuses the write (a second void): the API rightly answers 400 with the field,
+# which the schema's "integer" cannot foresee. negative_data_rejection still finds query
+# parameters taken when the schema says they are invalid: an empty value (``?gaming_day=``)
+# is read as "not given" on the lists, and the estimated drop takes ``?table=null``; until
+# those are refused (or documented as allowed) the check stays off. The refusals that are
+# rules are tested field by field (tests/casino/test_api_input.py,
+# tests/casino/test_api_typed_input.py).
+EXCLUDED = [schemathesis.checks.positive_data_acceptance, schemathesis.checks.negative_data_rejection]
 
 
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 def test_api_conforms_to_its_schema(case, api_floor):
-    tokens, ids, turn = api_floor
+    ways, ids, turn = api_floor
+    COUNTS["cases"] += 1
 
     def call():
-        token = tokens[ALL_ROLES[next(turn) % len(ALL_ROLES)]]  # the roles take turns, case by case
-        case.call_and_validate(headers={"Authorization": f"Token {token}"}, excluded_checks=EXCLUDED)
+        for way in ("token", "session"):
+            role = ALL_ROLES[next(turn) % len(ALL_ROLES)]  # the roles take turns, case by case
+            COUNTS["requests"] += 1
+            COUNTS[f"requests_{way}"] += 1
+            response = case.call(headers=ways[role, way])
+            COUNTS["5xx"] += response.status_code >= 500
+            try:
+                case.validate_response(response, headers=ways[role, way], excluded_checks=EXCLUDED)
+            except Exception:
+                COUNTS["failed"] += 1
+                raise
 
     call()
     resource = _RESOURCE.match(case.path)

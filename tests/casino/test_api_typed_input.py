@@ -268,3 +268,10 @@ def test_a_liability_csv_is_served_as_documented(client_for):
     response = client_for(user_with_role("finance")).get(reverse("jackpot-liability-csv"))
     assert response.status_code == 200, response.content[:200]
     assert response["Content-Type"].split(";")[0] == "text/csv"
+
+
+@pytest.mark.parametrize("url_name, param", [("round-list", "pit"), ("finding-list", "table"),
+                                             ("buyin-list", "seat")])
+def test_a_whole_number_filter_refuses_fractions(client_for, url_name, param):
+    response = client_for(user_with_role(GAMING_MANAGER)).get(reverse(url_name), {param: "0.5"})
+    _field_error(response, param)
