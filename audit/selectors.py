@@ -221,6 +221,10 @@ def dealer_pays(dealer: Dealer, *, since: date, until: date) -> dict:
     wagers = Wager.objects.filter(
         gaming_day__gte=since, gaming_day__lte=until, round__dealer=dealer, round__status=Round.ACTIVE,
         revision__number=F("round__revision"),
+        # The joined rounds and revisions are partitioned by month too: the period named on each
+        # keeps the plan to the period's months (a wager shares its round's and revision's day).
+        round__gaming_day__gte=since, round__gaming_day__lte=until,
+        revision__gaming_day__gte=since, revision__gaming_day__lte=until,
     )
     unrecorded = Q(recorded_net__isnull=True)
     attested = Q(revision__pays_attested=True)
