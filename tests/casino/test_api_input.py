@@ -52,9 +52,9 @@ def _json(body) -> bytes:
     return json.dumps(body, ensure_ascii=True).encode()
 
 
-def _post_round(client, table, data, **headers):
-    return client.post(reverse("round-list"), _json({"table": table.pk, "round": data}),
-                       content_type="application/json", headers=headers)
+def _post_round(client, table, data, pays=None, **headers):
+    body = {"table": table.pk, "round": data, **({"pays": pays} if pays else {})}
+    return client.post(reverse("round-list"), _json(body), content_type="application/json", headers=headers)
 
 
 def _refused(response, field: str) -> list[str]:
@@ -96,7 +96,7 @@ def test_a_wager_no_table_could_take_is_refused(pitboss, table):
 
 def test_a_wager_above_the_tables_maximum_is_stored_and_flagged(pitboss, table):
     data = _round(wagers={"21": "150000.00", "ante": "10.00", "bet": "10.00"}, paid=[])
-    response = _post_round(api_as(pitboss), table, data)
+    response = _post_round(api_as(pitboss), table, data, pays="attested")
     assert response.status_code == 201, response.json()
     codes = {f["code"]: f for f in response.json()["findings"]}
     finding = codes["WAGER_ABOVE_TABLE_MAX"]
@@ -107,7 +107,7 @@ def test_a_wager_above_the_tables_maximum_is_stored_and_flagged(pitboss, table):
 
 def test_a_main_wager_below_the_tables_minimum_is_flagged_side_bets_are_not(pitboss, table):
     data = _round(wagers={"21": "5.00", "ante": "5.00", "bet": "5.00", "poker_bonus": "1.00"}, paid=[])
-    response = _post_round(api_as(pitboss), table, data)
+    response = _post_round(api_as(pitboss), table, data, pays="attested")
     assert response.status_code == 201, response.json()
     below = [f for f in response.json()["findings"] if f["code"] == "WAGER_BELOW_TABLE_MIN"]
     assert [f["path"] for f in below] == ["seats[0].wagers.21"]
@@ -283,12 +283,13 @@ def test_a_long_reason_or_review_note_is_kept_whole_in_the_history(pitboss, tabl
 
 def test_a_correction_is_judged_by_the_limits_the_round_was_played_under(pitboss, table, manager):
     data = _round(wagers={"21": "150000.00", "ante": "10.00", "bet": "10.00"}, paid=[])
-    rnd = _post_round(api_as(pitboss), table, data).json()
+    rnd = _post_round(api_as(pitboss), table, data, pays="attested").json()
     response = api_as(manager).patch(reverse("table-detail", args=[table.pk]),
                                      {"max_bet": "200000.00", "reason": "high limit tonight"}, format="json")
     assert response.status_code == 200, response.json()
     corrected = api_as(pitboss).post(reverse("round-corrections", args=[rnd["id"]]),
-                                     {"revision": 1, "reason": "re-keyed", "round": data}, format="json")
+                                     {"revision": 1, "reason": "re-keyed", "round": data, "pays": "attested"},
+                                     format="json")
     assert corrected.status_code == 200, corrected.json()
     assert [f["expected"] for f in corrected.json()["findings"] if f["code"] == "WAGER_ABOVE_TABLE_MAX"] == [
         "100000.00"]
