@@ -18,6 +18,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from casino.client_address import axes_ipware_settings
+from tests.deployed import gunicorn_serving
 from tests.factories import PASSWORD, CasinoFactory, user_with_role
 
 pytestmark = pytest.mark.django_db
@@ -165,37 +166,14 @@ def _post_login(port, username, password, forwarded_for, *, accept="text/html"):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_through_gunicorn_behind_one_proxy_the_lock_is_the_failing_clients_only(tmp_path):
-    import os
-    import subprocess
-    import sys
-    import time
-
     from django.contrib.auth.hashers import PBKDF2PasswordHasher
-
-    from tests.casino.test_gunicorn_config import ROOT, _database_url, _free_port, _get
 
     boss = user_with_role("pit_boss", username="boss")
     # The server hashes as production does, not with the tests' fast hasher.
     hasher = PBKDF2PasswordHasher()
     boss.password = hasher.encode(PASSWORD, hasher.salt())
     boss.save(update_fields=["password"])
-    port = _free_port()
-    log = tmp_path / "gunicorn.log"
-    env = {**os.environ, "GUNICORN_WORKERS": "2", "GUNICORN_THREADS": "1", "DEBUG": "false",
-           "DJANGO_ENV": "development", "TRUSTED_PROXY_COUNT": "1", "DATABASE_URL": _database_url(tmp_path)}
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-             "-b", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                _get(port, "/healthz")
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
+    with gunicorn_serving(tmp_path, GUNICORN_WORKERS="2", GUNICORN_THREADS="1", TRUSTED_PROXY_COUNT="1") as (port, log):
         for _ in range(django_settings.AXES_FAILURE_LIMIT):
             _post_login(port, "boss", "wrong-password", CLIENT_A)
         status, headers, body = _post_login(port, "boss", PASSWORD, f"10.0.0.9, {CLIENT_A}",
@@ -204,8 +182,5 @@ def test_through_gunicorn_behind_one_proxy_the_lock_is_the_failing_clients_only(
         assert "gaming manager can unlock" in body and "Retry-After" in headers
         status, headers, _ = _post_login(port, "boss", PASSWORD, CLIENT_B)
         assert status == 302 and headers["Location"] != "/accounts/login/"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {CLIENT_A}
     assert "Traceback" not in log.read_text()

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import http.client
 import os
-import subprocess
-import sys
-import time
 
 import pytest
 
-from tests.casino.test_gunicorn_config import ROOT, _database_url, _free_port
+from tests.deployed import gunicorn_serving
 
 
 def _send(port: int, path: str) -> tuple[int, str, bytes]:
@@ -27,28 +24,10 @@ def _send(port: int, path: str) -> tuple[int, str, bytes]:
 
 @pytest.fixture
 def deployed_gunicorn(tmp_path, db):
-    port = int(os.environ.get("GUNICORN_TEST_PORT") or _free_port())
-    env = {**os.environ, "GUNICORN_WORKERS": "1", "GUNICORN_THREADS": "2", "DEBUG": "false",
-           "DJANGO_ENV": "development", "LOG_LEVEL": "WARNING", "DATABASE_URL": _database_url(tmp_path)}
-    log = tmp_path / "gunicorn.log"
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-             "-b", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                _send(port, "/healthz")
-                break
-            except OSError:
-                assert server.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
+    port = int(os.environ.get("GUNICORN_TEST_PORT") or 0) or None
+    with gunicorn_serving(tmp_path, port=port, GUNICORN_WORKERS="1", GUNICORN_THREADS="2",
+                          LOG_LEVEL="WARNING") as (port, _):
         yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def _line_of(length: int) -> str:
