@@ -3,8 +3,13 @@
 django-filter reads a boolean filter through a widget that maps anything but
 ``true``/``false``/``1``/``0`` to "unknown", and "unknown" filters nothing: ``?is_open=null``
 or ``?is_open=yes`` answered the whole list as if it had been filtered. Here a value that is
-not a truth value is a field error (400), like a bad number or an unknown choice already is;
-an empty value (``?is_open=``) still means "not filtered", as an HTML form sends it.
+not a truth value is a field error (400), like a bad number or an unknown choice already is.
+
+A filter named with no value (``?gaming_day=``, ``?is_open=``) is a field error too, for every
+filter of the API: django-filter reads it as "not filtered", so a client whose variable was
+empty got the whole list as if it had asked for one day. Leaving the parameter out means "not
+filtered". The pages read their forms' query strings themselves (an empty field there is the
+form's default), not through these FilterSets.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ class _RawBooleanWidget(BooleanWidget):
 
 
 class StrictNullBooleanField(forms.NullBooleanField):
+    """true/1 or false/0; absent is None (an empty value is refused by :class:`StrictFilterSet`,
+    as for every filter)."""
+
     widget = _RawBooleanWidget
     default_error_messages = {"invalid": "Must be true or false."}
 
@@ -65,11 +73,31 @@ def _integer_target(model, path: str) -> bool:
     return isinstance(field, models.IntegerField | models.AutoField)
 
 
+EMPTY_FILTER = "Must not be empty: leave the parameter out for no filter."
+
+
+class _NoEmptyFilterForm(forms.Form):
+    """A filter given in the query with nothing in it (``?gaming_day=``, ``?table=&table=``) is
+    an error of that field, whatever the filter's type."""
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in self.fields:
+            key = self.add_prefix(name)
+            if key not in self.data or name in self._errors:
+                continue
+            given = self.data.getlist(key) if hasattr(self.data, "getlist") else [self.data[key]]
+            if all(not str(raw).strip() for raw in given):
+                self.add_error(name, forms.ValidationError(EMPTY_FILTER, code="empty"))
+        return cleaned
+
+
 class StrictFilterSet(filters.FilterSet):
-    """The API's FilterSet: model boolean fields filter through :class:`StrictBooleanFilter`,
-    and a number filter on a whole-number column or a record's id takes whole numbers only
-    (django-filter reads every NumberFilter as a decimal, so ``?seat=0.5`` filtered nothing
-    and answered an empty list where the schema says ``integer``)."""
+    """The API's FilterSet: a filter given with no value is refused (:class:`_NoEmptyFilterForm`),
+    model boolean fields filter through :class:`StrictBooleanFilter`, and a number filter on a
+    whole-number column or a record's id takes whole numbers only (django-filter reads every
+    NumberFilter as a decimal, so ``?seat=0.5`` filtered nothing and answered an empty list
+    where the schema says ``integer``)."""
 
     FILTER_DEFAULTS = deepcopy(filters.FilterSet.FILTER_DEFAULTS)
     FILTER_DEFAULTS.update({models.BooleanField: {"filter_class": StrictBooleanFilter}})
@@ -81,6 +109,11 @@ class StrictFilterSet(filters.FilterSet):
             if isinstance(number, filters.NumberFilter) and model is not None \
                     and _integer_target(model, number.field_name):
                 number.field_class = forms.IntegerField
+
+    def get_form_class(self):
+        form = super().get_form_class()
+        # Meta.form is not inherited by a subclass's own Meta (nor by filterset_fields' FilterSets).
+        return form if issubclass(form, _NoEmptyFilterForm) else type(form.__name__, (_NoEmptyFilterForm, form), {})
 
 
 class StrictFilterBackend(filters.DjangoFilterBackend):

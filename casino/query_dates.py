@@ -34,9 +34,14 @@ def aware_datetime_or_none(raw: str | None) -> datetime | None:
 
 
 def query_date(params, name: str = "gaming_day") -> date | None:
-    """The date ``name`` of an API query (None when absent); a field error when it is no date."""
+    """The date ``name`` of an API query (None when absent); a field error when it is no date,
+    an empty value included: ``?gaming_day=`` is not "no day given" (leave it out for that), as
+    for every filter of the API (casino/api_filters.py)."""
+    if name not in params:
+        return None
     raw = params.get(name) or ""
     day = date_or_none(raw)
-    if raw and day is None:
-        raise serializers.ValidationError({name: [f'"{raw}" is not a date (YYYY-MM-DD)']})
+    if day is None:
+        raise serializers.ValidationError({name: [f'"{raw}" is not a date (YYYY-MM-DD)' if raw.strip()
+                                                  else "Must not be empty: leave the parameter out for the default."]})
     return day

@@ -162,8 +162,10 @@ class BuyInViewSet(CasinoScopedMixin, PeriodBoundedListMixin, mixins.CreateModel
         return Response(BuyInSerializer(BuyIn.objects.select_related("void").get(pk=buy_in.pk)).data)
 
     @extend_schema(parameters=[_DAY], responses=EstimatedDropSerializer(many=True))
+    # One row per table of the day: not paged, and not filtered (the list's filters, ``?table=``
+    # and the rest, are not its parameters: the schema claimed them and the action ignored them).
     @action(detail=False, methods=["get"], url_path="estimated-drop", url_name="estimated-drop",
-            pagination_class=None)  # one row per table of the day: not paged, as the schema says
+            pagination_class=None, filter_backends=[])
     def estimated_drop(self, request):
         """Per table, the day's buy-ins that stand, by kind, and the estimated drop."""
         figures = estimated_drop(user_casino_ids(request.user), _gaming_day(request))

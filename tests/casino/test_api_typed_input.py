@@ -157,7 +157,39 @@ def test_boolean_filters_filter(client_for):
     for value in ("false", "False", "0"):
         assert [t["id"] for t in client.get(reverse("table-list"), {"is_open": value}).json()["results"]] == [closed.pk]
     assert len(client.get(reverse("table-list"), {"is_open": "true"}).json()["results"]) == 1
-    assert len(client.get(reverse("table-list"), {"is_open": ""}).json()["results"]) == 2  # empty: not filtered
+    assert len(client.get(reverse("table-list")).json()["results"]) == 2  # left out: not filtered
+
+
+@pytest.mark.parametrize("url_name, param", [
+    ("round-list", "gaming_day"), ("round-revisions", "gaming_day"), ("round-list", "has_findings"),
+    ("round-list", "table"), ("finding-list", "ordering"), ("finding-list", "gaming_day"),
+    ("buyin-list", "gaming_day"), ("buyin-estimated-drop", "gaming_day"), ("dailyreport-list", "gaming_day"),
+    ("dailyreport-list", "since"), ("table-list", "is_open"), ("dealer-list", "active"),
+])
+@pytest.mark.parametrize("value", ["", " "])
+def test_a_filter_given_empty_is_a_field_error(client_for, url_name, param, value):
+    """``?gaming_day=`` is not "every day": a client whose variable was empty would read the whole
+    list as if it were the day's. Every filter, of every type, refuses an empty value."""
+    table = TableFactory()
+    manager = user_with_role(GAMING_MANAGER, casinos=(table.pit.casino,))
+    args = []
+    if url_name == "round-revisions":
+        from tables.services.rounds import round_record
+        from tables.services.sessions import table_session_open
+        from tests.tables.rounds_data import ROUNDS
+
+        pit_boss = user_with_role(PIT_BOSS, casinos=(table.pit.casino,))
+        table_session_open(table=table, dealer=DealerFactory(casino=table.pit.casino), author=pit_boss)
+        args = [round_record(table=table, data=ROUNDS["ante_up_21"]["underpay"][0], author=pit_boss).round.pk]
+    errors = _field_error(client_for(manager).get(reverse(url_name, args=args), {param: value}), param)
+    assert value or "empty" in errors[0]  # blanks: "empty", or the type's own error (not a date)
+
+
+def test_the_estimated_drop_claims_no_list_filter_it_does_not_read():
+    """It answered ``?table=null`` (and ``?table=3``) with every table: the schema said it filtered."""
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    operation = document["paths"]["/api/v1/buy-ins/estimated-drop/"]["get"]
+    assert [p["name"] for p in operation["parameters"] if p["in"] == "query"] == ["gaming_day"]
 
 
 def test_the_mtl_of_a_casino_not_yours_is_a_field_error_not_a_404(client_for):
