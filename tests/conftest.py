@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import importlib
 import os
 
 import pytest
@@ -59,6 +60,22 @@ def pytest_collection_modifyitems(config, items):
             continue
         item.add_marker(pytest.mark.django_db(*marker.args, **{**marker.kwargs, "databases": "__all__"}),
                         append=False)
+
+
+@pytest.fixture(autouse=True)
+def _seeded_rows(request):
+    """The rows the migrations seed (the W-2G thresholds of ACCOUNTING.md) are in every test's
+    database: a transactional test ends by flushing every table, seeded rows included, and in a
+    parallel run any test may come after one on its worker."""
+    marker = request.node.get_closest_marker("django_db")
+    databases = marker.kwargs.get("databases") if marker else None
+    if marker is None or (databases not in (None, "__all__") and "default" not in databases):
+        return
+    request.getfixturevalue("_django_db_helper")  # the test's database access, as its marker asks
+    from django.apps import apps
+
+    w2g = importlib.import_module("audit.jackpots.migrations.0003_w2g_thresholds")
+    w2g.add_default_rows(apps, None)
 
 
 @pytest.fixture(autouse=True)
