@@ -8,6 +8,7 @@ import contextlib
 import http.client
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -28,10 +29,18 @@ def free_port() -> int:
 
 
 def database_url(tmp_path) -> str:
-    """The test run's PostgreSQL database, or a scratch SQLite file."""
+    """The test run's PostgreSQL database, or on SQLite (whose test database lives in this
+    process's memory) a file copy of it, migrated as it is."""
     db = connection.settings_dict
     if connection.vendor != "postgresql":
-        return f"sqlite:///{tmp_path / 'db.sqlite3'}"
+        path = tmp_path / "db.sqlite3"
+        connection.ensure_connection()
+        copy = sqlite3.connect(path)
+        try:
+            connection.connection.backup(copy)
+        finally:
+            copy.close()
+        return f"sqlite:///{path}"
     password = f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else ""
     return f"postgres://{quote(db['USER'])}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 

@@ -66,6 +66,8 @@ def _broker(url: str):
     """Celery sends to ``url`` (not eagerly) for the block, as a deployed web process does."""
     conf = celery_app.conf
     saved = conf.broker_url, conf.broker_write_url, conf.task_always_eager
+    # Celery reads the environment's CELERY_BROKER_URL before its own setting (as CI sets it).
+    saved_env = os.environ.pop("CELERY_BROKER_URL", None)
     _drop_pooled_connections()
     conf.broker_url, conf.broker_write_url, conf.task_always_eager = url, None, False
     try:
@@ -73,6 +75,8 @@ def _broker(url: str):
     finally:
         _drop_pooled_connections()
         conf.broker_url, conf.broker_write_url, conf.task_always_eager = saved
+        if saved_env is not None:
+            os.environ["CELERY_BROKER_URL"] = saved_env
 
 
 def _drop_pooled_connections() -> None:
@@ -129,10 +133,31 @@ def test_healthz_reports_the_cache_and_the_broker_and_keeps_the_app_in_service_w
 
 
 def test_healthz_without_redis_configured_says_in_process(client):
-    response = client.get(reverse("healthz"))
+    """The quick start: no CACHE_URL, no broker (tasks run in the web process, eagerly)."""
+    eager, celery_app.conf.task_always_eager = celery_app.conf.task_always_eager, True
+    try:
+        response = client.get(reverse("healthz"))
+    finally:
+        celery_app.conf.task_always_eager = eager
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "cache": "in-process", "broker": "in-process",
                                "outbox": {"waiting": 0, "oldest_seconds": None}}
+
+
+def test_healthz_says_degraded_when_the_database_answers_but_its_outbox_does_not(client, monkeypatch):
+    """A check of the outbox that fails (a database not yet migrated) is one component
+    failing, not a database outage and not an error page."""
+    from django.db import OperationalError
+
+    def refused():
+        raise OperationalError("no such table: casino_outboxtask")
+
+    monkeypatch.setattr("casino.views.outbox_waiting", refused)
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["status"], body["database"]) == ("degraded", "ok"), body
+    assert body["outbox"].startswith("failing: OperationalError: no such table"), body
 
 
 # --- the broker: a report re-run is saved whole, and sent once the broker is back ------------
