@@ -17,12 +17,13 @@ on a day too large to read whole, each must
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from tables.history.partitions import ensure_months, partition_name
@@ -141,11 +142,15 @@ def assert_day_plan(sql: str, day) -> None:
 
 
 def reads_of(client, url: str, day) -> list[str]:
-    with CaptureQueriesContext(connection) as captured:
+    """The day's list reads of the request, on whichever database served them (with a read
+    replica configured, the lists read there); their plans are asked of the primary, which
+    holds the same rows."""
+    with contextlib.ExitStack() as stack:
+        captures = [stack.enter_context(CaptureQueriesContext(connections[alias])) for alias in connections]
         answer = client.get(url)
     assert answer.status_code == 200, answer.content[:500]
-    reads = day_list_reads(captured, day)
-    assert reads, [q["sql"] for q in captured.captured_queries]
+    reads = [sql for captured in captures for sql in day_list_reads(captured, day)]
+    assert reads, [q["sql"] for captured in captures for q in captured.captured_queries]
     return reads
 
 
