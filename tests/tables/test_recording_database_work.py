@@ -61,7 +61,10 @@ HOT_TABLE_INDEXES = {
     "tables_round": {"tables_round_pkey", "round_unique_sequence", "tables_roun_gaming__f3f5f1_idx",
                      "tables_round_session_id_98e189d5", "tables_round_ruleset_version_id_df860b14",
                      "tables_round_dealer_id_46b1ba0d", "tables_round_recorded_by_id_c6c0c58c",
-                     "tables_round_recorded_at_0782a9a4", "tables_round_voided_by_id_0faa0b4b"},
+                     "tables_round_recorded_at_0782a9a4", "tables_round_voided_by_id_0faa0b4b",
+                     # The day's lists (tests/history/test_day_list_plans.py): each finding's round
+                     # reached from the index alone, and the rounds of a day in recording order.
+                     "round_scope_probe", "round_day_recorded"},
     "tables_historicalround": {"tables_historicalround_pkey", "tables_historicalround_id_a0346f38",
                                "tables_historicalround_history_date_14f6a8dc",
                                "tables_historicalround_history_user_id_3d007e81"},
@@ -71,7 +74,9 @@ HOT_TABLE_INDEXES = {
                      "tables_wager_player_c5434497"},
     "audit_finding": {"audit_finding_pkey", "audit_finding_round_id_cd40ebd6", "audit_finding_revision_id_7d7b7330",
                       "audit_findi_status_172398_idx", "audit_finding_code_8bc9650c",
-                      "audit_finding_reviewed_by_id_83ebd388"},
+                      "audit_finding_reviewed_by_id_83ebd388",
+                      # The desk's and the findings API's page of a day, in order from its index.
+                      "finding_day_newest", "finding_day_id"},
     "tables_idempotencykey": {"tables_idempotencykey_pkey", "idempotencykey_unique_per_user"},
     # A round extends or starts its players' rating sessions (audit/ratings/writer.py): the day's
     # look-up by table and player, and one player's days.
