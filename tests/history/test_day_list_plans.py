@@ -89,12 +89,6 @@ def plan_of(sql: str) -> dict:
         try:
             cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}")
             plan = cursor.fetchone()[0]
-            import os
-            if os.environ.get("H6DEBUG"):
-                cursor.execute(f"EXPLAIN {sql}")
-                print("\n".join(r[0] for r in cursor.fetchall()))
-                cursor.execute("select relname, reltuples, relpages, relallvisible from pg_class where relname like 'tables_round_y2026m11%' or relname like 'audit_finding_y2026m11%'")
-                print(cursor.fetchall())
         finally:
             cursor.execute("RESET enable_seqscan")
     return (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
