@@ -9,23 +9,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LANDSCAPE, PORTRAIT, login, screenshots
-from tests.browser.test_tablet_and_desk import card, expect_target, holdem_option, tap
+from tests.browser.test_tablet_and_desk import (
+    card,
+    expect_target,
+    holdem_option,
+    holdem_stacks,
+    tap,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def seat_stacks(page) -> None:
-    for n, stack in ((1, "100.00"), (2, "60.00"), (4, "80.00")):
-        tap(page, "text=None")
-        tap(page, f"[data-seat='{n}']")
-        quick = page.locator(f".quick-amounts [data-amount='{stack}']")
-        if quick.count():
-            quick.click()
-        else:
-            page.fill("#custom-amount", stack)
-            page.get_by_role("button", name="Set", exact=True).click()
-    tap(page, "[data-button-seat='1']")
-    tap(page, "#to-cards")
 
 
 def play_to_showdown(page) -> None:
@@ -80,7 +72,7 @@ def test_posts_are_buttons_and_every_log_entry_is_visible(size, page, live_serve
     table = floor_of_five["tables"]["holdem_blackjack"]
     login(page, live_server, "pit_boss")
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/round/")
-    seat_stacks(page)
+    holdem_stacks(page)
     panel = page.locator("#next-panel")
     expect(panel).to_contain_text("Antes and blinds due")
     assert "[object" not in panel.inner_text()

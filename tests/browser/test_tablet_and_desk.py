@@ -110,8 +110,8 @@ def holdem_option(page, label: str) -> None:
     page.locator("#next-panel button", has_text=re.compile(rf"^{re.escape(label)}$")).click()
 
 
-def enter_holdem_blackjack(page) -> None:
-    tap(page, "text=None")
+def holdem_stacks(page) -> None:
+    """Seats 1, 2 and 4 with their stacks, the button at seat 1, on to the cards."""
     for n, stack in ((1, "100.00"), (2, "60.00"), (4, "80.00")):
         tap(page, "text=None")
         tap(page, f"[data-seat='{n}']")
@@ -123,6 +123,11 @@ def enter_holdem_blackjack(page) -> None:
             page.get_by_role("button", name="Set", exact=True).click()
     tap(page, "[data-button-seat='1']")
     tap(page, "#to-cards")
+
+
+def enter_holdem_blackjack(page) -> None:
+    tap(page, "text=None")
+    holdem_stacks(page)
     tap(page, "#post-all")
     for seat, c in ((2, "9S"), (4, "KD"), (1, "5C")):
         expect_target(page, f"Hole card → seat {seat}")

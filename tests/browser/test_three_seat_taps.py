@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from tables.models import Round
 from tests.browser.conftest import LANDSCAPE, login
-from tests.browser.test_holdem_tablet import play_to_showdown, seat_stacks
-from tests.browser.test_tablet_and_desk import bets, card, tap
+from tests.browser.test_holdem_tablet import play_to_showdown
+from tests.browser.test_tablet_and_desk import bets, card, holdem_stacks, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def poker_or_bust(page):
 
 
 def holdem(page):
-    seat_stacks(page)
+    holdem_stacks(page)
     tap(page, "#post-all")
     play_to_showdown(page)
 
