@@ -6,6 +6,13 @@ know a seat by its number at the table, so the same error is also said as
 ``Seat 4, hand 1, cards: needs at least 2 cards`` — the seat's own ``seat`` number from the
 posted round (the list index only when the seat has none), hands, cards, pays and actions
 counted from one. This is the one translation; the API and the tablet both use it.
+
+It is also the glossary: the one place a code becomes words (docs/floor/words.md). A game key,
+a wager name, a finding code or kind, a jackpot line, a field name shown to people: each has a
+label here (:data:`GLOSSARY`), read by :func:`label` and by the pages' ``{{ code|label }}``
+(``{% load words %}``). The labels themselves are written once where the code is defined (the
+games' names, the catalogue's wagers, the pay tables' jackpot lines); this module gathers them
+and adds those that had none (finding codes, field names).
 """
 
 from __future__ import annotations
@@ -13,7 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from tables.pages.present import wager_label
+from tables.games import GAME_CHOICES
+from tables.games.settings.paytables import JACKPOT_LINE_NAMES
+from tables.games.vocabulary.catalogue import FINDINGS, WAGER_LABELS
+from tables.pages.present import KIND_WORDS, wager_label
 
 _STEP = re.compile(r"([A-Za-z_0-9]+)|\[(\d+)\]")
 #: ``seats[2]`` or ``actions[5]`` written inside an engine message ("already used by seats[0]").
@@ -107,3 +117,131 @@ def error_words(errors: Mapping[str, list], round_data=None) -> list[str]:
 def with_words(errors: dict, round_data=None) -> dict:
     """The errors as they are, plus ``messages``: the same said in people's words."""
     return {**errors, "messages": error_words(errors, round_data)}
+
+
+# --- the glossary: labels for codes --------------------------------------------------------
+
+#: A finding code said in words where its words alone ("Pay above expected") would say less
+#: than people need; every other code reads as its own words, sentence-cased.
+_FINDING_WORDS = {
+    "PAY_ABOVE_EXPECTED": "Paid more than the rules pay",
+    "PAY_BELOW_EXPECTED": "Paid less than the rules pay",
+    "RAKE_ABOVE_EXPECTED": "Rake above what is due",
+    "RAKE_BELOW_EXPECTED": "Rake below what is due",
+    "DEALER_STOOD_SOFT_17": "Dealer stood on soft 17",
+    "DEALER_DREW_SOFT_18_PLUS": "Dealer drew on soft 18 or more",
+    "ANTE_ABOVE_21_BET": "Ante above the 21 bet",
+    "UPCARD_LUCK_ABOVE_21_BET": "Upcard Luck above the 21 bet",
+    "TAXPAYERS_FORTUNE_WITHOUT_UPCARD_LUCK": "Taxpayer's Fortune without Upcard Luck",
+    "TAXPAYERS_FORTUNE_WRONG_AMOUNT": "Taxpayer's Fortune of the wrong amount",
+    "TAXPAYERS_FORTUNE_NOT_OFFERED": "Taxpayer's Fortune not offered",
+    "WAGER_ABOVE_TABLE_MAX": "Wager above the table's maximum",
+    "WAGER_BELOW_TABLE_MIN": "Wager below the table's minimum",
+}
+
+
+def _code_words(code: str) -> str:
+    text = code.replace("_", " ").lower()
+    return text[:1].upper() + text[1:]
+
+
+#: Field names that reach people: the daily report's columns (their meaning is the report
+#: legend's, audit/reports/legend.py), an investigation's figures, the CTR identification.
+FIELD_LABELS = {
+    # the daily report's columns
+    "rounds": "Rounds",
+    "seats_played": "Seats played",
+    "handle": "Handle",
+    "paid": "Paid",
+    "win": "Win",
+    "handle_hold_pct": "Hold % of handle",
+    "expected_win": "Win if settled right",
+    "theo_win": "Theo win",
+    "ci": "95% interval",
+    "error_cost": "Errors lost(+)/saved(-)",
+    "taxes": "TF taxes",
+    "jackpots": "TF jackpots",
+    "findings": "Findings",
+    "dealer_rate": "Dealer rate",
+    "house_edge_pct": "Edge %",
+    "opener": "Opener",
+    "closer": "Closer",
+    "fills": "Fills",
+    "credits": "Credits",
+    "drop": "Drop",
+    "estimated_drop": "Estimated drop",
+    "stat_win": "Statistical win",
+    "drop_hold_pct": "Hold % (win / drop)",
+    "cash_difference": "Cash - play",
+    "cash_errors": "of which dealer errors",
+    "cash_jackpots": "of which TF jackpots",
+    "cash_unexplained": "Unexplained",
+    "drop_gap": "Drop - buy-ins",
+    "why": "Why it won or lost",
+    # an investigation's figures when it was opened
+    "period_start": "From",
+    "period_end": "To",
+    "table_days": "Table days",
+    "table_days_incomplete": "Table days left out (incomplete)",
+    "recorded_win": "Win of the recorded play",
+    "theo_sd": "Theo win's standard deviation",
+    "report_days": "Days with a daily report",
+    "stat_minus_recorded": "Statistical win less recorded win",
+    "compared_with": "Compared with (hold %)",
+    "bound_low": "Lowest hold % allowed",
+    "bound_high": "Highest hold % allowed",
+    # a patron's identification (CTR, FinCEN Form 112)
+    "last_name": "Last name",
+    "first_name": "First name",
+    "address": "Address",
+    "date_of_birth": "Date of birth",
+    "tin": "SSN or TIN",
+    "occupation": "Occupation",
+    "document_type": "ID document type",
+    "document_number": "ID document number",
+    "document_issuer": "ID issued by",
+    "document_expiry": "ID expires",
+    "reason": "Reason",
+    # signatures and forms
+    "dealer_badge": "Dealer's badge number",
+}
+
+GAME_LABELS = dict(GAME_CHOICES)
+FINDING_LABELS = {code: _FINDING_WORDS.get(code, _code_words(code)) for code in FINDINGS}
+JACKPOT_LINE_LABELS = {line: name[:1].upper() + name[1:] for line, name in JACKPOT_LINE_NAMES.items()}
+
+#: kind -> {code: label}. Looked up in this order when the kind is not given.
+GLOSSARY: dict[str, Mapping[str, str]] = {
+    "game": GAME_LABELS,
+    "wager": WAGER_LABELS,
+    "finding": FINDING_LABELS,
+    "finding_kind": KIND_WORDS,
+    "jackpot_line": JACKPOT_LINE_LABELS,
+    "field": FIELD_LABELS,
+}
+
+
+def label(code, kind: str | None = None) -> str:
+    """A code's label: ``label("ante_up_21")`` -> ``Ante Up 21``, ``label("tie_LS", "wager")``
+    -> ``Tie LS (17-19)``. A code the glossary does not know comes back as it is."""
+    if code is None:
+        return ""
+    text = str(code)
+    for words in (GLOSSARY[kind],) if kind else GLOSSARY.values():
+        if text in words:
+            return words[text]
+    return text
+
+
+def known_codes() -> set[str]:
+    """Every code with a label that differs from it: a page that shows one shows a code."""
+    return {code for words in GLOSSARY.values() for code, text in words.items() if code != text}
+
+
+def field_label(name: str) -> str:
+    """A form field's name as a form's error says it: its label, "" for the errors of no one
+    field, else its words (``w2g_reference`` -> ``W2g reference``)."""
+    if name in _UNNAMED:
+        return ""
+    text = FIELD_LABELS.get(name) or name.replace("_", " ")
+    return text[:1].upper() + text[1:]

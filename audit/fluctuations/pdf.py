@@ -12,7 +12,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from audit.reports.pdf import MARGIN, PAGE, NumberedCanvas
 
-from .rows import INVESTIGATION_COLUMNS
+from .rows import INVESTIGATION_COLUMNS, figure_rows
 
 _STYLES = getSampleStyleSheet()
 TITLE = ParagraphStyle("fl-title", parent=_STYLES["Title"], fontSize=16, spaceAfter=4)
@@ -57,8 +57,7 @@ def list_pdf(title: str, rows: list[dict]) -> bytes:
 
 def detail_pdf(investigation, row: dict) -> bytes:
     title = f"Investigation {investigation.pk}: {investigation.label}"
-    figures = [["Figure", "Value"]] + [[key.replace("_", " "), _text(value)]
-                                       for key, value in investigation.figures.items()]
+    figures = [["Figure", "Value"], *figure_rows(investigation.figures)]
     story = [Paragraph(title, TITLE),
              Paragraph(f"{row['period']} {row['period_start']} to {row['period_end']} · {row['rule']} · "
                        f"status {row['status']}", BODY),

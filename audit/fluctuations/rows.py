@@ -4,6 +4,8 @@ the same rows (columns named once here)."""
 from __future__ import annotations
 
 from casino.local_time import local_time_text
+from tables.field_words import label
+from tables.templatetags.words import money, pct
 
 from .periods import PeriodHold
 
@@ -64,6 +66,30 @@ def investigation_rows(investigations) -> list[dict]:
              "signed_off_by": _name(inv.signed_off_by), "signed_off_at": local_time_text(inv.signed_off_at, inv.casino) if inv.signed_off_at else "",
              "explanation": inv.explanation}
             for inv in investigations]
+
+
+#: An investigation's figures that are not money: hold percentages, counts of days, dates.
+_PERCENT_FIGURES = ("drop_hold_pct", "compared_with", "bound_low", "bound_high")
+_PLAIN_FIGURES = ("period_start", "period_end", "table_days", "table_days_incomplete", "report_days")
+
+
+def figure_rows(figures: dict) -> list[tuple[str, str]]:
+    """An investigation's figures when opened as (label, value) for the page and the PDF: money
+    with thousands separators, hold % to 2 decimals, none as a dash."""
+    rows = []
+    for key, value in figures.items():
+        if key == "why":
+            continue
+        if value is None:
+            text = "–"
+        elif key in _PERCENT_FIGURES:
+            text = f"{pct(value)}%"
+        elif key in _PLAIN_FIGURES:
+            text = str(value)
+        else:
+            text = money(value)
+        rows.append((label(key, "field"), text))
+    return rows
 
 
 def investigations_for(queryset):

@@ -31,6 +31,7 @@ from .rows import (
     HOLD_COLUMNS,
     INVESTIGATION_COLUMNS,
     PERIOD_TITLES,
+    figure_rows,
     hold_rows,
     investigation_rows,
     investigations_for,
@@ -161,7 +162,7 @@ def investigation_detail(request, pk: int, errors: dict | None = None, status: i
         owners = [u for u in users_visible_to(user).filter(casino_memberships__casino=investigation.casino_id)
                   .order_by("username") if has_role(u, *services.OWNER_ROLES)]
     return render(request, "fluctuations/detail.html", {
-        "inv": investigation, "errors": errors or {}, "owners": owners,
+        "inv": investigation, "errors": errors or {}, "owners": owners, "figures": figure_rows(investigation.figures),
         "history": investigation.history.select_related("history_user").order_by("-history_date"),
         "may_conclude": investigation.status == Investigation.OPEN and investigation.owner_id == user.pk,
         "may_review": has_role(user, *services.SIGNER_ROLES) and investigation.status == Investigation.IN_REVIEW
