@@ -2,6 +2,16 @@
 
 The calculations live in the pure engine (``tables.games.*_math``); each module declares
 ``GAMEMATH = {"name": (add_arguments, run)}`` where ``run(options) -> dict``.
+
+Two subcommands take a game and its ruleset (``--game GAME --rules JSON``, the JSON a ruleset
+version stores; missing settings take the card's default):
+
+* ``edge``: ``{"game", "wagers": {WAGER: {"house_edge", "variance", "method": "exact",
+  "strategy", "exact": {...}}}}``, every wager of the game that has exact math so far;
+* ``decision --hand 7S,5H,4C --upcard TD``: ``{"actions": {ACTION: ev}, "best": ACTION}``.
+
+Each is a registry of one function per game (:data:`EDGE`, :data:`DECISION`): a game that gets
+its exact math adds one entry.
 """
 
 from __future__ import annotations
@@ -10,11 +20,36 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tables.games import GAMES
 from tables.games.blackjack import game_math as blackjack_math
+from tables.games.blackjack import strategy_math
 from tables.games.poker_or_bust import game_math as poker_or_bust_math
 from tables.games.vocabulary.base import InvalidInput
+from tables.games.vocabulary.catalogue import ANTE_UP_21, BLACKJACK_TIE, UPCARD_LUCK_21
 
 SUBCOMMANDS = {**blackjack_math.GAMEMATH, **poker_or_bust_math.GAMEMATH}
+
+#: game -> edge(rules) -> {wager: {...}}: the wagers of the game whose math is exact.
+EDGE = {
+    ANTE_UP_21: strategy_math.edge_wagers,
+    UPCARD_LUCK_21: strategy_math.edge_wagers,
+    BLACKJACK_TIE: strategy_math.edge_wagers,
+}
+
+#: game -> decision(rules, hand text, upcard text) -> {"actions": {...}, "best": ...}.
+DECISION = {
+    ANTE_UP_21: strategy_math.decision_json,
+    UPCARD_LUCK_21: strategy_math.decision_json,
+    BLACKJACK_TIE: strategy_math.decision_json,
+}
+
+
+def _rules(game: str, text: str | None):
+    try:
+        data = json.loads(text) if text else {}
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"--rules is not valid JSON: {exc}") from exc
+    return GAMES[game].rules_from_dict(data)
 
 
 class Command(BaseCommand):
@@ -26,11 +61,21 @@ class Command(BaseCommand):
             p = sub.add_parser(name, help=(_run.__doc__ or "").strip().splitlines()[0] if _run.__doc__ else None)
             p.add_argument("--json", action="store_true", help="print one JSON object")
             add_arguments(p)
+        edge = sub.add_parser("edge", help="every exact wager of a game under a ruleset")
+        edge.add_argument("--game", required=True, choices=sorted(EDGE))
+        decision = sub.add_parser("decision", help="the expected value of each legal player action")
+        decision.add_argument("--game", required=True, choices=sorted(DECISION))
+        decision.add_argument("--hand", required=True, help="the player's cards, e.g. 7S,5H,4C")
+        decision.add_argument("--upcard", required=True, help="the dealer's upcard, e.g. TD")
+        decision.add_argument("--after-split", dest="after_split", action="store_true",
+                              help="the hand is one of a split (no natural, no insurance; DAS rule)")
+        for p in (edge, decision):
+            p.add_argument("--rules", help="the ruleset as JSON (missing settings take the card's default)")
+            p.add_argument("--json", action="store_true", help="print one JSON object")
 
     def handle(self, *args, **options):
-        _add, run = SUBCOMMANDS[options["wager"]]
         try:
-            result = run(options)
+            result = self._run(options)
         except (InvalidInput, ValueError) as exc:
             raise CommandError(str(exc)) from exc
         if options["json"]:
@@ -38,3 +83,17 @@ class Command(BaseCommand):
         else:
             for key, value in result.items():
                 self.stdout.write(f"{key}: {json.dumps(value, default=str)}")
+
+    def _run(self, options) -> dict:
+        name = options["wager"]
+        if name == "edge":
+            game = options["game"]
+            return {"game": game, "wagers": EDGE[game](_rules(game, options.get("rules")))}
+        if name == "decision":
+            game = options["game"]
+            return DECISION[game](
+                _rules(game, options.get("rules")), options["hand"], options["upcard"],
+                after_split=bool(options.get("after_split")),
+            )
+        _add, run = SUBCOMMANDS[name]
+        return run(options)
