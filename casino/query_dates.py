@@ -24,6 +24,22 @@ def date_or_none(raw: str | None) -> date | None:
         return None
 
 
+#: A date as people type it into a form: ISO (2026-03-14) or the US order (03/14/2026, 3/14/2026).
+TYPED_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y")
+
+
+def typed_date_or_none(raw: str | None) -> date | None:
+    """A date typed into a form, in either of :data:`TYPED_DATE_FORMATS`, else None. Query
+    strings keep :func:`date_or_none` (the pages write them ISO)."""
+    text = (raw or "").strip()
+    for fmt in TYPED_DATE_FORMATS:
+        try:
+            return datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
 def aware_datetime_or_none(raw: str | None) -> datetime | None:
     """``raw`` as an ISO time with its zone (2025-03-14T18:00:00Z), else None."""
     try:

@@ -206,6 +206,28 @@ FIELD_LABELS = {
     "dealer_badge": "Dealer's badge number",
 }
 
+#: A jackpot bank's ledger accounts (audit/jackpots/models.py LedgerAccount) and its report's
+#: rows besides the lines, in a word or two (the model's choices say them at length).
+JACKPOT_ACCOUNT_LABELS = {
+    "meter": "Meter",
+    "reserve": "Hidden reserve",
+    "payable": "Awards payable",
+    "cash": "Cash",
+    "tax_revenue": "Tax revenue",
+    "house_funding": "House funding",
+    "released": "Released by reductions",
+    "contribution_base": "Tax collected (contribution base)",
+    "total": "Total",
+}
+
+#: Hold'em Blackjack's log actions (tables/games/holdem/state.py ACTIONS) as the log shows them.
+ACTION_LABELS = {
+    "ante": "Ante", "small_blind": "Small blind", "big_blind": "Big blind", "hole": "Hole card",
+    "up": "Up card", "hit": "Hit", "stand": "Stand", "check": "Check", "fold": "Fold", "bet": "Bet",
+    "call": "Call", "raise": "Raise", "all_in": "All in", "showdown": "Showdown", "award": "Award",
+    "rake": "Rake",
+}
+
 GAME_LABELS = dict(GAME_CHOICES)
 FINDING_LABELS = {code: _FINDING_WORDS.get(code, _code_words(code)) for code in FINDINGS}
 JACKPOT_LINE_LABELS = {line: name[:1].upper() + name[1:] for line, name in JACKPOT_LINE_NAMES.items()}
@@ -217,6 +239,8 @@ GLOSSARY: dict[str, Mapping[str, str]] = {
     "finding": FINDING_LABELS,
     "finding_kind": KIND_WORDS,
     "jackpot_line": JACKPOT_LINE_LABELS,
+    "jackpot_account": JACKPOT_ACCOUNT_LABELS,
+    "action": ACTION_LABELS,
     "field": FIELD_LABELS,
 }
 

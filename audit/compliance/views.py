@@ -15,10 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
-from casino.query_dates import date_or_none
+from casino.query_dates import date_or_none, typed_date_or_none
 from casino.roles import CAGE, COMPLIANCE, GAMING_MANAGER, has_role
 from casino.scoping import scope, user_casino
 from tables.accounting.exports import download
+from tables.field_words import field_label
 from tables.models import Casino
 from tables.players.models import Player
 
@@ -107,6 +108,7 @@ def ctr_exception(request):
 
 _FORM_FIELDS = ("last_name", "first_name", "address", "date_of_birth", "tin", "occupation", "document_type",
                 "document_number", "document_issuer", "document_expiry")
+_DATE_FIELDS = ("date_of_birth", "document_expiry")
 
 
 @role_required(COMPLIANCE)
@@ -119,11 +121,11 @@ def identification(request, identifier: str):
         {name: (getattr(current, name) or "") if current else "" for name in _FORM_FIELDS}
     if request.method == "POST":
         parsed = dict(values)
-        for name in ("date_of_birth", "document_expiry"):
+        for name in _DATE_FIELDS:
             raw = parsed[name].strip()
-            parsed[name] = date_or_none(raw)
+            parsed[name] = typed_date_or_none(raw)
             if raw and parsed[name] is None:
-                errors[name] = [f'"{raw}" is not a date (YYYY-MM-DD)']
+                errors[name] = [f'"{raw}" is not a date: type it as MM/DD/YYYY or YYYY-MM-DD']
         if not errors:
             try:
                 services.identification_record(casino=casino, identifier=identifier, author=request.user,
@@ -133,8 +135,13 @@ def identification(request, identifier: str):
             except ValidationError as exc:
                 errors = exc.message_dict
     player = Player.objects.filter(casino=casino, identifier=identifier).first()
+    fields = [{"name": name, "label": field_label(name), "value": values[name], "errors": errors.get(name, []),
+               "date": name in _DATE_FIELDS} for name in _FORM_FIELDS]
     return render(request, "compliance/identification.html", {
-        "casino": casino, "identifier": identifier, "player": player, "current": current, "values": values,
+        "casino": casino, "identifier": identifier, "player": player, "current": current, "fields": fields,
+        "reason": request.POST.get("reason", "") if request.method == "POST" else "",
+        "reason_errors": errors.get("reason", []),
+        "other_errors": [(name, problems) for name, problems in errors.items() if name not in (*_FORM_FIELDS, "reason")],
         "errors": errors, "gaming_day": gaming_day, "required": dict(CTR_FIELDS),
         "history": player.identifications.select_related("recorded_by")[:20] if player else []},
         status=400 if errors else 200)

@@ -42,7 +42,7 @@ from audit.jackpots.rules import (
 from casino.audit_guard import allow_audit_write
 from casino.local_time import local_time_text
 from casino.roles import FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
-from tables.games.settings.paytables import JACKPOT_LINES
+from tables.games.settings.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 from tables.games.vocabulary.base import AuditContext
 from tables.games.vocabulary.catalogue import (
     TAXPAYERS_FORTUNE_JACKPOT,
@@ -56,6 +56,11 @@ TAX_WAGER = TAXPAYERS_FORTUNE_TAX
 JACKPOT_WAGER = TAXPAYERS_FORTUNE_JACKPOT
 
 M, R = LedgerAccount.METER, LedgerAccount.RESERVE
+
+
+def _line_words(line: str) -> str:
+    """A line as memos and messages name it: ``"dealer busts with 5 cards, unsuited blackjack" line``."""
+    return f'"{JACKPOT_LINE_NAMES.get(line, line)}" line'
 
 
 def _require_role(user, *roles: str, what: str) -> None:
@@ -372,7 +377,7 @@ def jackpot_line_configure(
             kind=LedgerTransaction.SEED,
             author=author,
             at=at,
-            memo=f"{line} seeded to its reset value {config.reset} (config v{number})",
+            memo=f"{_line_words(line)} seeded to its reset value {config.reset} (config v{number})",
         )
     return config
 
@@ -579,7 +584,7 @@ def _post_hit(
         revision=revision,
         author=author,
         at=at,
-        memo=f"{line} won at {rnd.table.label} round {rnd.sequence} seat {seat}: {amount}",
+        memo=f"{_line_words(line)} won at {rnd.table.label} round {rnd.sequence} seat {seat}: {amount}",
         legs=hit_legs(line, amount, book.balance[(M, line)], first=first, progressive=progressive),
     )
 
@@ -602,7 +607,7 @@ def _after_hit(book: Book, *, bank, line, rnd, revision, author, at) -> None:
         at=at,
         round=rnd,
         revision=revision,
-        memo=f"{line} reset after the hit at {rnd.table.label} round {rnd.sequence}",
+        memo=f"{_line_words(line)} reset after the hit at {rnd.table.label} round {rnd.sequence}",
     )
 
 
@@ -649,7 +654,7 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
                     raise ValidationError(
                         {
                             "round": [
-                                f"The {line} award of {award.amount} to seat {award.seat} was paid at {local_time_text(award.paid_at, award.bank)}; "
+                                f"The {_line_words(line)} award of {award.amount} to seat {award.seat} was paid at {local_time_text(award.paid_at, award.bank)}; "
                                 f"the correction would make it {s.net} to seat {s.seat}. A paid jackpot cannot change: record "
                                 "the difference as an approved adjustment and a finding instead"
                             ]
@@ -669,7 +674,7 @@ def jackpot_round_posted(*, round: Round, revision, audit, author, at=None, bank
                 raise ValidationError(
                     {
                         "round": [
-                            f"The {line} award of {award.amount} to seat {award.seat} was paid at {local_time_text(award.paid_at, award.bank)}; "
+                            f"The {_line_words(line)} award of {award.amount} to seat {award.seat} was paid at {local_time_text(award.paid_at, award.bank)}; "
                             "a correction or void cannot make a paid jackpot vanish"
                         ]
                     }
@@ -818,7 +823,7 @@ def jackpot_round_voided(*, round: Round, author, reason: str, at=None) -> None:
             raise ValidationError(
                 {
                     "round": [
-                        f"Round {rnd} won a {award.line} jackpot of {award.amount} that was paid at {local_time_text(award.paid_at, award.bank)}; "
+                        f"Round {rnd} won a {_line_words(award.line)} jackpot of {award.amount} that was paid at {local_time_text(award.paid_at, award.bank)}; "
                         "a round with a paid jackpot cannot be voided"
                     ]
                 }
