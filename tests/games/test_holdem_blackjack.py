@@ -576,11 +576,14 @@ def test_blinds_missing_wrong_seat_wrong_amount():
 
 
 def test_out_of_turn_in_round_2():
-    audit = run(checked_down(r2=[A("check", 2), A("check", 3), A("check", 1)]))
+    # The turn goes back to seat 1, whose check is then in turn (RULINGS.md).
+    audit = run(checked_down(r2=[A("check", 2), A("check", 1), A("check", 3)]))
     f = only(audit, "OUT_OF_TURN")
-    assert f.path == "actions[14]"
+    assert (f.path, f.seat) == ("actions[14]", 2)
     assert f.message == "Seat 2 checked out of turn in round 2; seat 1 was next to act."
     assert f.rule == hb.RULE_ORDER_LATER
+    assert len(audit.findings) == 1
+    assert nets(audit) == nets(run(checked_down()))
 
 
 def test_action_after_the_round_was_complete_is_out_of_turn():
@@ -743,10 +746,12 @@ def test_skipped_betting_round():
 
 
 def test_completion_out_of_turn_and_after_standing():
+    # Seat 2 stood before seat 1 drew: the finding is on seat 2 and seat 1's card counts.
     audit = run(checked_down(completion=[A("stand", 2), A("hit", 1, "2D"), A("stand", 3)]))
     f = only(audit, "OUT_OF_TURN")
+    assert (f.seat, f.path) == (2, "actions[17]")
     assert f.message == (
-        "Seat 1 drew 2D after seat 2 had begun completing; hands are completed "
+        "Seat 2 stood before seat 1 had completed; hands are completed "
         "clockwise from the button's left."
     )
     audit = run(

@@ -106,8 +106,9 @@ ANTE_WRONG_AMOUNT            rule_violation   an ante of another size (all in fo
 BLIND_MISSING                rule_violation   no small or no big blind posted
 BLIND_WRONG_SEAT             rule_violation   a blind posted by a seat other than the one due
 BLIND_WRONG_AMOUNT           rule_violation   a blind of another size (all in for less is fine)
-OUT_OF_TURN                  procedure        a betting action, hit or stand out of turn, or
-                                              after the round's betting was complete
+OUT_OF_TURN                  procedure        a betting action, hit or stand out of turn (on
+                                              the player who acted early only), or after the
+                                              round's betting was complete or after standing
 CHECK_FACING_BET             procedure        a check with chips still to call
 CALL_WRONG_AMOUNT            procedure        a call of another amount than what was owed
 ALL_IN_WRONG_AMOUNT          procedure        "all in" recorded while chips stayed behind
@@ -144,6 +145,14 @@ House rulings (decided here where the card is silent):
   blinds go to the next occupied seats after the button. Heads-up, the button posts the
   small blind and the other player the big blind (standard poker practice); the card's
   order rules then make the button act first in round 1 and last after.
+* Out of turn (RULINGS.md): one ``OUT_OF_TURN`` finding, on the player who acted early,
+  and the action stands as taken. The turn stays with the first player skipped; the
+  skipped players then act in turn (no finding on them), and the early player acts again
+  only if a bet or raise reaches them. In hand completion a seat that draws or stands
+  while a seat before it has not stood is found out of turn once that seat draws or
+  stands after it (until then the earlier seat's stand may just not have been recorded),
+  one finding per early run of cards, at its first card or stand; the skipped seat's
+  cards count.
 * The big blind is round 1's bet: up to ``max_raises`` raises follow it. A raise is
   always to the current bet plus the round's size (fixed rounds) or plus 2x..10x BB
   (final round). An all-in for less than a full bet or raise is legal, does not count

@@ -199,7 +199,7 @@ class _Sim:
             ]
             if others and len(live) >= 3 and self.take("out_of_turn"):
                 self.record(hs.FOLD, others[0])
-                continue  # the skipped player acts next (out of turn too, after the fold)
+                continue  # the turn stays with the player skipped, who acts next, in turn
             if owe > 0 and len(live) >= 2 and r >= 2 and self.take("betting_not_complete"):
                 return  # the dealer moves on with a player still to act
             strength = self.strength(seat, r)

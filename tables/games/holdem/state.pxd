@@ -39,7 +39,8 @@ cdef class State:
     cdef public list started
     cdef public bint up_dealt
     cdef public dict comp
-    cdef public Py_ssize_t comp_ptr
+    cdef public Py_ssize_t comp_last
+    cdef public list comp_early
     cdef public Py_ssize_t ended_at
     cdef public Py_ssize_t ended_round
     cdef public dict awards
@@ -55,11 +56,12 @@ cdef class State:
     # The operations the replay calls for every action, as C calls between them.
     @cython.locals(state=list, inr=list, need=list, j=Py_ssize_t, n=Py_ssize_t, _=Py_ssize_t)
     cpdef Py_ssize_t next_actor(self)
-    @cython.locals(j=Py_ssize_t, left=list, inr=list, state=list)
+    @cython.locals(j=Py_ssize_t, nxt=Py_ssize_t, left=list, inr=list, state=list)
     cpdef _betting(self, str kind, object seat, object cents, Py_ssize_t k)
     cpdef bint _full_raise(self, Py_ssize_t j, object inc)
-    @cython.locals(nxt=Py_ssize_t, ok=bint, all_in=bint, inr=list, findings=list, rno=Py_ssize_t)
-    cpdef bint _judge_bet(self, str kind, Py_ssize_t j, object cents, bint report, Py_ssize_t k)
+    @cython.locals(ok=bint, all_in=bint, inr=list, findings=list, rno=Py_ssize_t)
+    cpdef bint _judge_bet(self, str kind, Py_ssize_t j, object cents, bint report, Py_ssize_t k,
+                          Py_ssize_t nxt)
     @cython.locals(j=Py_ssize_t)
     cpdef _op_card(self, str kind, object seat, object card, Py_ssize_t k)
     @cython.locals(j=Py_ssize_t, left=list)

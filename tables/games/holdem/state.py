@@ -299,7 +299,8 @@ class State:
         "started",
         "up_dealt",
         "comp",
-        "comp_ptr",
+        "comp_last",
+        "comp_early",
         "ended_at",
         "ended_round",
         "awards",
@@ -352,8 +353,11 @@ class State:
         self.cursor = n - 1
         self.started = [False] * 4
         self.up_dealt = False
-        self.comp: dict[int, int] = {}
-        self.comp_ptr = 0
+        self.comp: dict[int, int] = {}  # ring position -> its turn in hand completion
+        self.comp_last = -1  # who drew or stood last in hand completion
+        # (k, position, turn, verb) of each run of hits and stand begun while a seat before
+        # it had not stood: out of turn once that seat draws or stands after it
+        self.comp_early: list[tuple[int, int, int, str]] = []
         self.ended_at = -1
         self.ended_round = 0
         self.awards: dict[int, int] = {}
@@ -422,9 +426,12 @@ class State:
         return self.size, self.size
 
     def completing(self) -> int | None:
-        """The seat due to hit or stand in hand completion, None when all have stood."""
-        for j in sorted(self.comp, key=self.comp.__getitem__):
-            if self.comp[j] >= self.comp_ptr and not self.stood[j]:
+        """The seat due to hit or stand in hand completion, None when all have stood: the
+        first not to have stood, so after a seat completes early the turn goes back to the
+        seat it skipped (RULINGS.md)."""
+        stood = self.stood
+        for j in self.comp:  # made in turn order
+            if not stood[j]:
                 return self.clock[j]
         return None
 
@@ -633,7 +640,7 @@ class State:
             j = self.verify_betting(kind, seat, cents)
         except Illegal:
             return False
-        return self._judge_bet(kind, j, cents, False, 0)
+        return self._judge_bet(kind, j, cents, False, 0, self.next_actor())
 
     def can_raise(self, seat: int, cents: int) -> bool:
         return self.can_bet(RAISE if self.bet else BET, seat, cents)
@@ -646,9 +653,13 @@ class State:
         j = self.pos[seat]
         if self.state[j] or cents > self.left[j] or self.live <= 1 or BET_PHASE[self.phase] < 0:
             self.verify_betting(kind, seat, cents)  # raises with the reason
-        self._judge_bet(kind, j, cents, True, k)
-        # apply
-        self.cursor = j
+        nxt = self.next_actor()
+        self._judge_bet(kind, j, cents, True, k, nxt)
+        # apply. Out of turn, the action stands but the turn stays with the player skipped
+        # (RULINGS.md): the cursor moves only when the player due acts (or acts again after
+        # the round was complete, re-opening it from there).
+        if nxt == j or nxt < 0:
+            self.cursor = j
         self.need[j] = False
         if kind == CHECK:
             return
@@ -690,15 +701,15 @@ class State:
             return True
         return inc >= (self.size if self.rno < 3 else self.st.fmin)
 
-    def _judge_bet(self, kind: str, j: int, cents: int, report: bool, k: int) -> bool:  # noqa: C901, PLR0911, PLR0912 - one rule after another
-        """The card's betting rules on an action that can happen. Reporting, every rule it
-        breaks becomes a finding; otherwise returns whether it breaks none."""
+    def _judge_bet(self, kind: str, j: int, cents: int, report: bool, k: int, nxt: int) -> bool:  # noqa: C901, PLR0911, PLR0912, PLR0913 - one rule after another
+        """The card's betting rules on an action that can happen (``nxt``: who is due, from
+        :meth:`next_actor`). Reporting, every rule it breaks becomes a finding; otherwise
+        returns whether it breaks none."""
         st = self.st
         inr, bet, rno = self.inr, self.bet, self.rno
         seat = self.clock[j]
         findings = self.findings
         ok = True
-        nxt = self.next_actor()
         if nxt != j:
             if not report:
                 return False
@@ -838,8 +849,7 @@ class State:
         except Illegal:
             return False
         comp = self.comp if self.phase == P_COMPLETE else self._completion_order()
-        ptr = self.comp_ptr if self.phase == P_COMPLETE else 0
-        return self._judge_completion(kind, j, seat, -1, False, 0, comp, ptr)
+        return self._judge_completion(kind, j, seat, -1, False, 0, comp)
 
     def _completion_order(self) -> dict[int, int]:
         state = self.state
@@ -854,38 +864,22 @@ class State:
         report: bool,
         k: int,
         comp: dict[int, int],
-        ptr: int,
     ) -> bool:
         """Hand completion's rules (in turn; a busted or full hand only stands). Reporting,
-        breaches become findings and the return says whether the card counts."""
+        breaches become findings and the return says whether the card counts.
+
+        In turn = every seat before it has stood. A seat that draws or stands while one
+        before it has not is out of turn only once that seat draws or stands after it:
+        until then the earlier seat may simply have stood without the stand being
+        recorded. Then the finding is on the early seat, at its first early action, and
+        the seat it skipped completes in turn, its cards counting (RULINGS.md)."""
         findings = self.findings
         verb = f"drew {TEXT[card]}" if kind == HIT else "stood"
-        turn = comp.get(j, 0)
-        if turn < ptr:
+        stood = self.stood
+        if stood[j]:
             if not report:
                 return False
-            ahead = next(self.clock[q] for q, t in comp.items() if t == ptr)
-            add_finding(
-                findings,
-                OUT_OF_TURN,
-                PROCEDURE,
-                f"Seat {seat} {verb} after seat {ahead} had begun completing; "
-                "hands are completed clockwise from the button's left.",
-                k,
-                RULE_COMPLETION,
-                f"seat {seat} before seat {ahead}",
-                f"seat {seat} after seat {ahead}",
-                0,
-                seat,
-            )
-        elif turn > ptr:
-            if report:
-                self.comp_ptr = turn
-            elif any(not self.stood[q] for q, t in comp.items() if ptr <= t < turn):
-                return False  # the seats before it have not finished (standing is implied)
-        elif self.stood[j]:
-            if not report:
-                return False
+            self.comp_last = j
             add_finding(
                 findings,
                 OUT_OF_TURN,
@@ -898,6 +892,23 @@ class State:
                 0,
                 seat,
             )
+        elif report:
+            early = self.comp_early
+            if early:
+                self._early_found(comp[j], seat)
+            if self.comp_last != j:
+                self.comp_last = j
+                for q in comp:  # made in turn order: the first seat not to have stood
+                    if not stood[q]:
+                        if q != j:
+                            early.append((k, j, comp[j], verb))
+                        break
+        else:
+            for q in comp:
+                if not stood[q]:
+                    if q != j:
+                        return False  # a seat before it has not stood
+                    break
         if kind == STAND:
             return True
         max_cards = self.st.max_cards
@@ -939,6 +950,32 @@ class State:
             return False
         return True
 
+    def _early_found(self, turn: int, seat: int) -> None:
+        """``seat`` (its turn ``turn``) draws or stands: every run of a later seat begun
+        before it had stood was out of turn, one finding each, on that later seat."""
+        early_runs = self.comp_early
+        keep = []
+        for run in early_runs:
+            k, q, t, verb = run
+            if t <= turn:
+                keep.append(run)
+                continue
+            early = self.clock[q]
+            add_finding(
+                self.findings,
+                OUT_OF_TURN,
+                PROCEDURE,
+                f"Seat {early} {verb} before seat {seat} had completed; hands are completed "
+                "clockwise from the button's left.",
+                k,
+                RULE_COMPLETION,
+                f"seat {seat}",
+                f"seat {early}",
+                0,
+                early,
+            )
+        early_runs[:] = keep
+
     def _op_card(self, kind: str, seat: int, card: int, k: int) -> None:
         j = self.pos[seat]
         if kind == HOLE:
@@ -954,7 +991,7 @@ class State:
                 self.verify_card(kind, seat)
             self.up[j] = self.up_dealt = True
             self.cards[j].append(card)
-        elif self._judge_completion(kind, j, seat, card, True, k, self.comp, self.comp_ptr):
+        elif self._judge_completion(kind, j, seat, card, True, k, self.comp):
             if kind == STAND:
                 self.stood[j] = True
             else:
