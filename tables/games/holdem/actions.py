@@ -11,7 +11,8 @@ It decides no rule itself: the log so far is replayed through the audit's own
 :class:`~.state.State` and the options offered are the ones its ``can_*`` allow
 (the one copy of the betting rules). The replay is lenient: an item that cannot be read,
 or an action the State finds impossible, is skipped; what breaks a rule is applied as
-recorded (amounts as recorded, the turn moving on from whoever acted).
+recorded (amounts as recorded; after an action out of turn the turn goes back to the
+first player skipped, as RULINGS.md rules).
 
 What the tablet chooses to show, among the legal actions (house decisions, README):
 fold only when there are chips to call (folding for free is legal but never suggested);
