@@ -204,6 +204,7 @@ FIELD_LABELS = {
     "reason": "Reason",
     # signatures and forms
     "dealer_badge": "Dealer's badge number",
+    "counts": "Chip counts",
 }
 
 #: A jackpot bank's ledger accounts (audit/jackpots/models.py LedgerAccount) and its report's
@@ -269,3 +270,17 @@ def field_label(name: str) -> str:
         return ""
     text = FIELD_LABELS.get(name) or name.replace("_", " ")
     return text[:1].upper() + text[1:]
+
+
+def page_errors(exc) -> list[str]:
+    """A refusal (a ``ValidationError`` or a form's ``errors``) as the sentences a page shows,
+    one a field: ``Dealer's badge number: does not match the dealer``."""
+    errors = exc.message_dict if hasattr(exc, "error_dict") else exc if isinstance(exc, Mapping) else None
+    if errors is None:
+        return [" ".join(exc.messages)]
+    out = []
+    for name, problems in errors.items():
+        text = " ".join(str(p) for p in (problems if isinstance(problems, list | tuple) else [problems]))
+        where = field_label(name)
+        out.append(f"{where}: {text}" if where else text[:1].upper() + text[1:])
+    return out

@@ -19,7 +19,7 @@ from casino.query_dates import date_or_none, typed_date_or_none
 from casino.roles import CAGE, COMPLIANCE, GAMING_MANAGER, has_role
 from casino.scoping import scope, user_casino
 from tables.accounting.exports import download
-from tables.field_words import field_label
+from tables.field_words import field_label, page_errors
 from tables.models import Casino
 from tables.players.models import Player
 
@@ -51,8 +51,8 @@ def _back(casino, day) -> str:
 
 
 def _refusal(request, exc: ValidationError) -> None:
-    for name, problems in exc.message_dict.items():
-        messages.error(request, f"{name}: {'; '.join(problems)}")
+    for sentence in page_errors(exc):
+        messages.error(request, sentence)
 
 
 @role_required(*DAY_READERS)

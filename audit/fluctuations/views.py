@@ -140,7 +140,7 @@ def investigation_check(request):
     casino = _casinos(request).filter(pk=int(wanted)).first() if wanted.isdigit() else None
     day = date_or_none(request.POST.get("gaming_day"))
     if casino is None or day is None:
-        messages.error(request, "casino: Choose one of your casinos." if casino is None
+        messages.error(request, "Casino: choose one of your casinos." if casino is None
                        else "Gaming day: enter a date (YYYY-MM-DD).")
         return redirect("investigations")
     opened = services.check_day(casino=casino, day=day, author=request.user)

@@ -28,6 +28,7 @@ from casino.permissions import role_required
 from casino.query_dates import aware_datetime_or_none, date_or_none
 from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
 from casino.scoping import scope
+from tables.field_words import page_errors
 from tables.games.settings.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 from tables.models import Casino, Table
 
@@ -246,7 +247,7 @@ def adjustment_decide(request, pk: int):
         pk=pk)
     decision = request.POST.get("decision") or request.GET.get("decision", "")
     if decision not in ("approve", "reject"):
-        messages.error(request, "decision: choose approve or reject")
+        messages.error(request, "Decision: choose approve or reject")
         return redirect("jackpots-adjustments")
     before = adjustment_balance(adjustment)
     if request.method == "POST" and request.POST.get("confirm") == "yes":
@@ -258,9 +259,8 @@ def adjustment_decide(request, pk: int):
                 note=request.POST.get("note", ""),
             )
         except ValidationError as exc:
-            for field, problems in _errors(exc).items():
-                for problem in problems:
-                    messages.error(request, f"{field}: {problem}")
+            for sentence in page_errors(_errors(exc)):
+                messages.error(request, sentence)
         else:
             if decision == "approve":
                 messages.success(request, (

@@ -31,6 +31,7 @@ from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
+from tables.field_words import label, page_errors
 from tables.models import WAGER_ORDER, Dealer, Round, Wager
 from tables.pages.present import (
     KIND_WORDS,
@@ -202,17 +203,17 @@ def finding_review_view(request, pk: int):
                 author=request.user,
             )
         except ValidationError as exc:
-            for field, errors in exc.message_dict.items():
-                messages.error(request, f"{field}: {' '.join(errors)}")
+            for sentence in page_errors(exc):
+                messages.error(request, sentence)
         else:
             messages.success(
                 request,
-                f"Finding {finding.code} on {finding.round}: {form.cleaned_data['decision']} "
+                f"Finding \"{label(finding.code, 'finding')}\" on {finding.round}: {form.cleaned_data['decision']} "
                 "recorded with your note.",
             )
     else:
-        for field, errors in form.errors.items():
-            messages.error(request, f"{field}: {' '.join(errors)}")
+        for sentence in page_errors(form.errors):
+            messages.error(request, sentence)
     return redirect("desk-round", pk=finding.round_id)
 
 

@@ -36,6 +36,7 @@ from tables.accounting.services.transfers import (
     chip_slip_void_confirm,
     chip_slip_void_request,
 )
+from tables.field_words import page_errors
 from tables.models import Casino, Dealer, Table
 from tables.services.sessions import dealer_on_duty, table_session_current
 
@@ -45,11 +46,8 @@ REPORT_READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE)
 
 def flash_errors(request, exc: ValidationError) -> None:
     """A refusal on a page: each field's errors as a message (the accounting pages share it)."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.message_dict.items():
-            messages.error(request, f"{field}: {' '.join(errors)}")
-    else:
-        messages.error(request, " ".join(exc.messages))
+    for sentence in page_errors(exc):
+        messages.error(request, sentence)
 
 
 def table_in_scope(request, pk: int) -> Table:

@@ -14,6 +14,7 @@ from casino.periods import today_of
 from casino.permissions import role_required
 from casino.roles import PIT_BOSS
 from casino.scoping import scope, user_casino_ids
+from tables.field_words import page_errors
 from tables.models import Table
 from tables.pages.forms import DealerForm
 from tables.pages.selectors import pit_live_view, table_rounds_today
@@ -27,11 +28,8 @@ from tables.services.sessions import (
 
 
 def _errors(request, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.message_dict.items():
-            messages.error(request, f"{field}: {' '.join(errors)}")
-    else:
-        messages.error(request, " ".join(exc.messages))
+    for sentence in page_errors(exc):
+        messages.error(request, sentence)
 
 
 @role_required(PIT_BOSS)
@@ -79,7 +77,7 @@ def table_open(request, pk: int):
     # The opener slip is the way to open (the chips page); opening without one says why.
     reason = request.POST.get("reason", "").strip()
     if not reason:
-        messages.error(request, "reason: say why the table opens without an opener (or open it with an opener)")
+        messages.error(request, "Reason: say why the table opens without an opener (or open it with an opener)")
     elif form.is_valid():
         try:
             table_session_open(table=table, dealer=form.cleaned_data["dealer"], author=request.user,
@@ -90,7 +88,7 @@ def table_open(request, pk: int):
         except ValidationError as exc:
             _errors(request, exc)
     else:
-        messages.error(request, "dealer: choose the dealer who opens the table")
+        messages.error(request, "Dealer: choose the dealer who opens the table")
     return redirect("tablet-table", pk=table.pk)
 
 
@@ -110,7 +108,7 @@ def table_close(request, pk: int):
     day, rounds = table_rounds_today(table)
     reason = request.POST.get("reason", "").strip()
     if request.method == "POST" and request.POST.get("confirm") == "yes" and not reason:
-        messages.error(request, "reason: say why the table closes without a closer (or close it with a closer)")
+        messages.error(request, "Reason: say why the table closes without a closer (or close it with a closer)")
     elif request.method == "POST" and request.POST.get("confirm") == "yes":
         if request.POST.get("session") != str(session.pk):
             messages.error(request, f"Table {table.label} changed since you confirmed; nothing was "
@@ -153,5 +151,5 @@ def table_dealer(request, pk: int):
         except ValidationError as exc:
             _errors(request, exc)
     else:
-        messages.error(request, "dealer: choose the new dealer")
+        messages.error(request, "Dealer: choose the new dealer")
     return redirect("tablet-table", pk=table.pk)

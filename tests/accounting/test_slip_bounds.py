@@ -100,5 +100,5 @@ def test_the_tablet_page_says_which_field_and_saves_nothing():
     page = api_as(f.boss).post(reverse("tablet-chips-fill", args=[f.table.pk]),
                                {f"count-{five_thousand.pk}": "1000000"}, format="multipart", follow=True)
     assert page.status_code == 400  # a refused form is answered again, with what was typed
-    assert "counts: these chips total 5,000,000,000.00, more than one slip or box holds" in page.content.decode()
+    assert "Chip counts: these chips total 5,000,000,000.00, more than one slip or box holds" in page.content.decode()
     _nothing_saved(before)

@@ -303,7 +303,7 @@ def test_an_escalated_finding_not_sent_back_is_not_escalated_again(client, floor
     client.force_login(surveillance)
     page = client.post(reverse("desk-finding-review", args=[finding.pk]),
                        {"decision": "escalate", "note": "still waiting"}, follow=True).content.decode()
-    assert "decision: This finding is already escalated" in page
+    assert "Decision: This finding is already escalated" in page
     finding.refresh_from_db()
     assert (finding.status, finding.review_note, finding.history.count()) == (
         Finding.ESCALATED, "ask the shift manager", history)

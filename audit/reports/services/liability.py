@@ -68,7 +68,7 @@ def liability_for_day(casino, gaming_day) -> Liability:
         True,
         sum((r.opening for r in totals), Decimal(0)),
         sum((r.closing for r in totals), Decimal(0)),
-        "From the jackpot ledger (audit/jackpots liability_report): meters, hidden reserves and awards "
+        "From the jackpot ledger: meters, hidden reserves and awards "
         "payable of the casino's banks over the gaming day.",
         by_line,
     )

@@ -137,7 +137,7 @@ def _day_chain_head(report: DailyReport) -> tuple[str, int, str]:
     missing = sorted(played - set(heads))
     if missing:
         return "", 0, (f"No chain head: {len(missing)} of the {len(played)} chains that recorded this day "
-                       f"({', '.join(missing[:10])}) have no link before its end; run `manage.py audit_verify`")
+                       f"({', '.join(missing[:10])}) have no link before its end; ask an operator to verify the audit chain")
     head, chains = chain.day_head(report.casino, report.gaming_day, heads=heads)
     return head, chains, ""
 
@@ -189,6 +189,35 @@ def provisional_request(*, casino: Casino, requested_by=None, via: str, now=None
         casino=casino, gaming_day=current_gaming_day(casino, now), provisional=True,
         requested_by=requested_by, via=via, full=False, now=now,
     )
+
+
+def provisional_fresh(report: DailyReport | None, now=None) -> bool:
+    """Whether ``report`` (today's provisional report) needs no new run: it is being built (and
+    not stale), or its figures were read less than ``REPORTS_PROVISIONAL_MINUTES`` ago (what beat
+    refreshes anyway)."""
+    if report is None:
+        return False
+    now = now or timezone.now()
+    if report.status in (DailyReport.QUEUED, DailyReport.RUNNING):
+        return not run_is_stale(report, now)
+    read = report.as_of if report.status == DailyReport.DONE else report.finished_at
+    return read is not None and now - read < timedelta(minutes=settings.REPORTS_PROVISIONAL_MINUTES)
+
+
+def provisional_on_open(*, casino: Casino, requested_by=None, now=None) -> DailyReport:
+    """Today so far as the page opens: the current provisional report, its run started first
+    when it has none fresh (:func:`provisional_fresh`). The run is queued through the outbox, so
+    a broker outage leaves it waiting and the page answers as usual. A refresh another request
+    started a moment ago is the one shown (its refusal is not this page's error)."""
+    now = now or timezone.now()
+    day = current_gaming_day(casino, now)
+    report = DailyReport.objects.filter(casino=casino, gaming_day=day, provisional=True).first()
+    if provisional_fresh(report, now):
+        return report
+    try:
+        return provisional_request(casino=casino, requested_by=requested_by, via="page open", now=now)
+    except ValidationError:
+        return DailyReport.objects.get(casino=casino, gaming_day=day, provisional=True)
 
 
 def _run_request(
