@@ -58,12 +58,13 @@ class Finding(models.Model):
         ordering = ["-created_at", "id"]
         # Every finding written costs an index write per index: (status, kind) also serves
         # status alone (migration 0003 dropped its own index). A day's lists read their page in
-        # order from an index of the day: the desk newest first, the API by id (the primary key
-        # (id, gaming_day) is in id order across the month's days, not within one day).
+        # order from an index of the day: the desk newest or largest first, the API by id (the
+        # primary key (id, gaming_day) is in id order across the month's days, not within one day).
         indexes = [
             models.Index(fields=["status", "kind"]),
             models.Index(fields=["gaming_day", "created_at", "id"], name="finding_day_newest"),
             models.Index(fields=["gaming_day", "id"], name="finding_day_id"),
+            models.Index(fields=["gaming_day", "-amount", "-created_at", "id"], name="finding_day_largest"),
         ]
 
     def __str__(self) -> str:

@@ -75,8 +75,9 @@ HOT_TABLE_INDEXES = {
     "audit_finding": {"audit_finding_pkey", "audit_finding_round_id_cd40ebd6", "audit_finding_revision_id_7d7b7330",
                       "audit_findi_status_172398_idx", "audit_finding_code_8bc9650c",
                       "audit_finding_reviewed_by_id_83ebd388",
-                      # The desk's and the findings API's page of a day, in order from its index.
-                      "finding_day_newest", "finding_day_id"},
+                      # The desk's (newest or largest first) and the findings API's page of a
+                      # day, in order from its index.
+                      "finding_day_newest", "finding_day_largest", "finding_day_id"},
     "tables_idempotencykey": {"tables_idempotencykey_pkey", "idempotencykey_unique_per_user"},
     # A round extends or starts its players' rating sessions (audit/ratings/writer.py): the day's
     # look-up by table and player, and one player's days.
