@@ -67,7 +67,7 @@ def test_surveillance_sees_a_dealer_who_keeps_overpaying_one_player(demo):
     same_player = page.split("Same player", 1)[1].split("Same seat", 1)[0]
     rounds = Round.objects.filter(findings__player=PATTERN_PLAYER, findings__kind="overpay").distinct()
     dealer = rounds.values_list("dealer__name", flat=True).distinct().get()  # one dealer, ...
-    assert re.search(rf"{dealer} {PATTERN_PLAYER} 3 3 \d+\.\d\d", same_player), same_player
+    assert re.search(rf"{dealer} {PATTERN_PLAYER} 3 3 [\d,]+\.\d\d", same_player), same_player
     # ... at the pattern table of the demo casino, on its finished day.
     assert {(r.table.label, r.table.pit.casino_id, r.gaming_day < current_gaming_day(demo["casino"]))
             for r in rounds} == {(PATTERN_TABLE, demo["casino"].pk, True)}
@@ -227,7 +227,7 @@ def test_compliance_finds_a_patron_on_the_mtl_and_one_whose_ctr_keeps_today_open
     casino = demo["casino"]
     today = current_gaming_day(casino)
     page = _text(_as("compliance").get(reverse("compliance-day")))
-    assert f"{MTL_PATRON} · Morgan Tally — cash in 3500.00 (over)" in page, page
+    assert f"{MTL_PATRON} · Morgan Tally — cash in 3,500.00 (over)" in page, page
     assert "the day waits on this" in page and CTR_PATRON in page.split("CTRs required", 1)[1]
     assert any(CTR_PATRON in line for line in close_waiting(casino.pk, today))
     assert not any("CTR" in line for line in close_waiting(casino.pk, today - timedelta(days=1)))
