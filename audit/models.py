@@ -46,7 +46,7 @@ class Finding(models.Model):
                                     related_name="+")
     reviewed_at = models.DateTimeField(null=True, blank=True)
     # A reviewed finding (confirmed or escalated) is never superseded: a correction or void of
-    # its round keeps it counted and sends it back for a new decision (README, surveillance desk).
+    # its round keeps it counted and sends it back for a new decision (docs/audit/surveillance-desk.md).
     reopened_at = models.DateTimeField(
         null=True, blank=True, help_text="Sent back to surveillance by a correction or void; cleared by a decision."
     )

@@ -4,7 +4,7 @@ Everything here aggregates in SQL (``Count``, ``Sum``, ``Exists`` and ``GROUP BY
 ``values().annotate()``), never by looping over rows in Python, so the pages stay fast on a
 year of rounds.
 
-What counts as a dealer error (a house decision; README "Tablet and surveillance desk"):
+What counts as a dealer error (a house decision; docs/audit/surveillance-desk.md, "Dealers"):
 an open finding of an active round's *current* revision, and every finding surveillance
 reviewed as confirmed or escalated, whatever became of its round since: a correction or a
 void never takes a reviewed finding away (it is sent back for a new decision; only a

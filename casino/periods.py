@@ -3,8 +3,8 @@
 A page's cost must not grow with the years of rounds the database keeps: a list reads one
 period of gaming days, by default the last :data:`DEFAULT_DAYS` up to today's, shown and
 changeable; where raw rows are read a period is at most :data:`MAX_DAYS` long (a longer one is
-a field error). Periods longer than that are the rollups' and the daily report's (README,
-"Tablet and surveillance desk").
+a field error). Periods longer than that are the rollups' and the daily report's
+(docs/architecture.md, "Every list reads a bounded period").
 
 The API lists of rows that pile up day by day are :class:`PeriodBoundedListMixin`: rounds, findings,
 table sessions, buy-ins, drop boxes, soft counts (their box's day), inventory slips, chip slips,

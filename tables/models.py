@@ -50,7 +50,7 @@ class Casino(models.Model):
         # Every stored round's gaming day was fixed by these when it was recorded: changing
         # them later would put the stored days and the reports' bounds at odds and refuse
         # every round at a table left open. Set them before play; a new definition is a new
-        # casino record (README, "the gaming day").
+        # casino record (docs/architecture.md, "One gaming day").
         if not self.pk:
             return
         before = Casino.objects.filter(pk=self.pk).values(*self.GAMING_DAY_FIELDS).first()

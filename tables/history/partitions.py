@@ -14,7 +14,7 @@ month kept), while a key into one month's table is one index probe, whatever the
 ``(id, gaming_day)`` (history tables ``(history_id, gaming_day)``), unique constraints are
 extended by the day (``round_unique_sequence`` is thus unique per month partition only; the
 recorder numbers a table's rounds from the table's counter, ``tables.models.RoundCounter``,
-under the table's lock, README "Years of history").
+under the table's lock; docs/architecture.md, "Years of history").
 
 Tables that are not partitioned and point at rounds or revisions (idempotency keys, jackpot
 awards, ledger transactions, line configurations) carry no gaming day: a foreign key into a

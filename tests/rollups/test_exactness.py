@@ -73,7 +73,7 @@ OPS = st.lists(st.one_of(record_op, record_op, correct_op, void_op, review_op, r
 
 
 def _review_refused(finding: Finding, decision: str) -> bool:
-    """What the desk README says takes no decision: a superseded finding; a reviewed one not sent
+    """What docs/audit/surveillance-desk.md says takes no decision: a superseded finding; a reviewed one not sent
     back (a confirmed or dismissed one at all, an escalated one except to confirm or dismiss it)."""
     if finding.status == Finding.SUPERSEDED:
         return True

@@ -14,7 +14,7 @@ or an action the State finds impossible, is skipped; what breaks a rule is appli
 recorded (amounts as recorded; after an action out of turn the turn goes back to the
 first player skipped, as RULINGS.md rules).
 
-What the tablet chooses to show, among the legal actions (house decisions, README):
+What the tablet chooses to show, among the legal actions (house decisions, tables/games/README.md):
 fold only when there are chips to call (folding for free is legal but never suggested);
 a call that would take every chip is shown as ``all_in``; a bet or raise that would take
 every chip is shown as ``all_in`` too; in the final round every whole multiple of the big
