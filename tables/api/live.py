@@ -25,7 +25,9 @@ from tables.services.idempotency import IdempotencyMismatch, idempotent_call
 from tables.services.round_pays import PAYS_CHOICES, PAYS_RECORDED
 from tables.services.rounds import StaleRevision, round_correct, round_record, round_void
 from tables.services.sessions import (
+    SLIPLESS_REASON_MAX,
     dealer_on_duty,
+    slipless_reason,
     table_session_close,
     table_session_dealer_change,
     table_session_open,
@@ -65,6 +67,17 @@ class TableSessionSerializer(serializers.ModelSerializer):
 class SessionOpenSerializer(serializers.Serializer):
     table = CasinoScopedRelatedField(queryset=Table.objects.all(), casino_path="pit__casino")
     dealer = CasinoScopedRelatedField(queryset=Dealer.objects.all())
+    reason = StrictCharField(
+        allow_blank=True, max_length=SLIPLESS_REASON_MAX,
+        help_text="Why the table opens without an opener slip. A table opens with its opener: POST "
+                  "/api/v1/inventory-slips/ with kind opener (its chips counted and signed).")
+
+
+class SessionCloseSerializer(serializers.Serializer):
+    reason = StrictCharField(
+        allow_blank=True, max_length=SLIPLESS_REASON_MAX,
+        help_text="Why the table closes without a closer slip. A table closes with its closer: POST "
+                  "/api/v1/inventory-slips/ with kind closer.")
 
 
 class DealerChangeSerializer(serializers.Serializer):
@@ -88,17 +101,21 @@ class TableSessionViewSet(CasinoScopedMixin, PeriodBoundedListMixin, viewsets.Re
         data = SessionOpenSerializer(data=request.data, context=self.get_serializer_context())
         data.is_valid(raise_exception=True)
         try:
+            reason = slipless_reason(data.validated_data["reason"], closing=False)
             session = table_session_open(table=data.validated_data["table"], dealer=data.validated_data["dealer"],
-                                         author=request.user)
+                                         author=request.user, reason=reason)
         except ValidationError as exc:
             raise _drf_error(exc) from None
         return Response(TableSessionSerializer(session).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses=TableSessionSerializer)
+    @extend_schema(request=SessionCloseSerializer, responses=TableSessionSerializer)
     @action(detail=True, methods=["post"])
     def close(self, request, pk=None):
+        data = SessionCloseSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         try:
-            session = table_session_close(session=self.get_object(), author=request.user)
+            reason = slipless_reason(data.validated_data["reason"], closing=True)
+            session = table_session_close(session=self.get_object(), author=request.user, reason=reason)
         except ValidationError as exc:
             raise _drf_error(exc) from None
         return Response(TableSessionSerializer(session).data)

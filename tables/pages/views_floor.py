@@ -20,6 +20,7 @@ from tables.pages.forms import DealerForm
 from tables.pages.selectors import pit_live_view, table_rounds_today
 from tables.services.sessions import (
     dealer_on_duty,
+    slipless_reason,
     table_session_close,
     table_session_current,
     table_session_dealer_change,
@@ -75,20 +76,22 @@ def table_open(request, pk: int):
     table = _table(request, pk)
     form = DealerForm(request.POST, table=table)
     # The opener slip is the way to open (the chips page); opening without one says why.
-    reason = request.POST.get("reason", "").strip()
-    if not reason:
-        messages.error(request, "Reason: say why the table opens without an opener (or open it with an opener)")
-    elif form.is_valid():
-        try:
-            table_session_open(table=table, dealer=form.cleaned_data["dealer"], author=request.user,
-                               reason=reason[:200])
-            messages.success(
-                request, f"Table {table.label} is open with {form.cleaned_data['dealer'].name}."
-            )
-        except ValidationError as exc:
-            _errors(request, exc)
+    try:
+        reason = slipless_reason(request.POST.get("reason"), closing=False)
+    except ValidationError as exc:
+        _errors(request, exc)
     else:
-        messages.error(request, "Dealer: choose the dealer who opens the table")
+        if form.is_valid():
+            try:
+                table_session_open(table=table, dealer=form.cleaned_data["dealer"], author=request.user,
+                                   reason=reason)
+                messages.success(
+                    request, f"Table {table.label} is open with {form.cleaned_data['dealer'].name}."
+                )
+            except ValidationError as exc:
+                _errors(request, exc)
+        else:
+            messages.error(request, "Dealer: choose the dealer who opens the table")
     return redirect("tablet-table", pk=table.pk)
 
 
@@ -107,15 +110,22 @@ def table_close(request, pk: int):
     dealer = dealer_on_duty(session)
     day, rounds = table_rounds_today(table)
     reason = request.POST.get("reason", "").strip()
-    if request.method == "POST" and request.POST.get("confirm") == "yes" and not reason:
-        messages.error(request, "Reason: say why the table closes without a closer (or close it with a closer)")
-    elif request.method == "POST" and request.POST.get("confirm") == "yes":
+    confirmed = request.method == "POST" and request.POST.get("confirm") == "yes"
+    refused = None
+    if confirmed:
+        try:
+            reason = slipless_reason(reason, closing=True)
+        except ValidationError as exc:
+            refused = exc
+    if refused is not None:
+        _errors(request, refused)
+    elif confirmed:
         if request.POST.get("session") != str(session.pk):
             messages.error(request, f"Table {table.label} changed since you confirmed; nothing was "
                                     "closed. Check it and confirm again.")
             return redirect("tablet-table-close", pk=table.pk)
         try:
-            closed = table_session_close(session=session, author=request.user, reason=reason[:200])
+            closed = table_session_close(session=session, author=request.user, reason=reason)
         except ValidationError as exc:
             _errors(request, exc)
         else:

@@ -37,6 +37,26 @@ def _save_table_state(table: Table, *, is_open: bool, author, reason: str) -> No
     table.save(update_fields=["is_open"])
 
 
+#: How long a slip-less open or close may say why (the session's history reason holds it).
+SLIPLESS_REASON_MAX = 200
+
+
+def slipless_reason(reason: str | None, *, closing: bool) -> str:
+    """Why a table opens without its opener or closes without its closer, checked.
+
+    The slip is the way a table opens and closes (its chips counted and signed, the table's
+    book moved); the slip-less path stays for a table that opens without chips on it or an
+    emergency, and says why, on the tablet and over the API alike."""
+    text = (reason or "").strip()
+    if not text:
+        raise ValidationError({"reason": [
+            "Say why the table closes without a closer slip (or close it with a closer)" if closing else
+            "Say why the table opens without an opener slip (or open it with an opener)"]})
+    if len(text) > SLIPLESS_REASON_MAX:
+        raise ValidationError({"reason": [f"At most {SLIPLESS_REASON_MAX} characters ({len(text)} given)"]})
+    return text
+
+
 def _check_dealer(dealer: Dealer, table: Table) -> None:
     if not dealer.active:
         raise ValidationError({"dealer": [f"{dealer} is not an active dealer"]})

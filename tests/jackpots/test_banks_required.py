@@ -70,7 +70,8 @@ def test_the_api_answers_a_field_error_and_the_tablet_says_what_to_do():
     table, dealer = _upcard_table()
     boss = user_with_role("pit_boss")
     response = api_as(boss).post(
-        reverse("tablesession-list"), {"table": table.pk, "dealer": dealer.pk}, format="json"
+        reverse("tablesession-list"), {"table": table.pk, "dealer": dealer.pk, "reason": "opener on paper"},
+        format="json"
     )
     assert response.status_code == 400 and WHAT_TO_DO in response.json()["table"][0]
     page = _page_client(boss).post(

@@ -96,7 +96,7 @@ def test_the_slip_path_opens_by_default_and_the_slipless_path_asks_why(client):
     assert button and "primary" not in button.group(1)
     url = reverse("tablet-table-open", args=[f.table.pk])
     refused = client.post(url, {"dealer": f.dealer.pk}, follow=True).content.decode()
-    assert "say why the table opens without an opener" in refused
+    assert "Reason: Say why the table opens without an opener slip" in refused
     assert not TableSession.objects.exists()
     client.post(url, {"dealer": f.dealer.pk, "reason": "opener slip printer down"})
     session = TableSession.objects.get()
@@ -112,7 +112,7 @@ def test_the_close_confirmation_mentions_the_closer_and_closing_without_one_asks
     assert "closes with its <strong>closer</strong>" in page
     assert re.search(r'class="btn primary big" id="close-with-closer" href="[^"]*/chips/#closer"', page)
     refused = client.post(close, {"confirm": "yes", "session": session.pk}).content.decode()
-    assert "say why the table closes without a closer" in refused
+    assert "Reason: Say why the table closes without a closer slip" in refused
     session.refresh_from_db()
     assert session.closed_at is None
     client.post(close, {"confirm": "yes", "session": session.pk, "reason": "closer counted on paper"})

@@ -9,10 +9,10 @@ from django.db import connection
 from django.urls import reverse
 
 from audit.models import Finding
-from tables.models import Round, RoundRevision, Table
+from tables.models import Round, RoundRevision, Table, TableSession
 from tables.services.sessions import table_session_open
 from tests.concurrency import run_at_once
-from tests.conftest import api_as
+from tests.conftest import AUTHS, api_as, client_as
 from tests.factories import (
     DealerFactory,
     PitFactory,
@@ -231,18 +231,50 @@ def test_sessions_open_change_dealer_close(pitboss):
     table = TableFactory(game="blackjack_tie")
     first, second = DealerFactory(casino=table.pit.casino), DealerFactory(casino=table.pit.casino)
     client = api_as(pitboss)
-    opened = client.post(reverse("tablesession-list"), {"table": table.pk, "dealer": first.pk}, format="json")
+    opening = {"table": table.pk, "dealer": first.pk, "reason": "opener slip printer down"}
+    opened = client.post(reverse("tablesession-list"), opening, format="json")
     assert opened.status_code == 201, opened.data
     session_id = opened.json()["id"]
-    again = client.post(reverse("tablesession-list"), {"table": table.pk, "dealer": first.pk}, format="json")
+    again = client.post(reverse("tablesession-list"), opening, format="json")
     assert again.status_code == 400 and "already open" in str(again.json())
     changed = client.post(reverse("tablesession-dealer", args=[session_id]), {"dealer": second.pk}, format="json")
     assert changed.json()["dealer"] == second.pk
     assert len(changed.json()["assignments"]) == 2 and changed.json()["assignments"][0]["ended_at"]
-    closed = client.post(reverse("tablesession-close", args=[session_id]), format="json")
+    closed = client.post(reverse("tablesession-close", args=[session_id]), {"reason": "closer counted on paper"},
+                         format="json")
     assert closed.json()["closed_at"] and closed.json()["dealer"] is None
     table.refresh_from_db()
     assert not table.is_open
+
+
+@pytest.mark.parametrize("auth", AUTHS)
+def test_opening_or_closing_without_a_slip_over_the_api_says_why(pitboss, auth):
+    """The opener and closer slips are the way a table opens and closes; the slip-less calls are
+    refused with a field error until they say why, which the session's history keeps."""
+    table = TableFactory(game="blackjack_tie")
+    dealer = DealerFactory(casino=table.pit.casino)
+    client = client_as(pitboss, auth)
+    for reason in (None, "", "   "):
+        body = {"table": table.pk, "dealer": dealer.pk} | ({} if reason is None else {"reason": reason})
+        refused = client.post(reverse("tablesession-list"), body, format="json")
+        assert refused.status_code == 400, refused.content
+        assert "reason" in refused.json(), refused.json()
+    assert not TableSession.objects.filter(table=table).exists()
+    opened = client.post(reverse("tablesession-list"), {"table": table.pk, "dealer": dealer.pk,
+                                                         "reason": "opener slip printer down"}, format="json")
+    assert opened.status_code == 201, opened.content
+    session = TableSession.objects.get(table=table)
+    assert session.history.earliest().history_change_reason == "table opened without an opener: opener slip printer down"
+    close = reverse("tablesession-close", args=[session.pk])
+    for body in ({}, {"reason": ""}, {"reason": "x" * 201}):
+        refused = client.post(close, body, format="json")
+        assert refused.status_code == 400 and "reason" in refused.json(), refused.content
+    session.refresh_from_db()
+    assert session.closed_at is None
+    closed = client.post(close, {"reason": "closer counted on paper"}, format="json")
+    assert closed.status_code == 200, closed.content
+    session.refresh_from_db()
+    assert session.history.latest().history_change_reason == "table closed without a closer: closer counted on paper"
 
 
 @pytest.mark.postgres
