@@ -58,7 +58,7 @@ def path_words(path: str, round_data=None) -> str:
     if path in _UNNAMED:
         return ""
     if path != "round" and not path.startswith(("round.", "round[")):
-        return path  # a field of the request itself (table, reason, a header): its own name
+        return field_label(path)  # a field of the request itself (table, reason, pays): its label
     steps = [(m.group(1), int(m.group(2)) if m.group(2) is not None else None) for m in _STEP.finditer(path)][1:]
     node, words = round_data, [] if steps else ["the round"]
     i = 0

@@ -7,6 +7,7 @@ from django import forms
 from audit.models import Finding
 from casino.periods import period_error
 from casino.scoping import scope
+from tables.field_words import label
 from tables.games.vocabulary.base import FINDING_KINDS
 from tables.models import Dealer, Pit, Table
 
@@ -32,7 +33,7 @@ class QueueFilterForm(forms.Form):
     until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="To")
     gaming_day = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     kind = forms.ChoiceField(
-        choices=[("", "All kinds")] + [(k, k.replace("_", " ")) for k in FINDING_KINDS],
+        choices=[("", "All kinds")] + [(k, label(k, "finding_kind")) for k in FINDING_KINDS],
         required=False,
     )
     min_amount = forms.DecimalField(

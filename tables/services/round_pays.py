@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from tables.games import GAMES
 from tables.games.vocabulary.base import Audit, FieldError, InvalidInput, Settlement, recorded_nets
-from tables.games.vocabulary.catalogue import HOLDEM_BLACKJACK
+from tables.games.vocabulary.catalogue import HOLDEM_BLACKJACK, WAGER_LABELS
 from tables.games.vocabulary.money import money_text
 
 #: How the interfaces (the API, the tablet) ask for a round's pays: every pay recorded, or
@@ -68,7 +68,7 @@ def round_pays_check(*, game: str, canonical: Mapping, result: Audit, rules, pay
             what, due = ("rake", s.net) if s.seat == 0 else ("award (chips pushed)", s.stake + s.net)
         else:
             path = f"round.seats[{index.get(s.seat, 0)}].paid"
-            what, due = f'pay of "{s.wager}"', s.net
+            what, due = f"pay of the {WAGER_LABELS.get(s.wager, s.wager)}", s.net
         errors.append(FieldError(
             path, f"{_where(s).capitalize()}: no {what} recorded (the engine says {money_text(due)}); record what "
                   'the dealer did, or attest "paid as shown" for the pays not recorded'))

@@ -50,6 +50,12 @@ def about(message, name):
 
 
 @register.filter
+def zone(name):
+    """A time zone as people read it: ``America/New_York`` -> ``America/New York``."""
+    return str(name).replace("_", " ")
+
+
+@register.filter
 def money(value):
     """An amount with thousands separators and two decimals: ``-1,099.50``; none: ``–``.
     Text that is not an amount ("count pending") is shown as it is."""

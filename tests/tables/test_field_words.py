@@ -35,7 +35,8 @@ WORDS = "Seat 4, hand 1, cards: needs at least 2 cards, got 1"
         ("round.dealer.cards[1]", "Dealer, card 2"),
         ("round.seats[5].seat", "Seat entry 6 (no seat number), seat"),
         ("round", "The round"),
-        ("table", "table"),
+        ("table", "Table"),
+        ("dealer_badge", "Dealer's badge number"),
         ("non_field_errors", ""),
     ],
 )
