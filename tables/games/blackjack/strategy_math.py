@@ -60,6 +60,7 @@ Anchors (Wizard of Odds' house edge calculator, CD play) are in tables/games/REA
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -169,10 +170,11 @@ class _Table:
         self.up = up
         self.peeked = rules.peek and up in (ACE_INDEX, TEN_INDEX)
         self.natural_card = TEN_INDEX if up == ACE_INDEX else ACE_INDEX if up == TEN_INDEX else None
-        self._dealer: dict[tuple[int, ...], tuple[float, ...]] = {}
+        self._dealer = _dealer_memo(rules.h17, shoe, up)
         self._stand: dict[tuple[int, ...], tuple[tuple[float, float], ...]] = {}
         self._hs: dict[tuple, tuple[float, float, bool]] = {}
         self._j: dict[tuple, tuple[float, ...]] = {}
+        self._split: dict[tuple, tuple] = {}
 
     # the shoe and the dealer
 
@@ -348,59 +350,83 @@ class _Table:
         """(value, second moment) of splitting a pair of rank ``pair``; ``removed`` holds both."""
         rules = self.rules
         comp = self.comp(removed)
-        n = sum(comp)
         aces = pair == ACE_INDEX
-        x_v = x_m = 0.0
-        x_j = [0.0] * 7
-        p_x = 0.0
-        y = (0.0, 0.0)
-        y_j: tuple[float, ...] = (0.0,) * 7
-        for r in RANKS:
-            if comp[r] == 0:
-                continue
-            p = comp[r] / n
-            child = _plus(removed, r)
-            hard = PTS[pair] + PTS[r]
-            ace = aces or r == ACE_INDEX
-            plays = self.two_card(child, hard, ace, after_split=True, split_aces=aces)
-            action = max(plays, key=lambda a: plays[a][0])
-            value = plays[action]
-            j = self.two_card_j(child, hard, ace, action)
-            if r == pair:
-                y, y_j = value, j
-            else:
-                p_x += p
-                x_v += p * value[0]
-                x_m += p * value[1]
-                for k in range(7):
-                    x_j[k] += p * j[k]
         resplit = rules.max_split_hands > 2 and (not aces or rules.resplit_aces)
-        n_x, n_y, pairs = _split_counts(comp[pair], n, rules.max_split_hands if resplit else 2)
-        if p_x:
-            x_v, x_m = x_v / p_x, x_m / p_x
-            x_j = [v / p_x for v in x_j]
-        value = n_x * x_v + n_y * y[0]
-        second = n_x * x_m + n_y * y[1]
-        hands = n_x + n_y
-        if hands:
-            # Covariance of the split hands: independent given the dealer's final outcome.
-            d = self.dealer(removed)
-            for k in range(7):
-                if self.peeked and k == NATURAL:
-                    continue
-                if d[k] > 0:
-                    g = (n_x * x_j[k] + n_y * y_j[k]) / hands
-                    second += pairs * g * g / d[k]
+        n_x, n_y, pairs = _split_counts(comp[pair], sum(comp), rules.max_split_hands if resplit else 2)
+        value = second = 0.0
+        g = [0.0] * 7
+        for k, weight in n_x.items():
+            v, m, j = self._split_hand(_plus_n(removed, pair, k), pair, ending=False)
+            value += weight * v
+            second += weight * m
+            for slot in range(7):
+                g[slot] += weight * j[slot]
+        for k, weight in n_y.items():
+            v, m, j = self._split_hand(_plus_n(removed, pair, k + 1), pair, ending=True)
+            value += weight * v
+            second += weight * m
+            for slot in range(7):
+                g[slot] += weight * j[slot]
+        hands = sum(n_x.values()) + sum(n_y.values())
+        # Covariance of the split hands: independent given the dealer's final outcome.
+        d = self.dealer(removed)
+        for slot in range(7):
+            if d[slot] > 0 and not (self.peeked and slot == NATURAL):
+                mean = g[slot] / hands
+                second += pairs * mean * mean / d[slot]
         return value, second
 
+    def _split_hand(self, removed: tuple[int, ...], pair: int, *, ending: bool) -> tuple[float, float, tuple]:
+        """(value, second moment, J) of one split hand from the shoe less ``removed``: given its
+        second card is not a ``pair`` (``ending`` False), or holding a second ``pair`` it may not
+        split (``ending`` True; ``removed`` then holds that card)."""
+        key = (removed, pair, ending)
+        out = self._split.get(key)
+        if out is not None:
+            return out
+        aces = pair == ACE_INDEX
+        if ending:
+            out = self._best_two_card(removed, 2 * PTS[pair], aces, split_aces=aces)
+        else:
+            comp = self.comp(removed)
+            n = sum(comp) - comp[pair]
+            v = m = 0.0
+            j = [0.0] * 7
+            for r in RANKS:
+                if comp[r] == 0 or r == pair:
+                    continue
+                p = comp[r] / n
+                cv, cm, cj = self._best_two_card(_plus(removed, r), PTS[pair] + PTS[r], aces or r == ACE_INDEX,
+                                                 split_aces=aces)
+                v += p * cv
+                m += p * cm
+                for slot in range(7):
+                    j[slot] += p * cj[slot]
+            out = (v, m, tuple(j))
+        self._split[key] = out
+        return out
 
-def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[float, float, float]:
-    """Expected hands ending with a non-pair second card, with a pair they may not split, and
-    E[hands x (hands - 1)], splitting a pair up to ``max_hands`` hands from a shoe of ``cards``
-    holding ``pairs_left`` more of the pair's rank."""
+    def _best_two_card(self, removed: tuple[int, ...], hard: int, ace: bool, *, split_aces: bool) -> tuple:
+        plays = self.two_card(removed, hard, ace, after_split=True, split_aces=split_aces)
+        action = max(plays, key=lambda a: plays[a][0])
+        v, m = plays[action]
+        return v, m, self.two_card_j(removed, hard, ace, action)
+
+
+def _plus_n(removed: tuple[int, ...], r: int, n: int) -> tuple[int, ...]:
+    return removed[:r] + (removed[r] + n,) + removed[r + 1 :]
+
+
+def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[dict[int, float], dict[int, float], float]:
+    """Splitting a pair up to ``max_hands`` hands from a shoe of ``cards`` holding
+    ``pairs_left`` more of its rank: by k, the number of further pair cards drawn so far, the
+    expected hands that take a non-pair second card, and those that take a pair card they may
+    not split; and E[hands x (hands - 1)]."""
     # state (hands, waiting for a second card, pair cards drawn, other cards drawn) -> P
     states = {(2, 2, 0, 0): 1.0}
-    n_x = n_y = pairs = 0.0
+    n_x: dict[int, float] = {}
+    n_y: dict[int, float] = {}
+    pairs = 0.0
     while states:
         nxt: dict[tuple[int, int, int, int], float] = {}
         for (hands, waiting, k, m), p in states.items():
@@ -411,7 +437,7 @@ def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[float, f
             p_pair = (pairs_left - k) / left if left else 0.0
             if p_pair < 1:
                 q = p * (1 - p_pair)
-                n_x += q
+                n_x[k] = n_x.get(k, 0.0) + q
                 key = (hands, waiting - 1, k, m + 1)
                 nxt[key] = nxt.get(key, 0.0) + q
             if p_pair > 0:
@@ -419,7 +445,7 @@ def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[float, f
                 if hands < max_hands:
                     key = (hands + 1, waiting + 1, k + 1, m)
                 else:
-                    n_y += q
+                    n_y[k] = n_y.get(k, 0.0) + q
                     key = (hands, waiting - 1, k + 1, m)
                 nxt[key] = nxt.get(key, 0.0) + q
         states = nxt
@@ -429,51 +455,90 @@ def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[float, f
 def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float, ...]:
     """The dealer's final hand, upcard ``up`` (rank index) held, drawing from ``comp``.
 
-    ``(P17, P18, P19, P20, P21, P(natural), P(bust))`` as floats; the same walk as
-    :func:`tables.games.blackjack.dealer_odds.dealer_final` (drawn multisets merged level by
-    level), in floats for speed: the strategy tables need tens of thousands of them.
+    ``(P17, P18, P19, P20, P21, P(natural), P(bust))`` as floats. Every ordering of the same
+    drawn cards is equally likely (``n_r (n_r - 1) ... / N (N - 1) ...``), so the dealer's
+    hand is a sum over the multisets of cards he can end with, each counted by its legal
+    orderings (:func:`_dealer_terms`, once per upcard and soft-17 rule); a shoe only brings
+    the falling factorials. This is :func:`tables.games.blackjack.dealer_odds.dealer_final`'s
+    sum in floats, a few times faster than walking the hands: a table needs tens of
+    thousands of these.
     """
+    stride, groups = _dealer_terms(up, bool(h17))
+    f: list[float] = []
+    for n in comp:
+        x = 1.0
+        f.append(1.0)
+        for k in range(stride - 1):
+            x *= n - k
+            f.append(x if x > 0 else 0.0)
     total = sum(comp)
     out = [0.0] * 7
-    level = {ZERO: (1.0, PTS[up], up == ACE_INDEX)}
-    depth = 0
-    cards = 1
-    while level:
-        n = total - depth
-        depth += 1
-        cards += 1
-        nxt: dict[tuple[int, ...], tuple[float, int, bool]] = {}
-        for drawn, (p, hard, ace) in level.items():
-            for r in RANKS:
-                left = comp[r] - drawn[r]
-                if left <= 0:
-                    continue
-                q = p * left / n
-                h = hard + r + 1
-                a = ace or r == ACE_INDEX
-                if h > 21:
-                    out[BUST] += q
-                    continue
-                if a and h <= 11:
-                    best, soft = h + 10, True
-                else:
-                    best, soft = h, False
-                if best >= 18 or (best == 17 and not (soft and h17)):
-                    if cards == 2 and best == 21:
-                        out[NATURAL] += q
-                    else:
-                        out[best - 17] += q
-                    continue
-                state = drawn[:r] + (drawn[r] + 1,) + drawn[r + 1 :]
-                entry = nxt.get(state)
-                nxt[state] = (q, h, a) if entry is None else (entry[0] + q, h, a)
-        level = nxt
+    for slot, k, terms in groups:
+        acc = 0.0
+        for term in terms:
+            p = term[0]
+            for i in term[1:]:
+                p *= f[i]
+            acc += p
+        if acc:
+            x = 1.0
+            for j in range(k):
+                x *= total - j
+            out[slot] += acc / x
     return tuple(out)
 
 
-@lru_cache(maxsize=256)
-def _table(rules: Rules, shoe: tuple[int, ...], up: int) -> _Table:
-    return _Table(rules, shoe, up)
+@lru_cache(maxsize=32)
+def _dealer_terms(up: int, h17: bool) -> tuple[int, list[tuple[int, int, list[tuple[float, ...]]]]]:
+    """The dealer's final hands from upcard ``up``: ``(stride, [(slot, cards drawn, terms)])``,
+    a term being ``(legal orderings, index of (rank, copies) ...)`` with index
+    ``rank x stride + copies`` into the shoe's falling factorials."""
+    finals: dict[tuple[tuple[int, ...], int], int] = {}
+    level = {ZERO: (1, PTS[up], up == ACE_INDEX)}
+    cards = 1
+    while level:
+        cards += 1
+        nxt: dict[tuple[int, ...], tuple[int, int, bool]] = {}
+        for drawn, (count, hard, ace) in level.items():
+            for r in RANKS:
+                h = hard + PTS[r]
+                a = ace or r == ACE_INDEX
+                state = drawn[:r] + (drawn[r] + 1,) + drawn[r + 1 :]
+                if h > 21:
+                    slot = BUST
+                else:
+                    best, soft = (h + 10, True) if a and h <= 11 else (h, False)
+                    if not (best >= 18 or (best == 17 and not (soft and h17))):
+                        entry = nxt.get(state)
+                        nxt[state] = (count if entry is None else entry[0] + count, h, a)
+                        continue
+                    slot = NATURAL if cards == 2 and best == 21 else best - 17
+                finals[(state, slot)] = finals.get((state, slot), 0) + count
+        level = nxt
+    stride = 1 + max(max(state) for state, _slot in finals)
+    groups: dict[tuple[int, int], list[tuple[float, ...]]] = {}
+    for (state, slot), count in finals.items():
+        term = (float(count), *(r * stride + d for r, d in enumerate(state) if d))
+        groups.setdefault((slot, sum(state)), []).append(term)
+    return stride, [(slot, k, terms) for (slot, k), terms in sorted(groups.items())]
+
+
+#: (h17, shoe, upcard) -> {removed ranks: dealer distribution}, shared by every ruleset that
+#: deals from that shoe (peek or not, DAS or not, 3:2 or 6:5 draw the same dealer hands).
+_DEALER_MEMOS: OrderedDict[tuple, dict[tuple[int, ...], tuple[float, ...]]] = OrderedDict()
+_DEALER_MEMO_LIMIT = 40  # four shoes' ten upcards: ~25 MB at 8 decks
+
+
+def _dealer_memo(h17: bool, shoe: tuple[int, ...], up: int) -> dict[tuple[int, ...], tuple[float, ...]]:
+    key = (h17, shoe, up)
+    memo = _DEALER_MEMOS.get(key)
+    if memo is None:
+        memo = _DEALER_MEMOS[key] = {}
+        while len(_DEALER_MEMOS) > _DEALER_MEMO_LIMIT:
+            _DEALER_MEMOS.popitem(last=False)
+    else:
+        _DEALER_MEMOS.move_to_end(key)
+    return memo
 
 
 # --- the 21 bet -------------------------------------------------------------------------------
@@ -526,7 +591,7 @@ def twenty_one_edge(rules: Rules) -> EdgeResult:
     for up in RANKS:
         p_up = full[up] / n
         shoe = _plus_minus(full, up, -1)
-        t = _table(rules, shoe, up)
+        t = _Table(rules, shoe, up)
         n1 = n - 1
         up_ev = up_m2 = 0.0
         for c1 in RANKS:
@@ -542,7 +607,6 @@ def twenty_one_edge(rules: Rules) -> EdgeResult:
         by_up["A23456789T"[up]] = up_ev
         ev += p_up * up_ev
         m2 += p_up * up_m2
-        _table.cache_clear()  # a full table's memos are per upcard; keep memory flat
     return EdgeResult(rules, ev, m2, by_up)
 
 
@@ -581,20 +645,30 @@ def decision_evs(rules: Any, player_cards: Sequence[int], upcard: int, *,
     if len(player_cards) < 2:
         raise ValueError("a hand has at least two cards")
     shoe = shoe_composition(r.decks, [*player_cards, upcard, *removed])
-    up = rank_index(upcard)
-    t = _Table(r, shoe, up)
     ranks = [rank_index(c) for c in player_cards]
+    equal_ranks = len(ranks) == 2 and RANK[player_cards[0]] == RANK[player_cards[1]]
+    return action_values(r, shoe, ranks, rank_index(upcard), after_split=after_split,
+                         may_split=equal_ranks or r.split_any_ten_values)
+
+
+def action_values(rules: Rules, shoe: Sequence[int], ranks: Sequence[int], up: int, *,
+                  after_split: bool = False, may_split: bool = True) -> dict[str, float]:
+    """:func:`decision_evs` from a shoe given as counts by rank index (Ace, 2..9, ten-value),
+    the hand and the upcard as rank indices; ``may_split`` False refuses a split of two
+    ten-values (unequal ones where only equal ranks split)."""
+    shoe = tuple(shoe)
+    t = _Table(rules, shoe, up)
     hard = sum(PTS[x] for x in ranks)
     ace = ACE_INDEX in ranks
     if hard > 21:
         raise ValueError("the hand is already bust: there is no decision")
     two = len(ranks) == 2
     out: dict[str, float] = {}
-    offered_insurance = two and not after_split and up == ACE_INDEX and r.insurance
+    offered_insurance = two and not after_split and up == ACE_INDEX and rules.insurance
     if offered_insurance:
         out[INSURANCE] = float(-insurance_edge_of(shoe)) / 2
     if two and not after_split and {ranks[0], ranks[1]} == {ACE_INDEX, TEN_INDEX}:
-        out[STAND] = float(r.natural_pays) * (1.0 - t.p_natural(ZERO))
+        out[STAND] = float(rules.natural_pays) * (1.0 - t.p_natural(ZERO))
         if offered_insurance:
             out[EVEN_MONEY] = 1.0
         return out
@@ -602,12 +676,10 @@ def decision_evs(rules: Any, player_cards: Sequence[int], upcard: int, *,
     split_aces = after_split and ranks[0] == ACE_INDEX
     if two:
         plays = t.two_card(ZERO, hard, ace, after_split=after_split, split_aces=split_aces)
-        pair = ranks[0] == ranks[1] and (
-            ranks[0] != TEN_INDEX or r.split_any_ten_values or RANK[player_cards[0]] == RANK[player_cards[1]]
-        )
-        if pair and not after_split and r.max_split_hands >= 2:
+        pair = ranks[0] == ranks[1] and (ranks[0] != TEN_INDEX or may_split)
+        if pair and not after_split and rules.max_split_hands >= 2:
             plays[SPLIT] = t.split(ZERO, ranks[0])
-    elif split_aces and not r.hit_split_aces:
+    elif split_aces and not rules.hit_split_aces:
         raise ValueError("split Aces take one card only: there is no decision")
     else:
         plays = {STAND: t.stand(ZERO, _best(hard, ace))}
@@ -691,6 +763,7 @@ def edge_wagers(rules: Any) -> dict[str, dict]:
 __all__ = [
     "EdgeResult",
     "Rules",
+    "action_values",
     "decision_evs",
     "decision_json",
     "dealer_distribution",
