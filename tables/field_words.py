@@ -89,6 +89,34 @@ def path_words(path: str, round_data=None) -> str:
     return text[:1].upper() + text[1:]
 
 
+#: A step of a revision's changed field (``tables.pages.present.data_diff``): ``seats[seat 3]``,
+#: ``hands[0]``, ``wagers``.
+_CHANGE_STEP = re.compile(r"([A-Za-z_0-9]+)|\[(seat \d+|\d+)\]")
+
+
+def change_words(path: str) -> str:
+    """A changed field of a revision as people read it: ``seats[seat 3].hands[0].cards`` ->
+    ``Seat 3, hand 1, cards``; ``seats[seat 3].wagers.tie_LS`` -> ``Seat 3, Tie LS (17-19)``."""
+    steps = [(m.group(1), m.group(2)) for m in _CHANGE_STEP.finditer(path)]
+    words, i = [], 0
+    while i < len(steps):
+        name, _ = steps[i]
+        following = steps[i + 1] if i + 1 < len(steps) else None
+        if following is not None and following[0] is None:  # name[index]
+            index = following[1]
+            one = _COUNTED.get(name, name[:-1] if name.endswith("s") else name)
+            words.append(index if index.startswith("seat ") else f"{one} {int(index) + 1}")
+            i += 2
+        elif name == "wagers" and following is not None:
+            words.append(wager_label(following[0]))
+            i += 2
+        else:
+            words.append(_NAMES.get(name, name.replace("_", " ")))
+            i += 1
+    text = ", ".join(words)
+    return text[:1].upper() + text[1:]
+
+
 def message_words(message: str, round_data=None) -> str:
     """An engine message with the seats and actions it mentions said as the table says them."""
     seats = round_data.get("seats") if isinstance(round_data, Mapping) else None

@@ -11,7 +11,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from tables.field_words import field_label
+from tables.field_words import change_words, field_label
 from tables.field_words import label as glossary_label
 
 register = template.Library()
@@ -47,6 +47,12 @@ def about(message, name):
     where = field_label(str(name))
     text = str(message)
     return f"{where}: {text}" if where else text[:1].upper() + text[1:]
+
+
+@register.filter
+def change(path):
+    """A revision's changed field in words: ``Seat 3, hand 1, cards``."""
+    return change_words(str(path))
 
 
 @register.filter

@@ -24,7 +24,7 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from audit.compliance.models import PatronIdentification
-from tables.field_words import GLOSSARY
+from tables.field_words import GLOSSARY, change_words
 from tables.models import Casino, Round
 from tables.players.models import Player
 from tests.benchmarks.bench_history import EXTRA, SKIP, _model_of, _routes
@@ -97,6 +97,18 @@ def test_the_checks_find_what_the_issue_found():
     assert codes_in("Seat 3, hand 1, 21 bet: Against the table's rules · Theo win's standard "
                     "deviation 1,099.50 · Tie LS (17-19) · Dealer busts with 5 cards, unsuited blackjack · "
                     "SSN or TIN · 2026-11-26 14:05 EST · W-2G") == []
+
+
+@pytest.mark.parametrize(("path", "words"), [
+    ("seats[seat 3].hands[0].cards", "Seat 3, hand 1, cards"),
+    ("seats[seat 3].wagers.tie_LS", "Seat 3, Tie LS (17-19)"),
+    ("seats[seat 3].even_money", "Seat 3, even money"),
+    ("seats[seat 2].paid[0].net", "Seat 2, pay 1, net"),
+    ("actions[2].amount", "Action 3, amount"),
+])
+def test_a_revisions_changed_field_is_said_in_words(path, words):
+    """The desk's round page lists what a correction changed by these words, not its JSON path."""
+    assert change_words(path) == words and not codes_in(words)
 
 
 def _pages(casino) -> list[str]:
