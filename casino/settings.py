@@ -57,6 +57,8 @@ TIME_ZONE = "UTC"  # everything is stored in UTC; the gaming day comes from each
 USE_TZ = True
 USE_I18N = True
 LANGUAGE_CODE = "en-us"
+#: One date format per locale, ISO in English (casino/formats/en/formats.py, docs/floor/words.md).
+FORMAT_MODULE_PATH = ["casino.formats"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",

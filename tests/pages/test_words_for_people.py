@@ -44,6 +44,8 @@ _SQUASHED = sorted({code.replace("_", "") for words in GLOSSARY.values() for cod
                    key=len, reverse=True)
 SQUASHED = re.compile(r"\b(?:" + "|".join(map(re.escape, _SQUASHED)) + r")\b", re.IGNORECASE)
 OLD_WORDS = re.compile(r"\bTin\b|\bREADME\b|\bCelery\b|manage\.py|\.py\b")
+#: A date or time in Django's default English format, beside the pages' one (2026-11-26 14:05).
+OTHER_DATES = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4}\b|\b[ap]\.m\.")
 
 #: The demo's users, one a role.
 USERS = ("pitboss", "surveillance", "finance", "manager", "cage", "count", "compliance")
@@ -79,9 +81,10 @@ def visible_text(html: str) -> str:
 
 
 def codes_in(text: str) -> list[str]:
-    """Each identifier, squashed code or tool name in ``text``, with a little of its context."""
+    """Each identifier, squashed code, tool name or date in another format in ``text``, with a
+    little of its context."""
     found = []
-    for pattern in (IDENTIFIER, SQUASHED, OLD_WORDS):
+    for pattern in (IDENTIFIER, SQUASHED, OLD_WORDS, OTHER_DATES):
         for match in pattern.finditer(text):
             found.append(f"{match.group(0)!r} in …{text[max(0, match.start() - 50):match.end() + 30]}…")
     return found
@@ -92,7 +95,8 @@ def test_the_checks_find_what_the_issue_found():
     for shown in ("theo_sd 283.20", "DEALER_STOPPED_EARLY procedure", "ante_up_21 21", "tie_LS",
                   "bust5_unsuited 41.20", "Lastname", "Dateofbirth", "Documenttype", "Tin",
                   "ruleviolation: 2", "dealer_badge: does not match", "Runs on the Celery workers",
-                  "run `manage.py audit_verify`", "See the README", "(tables/accounting/selectors_win.py)"):
+                  "run `manage.py audit_verify`", "See the README", "(tables/accounting/selectors_win.py)",
+                  "Gaming day Nov. 26, 2026", "recorded 2:05 p.m."):
         assert codes_in(shown), shown
     assert codes_in("Seat 3, hand 1, 21 bet: Against the table's rules · Theo win's standard "
                     "deviation 1,099.50 · Tie LS (17-19) · Dealer busts with 5 cards, unsuited blackjack · "
