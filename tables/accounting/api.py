@@ -218,8 +218,9 @@ class ChipSlipRequestSerializer(serializers.Serializer):
 
 class ChipSlipReceiveSerializer(serializers.Serializer):
     dealer = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False, allow_null=True,
-                                      help_text="The dealer who signs; omitted: received without the dealer's "
-                                      "signature, stored and flagged.")
+                                      help_text="The dealer who signs, with dealer_badge. Required for a credit "
+                                      "(without it: 400 on dealer, nothing stored); omitted on a fill: received "
+                                      "without the dealer's signature, stored and flagged.")
     dealer_badge = StrictCharField(max_length=20, required=False, allow_blank=True)
 
 

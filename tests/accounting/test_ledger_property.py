@@ -8,6 +8,8 @@ from collections import defaultdict
 from datetime import timedelta
 from decimal import Decimal as D
 
+import pytest
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Sum
 from hypothesis import HealthCheck, example, given, settings
@@ -72,8 +74,15 @@ def test_any_sequence_keeps_the_chip_ledger_balanced_and_balances_sums_of_legs(d
                     chip_slip_void_request(slip=slip, reason="mis-keyed", author=f.boss, at=at)
                     chip_slip_void_confirm(slip=slip, author=f.cashier, at=at)
                     continue
-                chip_slip_receive(slip=slip, author=f.boss, at=at, **(
-                    {"dealer": f.dealer.pk, "dealer_badge": f.dealer.employee_number} if signed else {}))
+                sign = {"dealer": f.dealer.pk, "dealer_badge": f.dealer.employee_number}
+                if op == "credit" and not signed:
+                    # A credit's chips leave the tray only on the dealer's signature: refused,
+                    # nothing posted, and the dealer then signs.
+                    legs = Leg.objects.count()
+                    with pytest.raises(ValidationError), transaction.atomic():
+                        chip_slip_receive(slip=slip, author=f.boss, at=at)
+                    assert Leg.objects.count() == legs
+                chip_slip_receive(slip=slip, author=f.boss, at=at, **(sign if signed or op == "credit" else {}))
                 _expected_after(op, books[t], cage, chips)
             else:
                 closer(f, chips, at=at)

@@ -42,8 +42,9 @@ def test_the_database_refuses_a_slip_issued_by_its_requester_or_received_by_its_
         total=slip.total, requested_at=slip.requested_at, requested_by=f.boss, status=ChipSlip.ISSUED,
         issued_by=f.boss, issued_at=timezone.now()))
     chip_slip_issue(slip=slip, author=f.cashier)
+    # Signed by the dealer, as a credit must be (chipslip_credit_dealer_signed): only four eyes is at stake.
     _refused("chipslip_receiver_not_issuer", lambda: slips.update(
-        status=ChipSlip.RECEIVED, received_by=f.cashier, received_at=timezone.now()))
+        status=ChipSlip.RECEIVED, received_by=f.cashier, received_at=timezone.now(), received_dealer=f.dealer))
     assert slips.values_list("status", "issued_by", "received_by").get() == (ChipSlip.ISSUED, f.cashier.pk, None)
 
 

@@ -141,7 +141,7 @@ class ChipSlip(models.Model):
     received_by = models.ForeignKey(**_USER, null=True, blank=True, help_text="The pit boss.")
     received_dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
                                         help_text="The dealer's signature (badge number confirmed); empty: "
-                                        "received without it, flagged.")
+                                        "a fill received without it, flagged (a credit always has it).")
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     void_reason = models.TextField(blank=True)
     void_requested_by = models.ForeignKey(**_USER, null=True, blank=True, help_text="First signature of a void.")
@@ -168,6 +168,11 @@ class ChipSlip(models.Model):
             models.CheckConstraint(
                 condition=models.Q(received_by__isnull=True) | ~models.Q(received_by=models.F("issued_by")),
                 name="chipslip_receiver_not_issuer"),
+            # A credit's chips leave the tray only on the dealer's signature (services/transfers.py);
+            # migration 0010 adds it NOT VALID in PostgreSQL: older unsigned credits stay as history.
+            models.CheckConstraint(
+                condition=~models.Q(kind="credit", status="received") | models.Q(received_dealer__isnull=False),
+                name="chipslip_credit_dealer_signed"),
         ]
         indexes = [models.Index(fields=["casino", "gaming_day"]), models.Index(fields=["status"])]
 

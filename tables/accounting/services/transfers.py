@@ -2,8 +2,10 @@
 table; or voided with a reason and a second person's signature.
 
 A slip posts when it is received (both sides have signed): a fill moves its chips from the
-cage to the table's tray, a credit from the tray to the cage, per denomination. A receipt
-without the dealer's signature happened: it is stored, posted and flagged. Nobody signs a
+cage to the table's tray, a credit from the tray to the cage, per denomination. A fill received
+without the dealer's signature happened (its chips are already in the tray): it is stored,
+posted and flagged. A credit is not received without it: its chips leave the dealer's tray
+only when the dealer signs for them, and until then they can stay at the table. Nobody signs a
 slip twice: the cashier who issues it did not request it, the pit boss who receives it did
 not issue it, and a void's second signature is another person's.
 """
@@ -97,8 +99,8 @@ def chip_slip_issue(*, slip: ChipSlip, author, at=None) -> ChipSlip:
 
 @transaction.atomic
 def chip_slip_receive(*, slip: ChipSlip, author, dealer=None, dealer_badge: str = "", at=None) -> ChipSlip:
-    """The pit boss and the dealer sign the slip at the table, and it posts. Without the
-    dealer's signature it is still received, posted and flagged."""
+    """The pit boss and the dealer sign the slip at the table, and it posts. A fill without the
+    dealer's signature is still received, posted and flagged; a credit without it is refused."""
     at = at or timezone.now()
     slip = _locked(slip)
     if slip.status != ChipSlip.ISSUED:
@@ -106,6 +108,9 @@ def chip_slip_receive(*, slip: ChipSlip, author, dealer=None, dealer_badge: str 
     _not_twice(author, slip.issued_by, "received_by", "issued it")
     casino = slip.table.pit.casino
     signer = dealer_signature(casino, dealer, dealer_badge) if dealer not in (None, "") else None
+    if signer is None and slip.kind == ChipSlip.CREDIT:
+        raise ValidationError({"dealer": [f"{slip.label} is a credit: its chips leave the dealer's tray, so the "
+                                          "dealer signs it (choose the dealer, who types their badge number)"]})
     _table_open(slip.table, slip.kind)
     counts = [ChipCount(line.denomination, line.count) for line in slip.lines.select_related("denomination")]
     cage, tray = account_for(casino, Account.CAGE), account_for(casino, Account.TABLE_INVENTORY, slip.table)
