@@ -40,6 +40,18 @@ NAVIGATION: list[tuple[str, str, tuple[str, ...]]] = [
     ("API tokens", "api-tokens", (GAMING_MANAGER,)),
     ("Admin", "admin:index", (GAMING_MANAGER,)),
 ]
+#: The pages a role starts its work from: in the header's one line (at most SHORTCUTS_SHOWN of
+#: them, so that the line fits a portrait tablet); every other page is in its "More" menu.
+SHORTCUTS: dict[str, tuple[str, ...]] = {
+    PIT_BOSS: ("tablet-floor", "floor", "players"),
+    SURVEILLANCE: ("desk-queue", "investigations", "reports"),
+    FINANCE: ("reports", "closing-days", "accounting-day"),
+    GAMING_MANAGER: ("desk-queue", "reports", "closing-days"),
+    CAGE: ("cage", "cage-cash-outs", "floor"),
+    COUNT: ("count-day", "floor", "jackpots-board"),
+    COMPLIANCE: ("compliance-day", "investigations", "closing-days"),
+}
+SHORTCUTS_SHOWN = 3
 
 
 def navigation(request):
@@ -51,7 +63,13 @@ def navigation(request):
                 items.append({"label": label, "url": reverse(name), "name": name})
             except NoReverseMatch:
                 continue
+    wanted = [name for role in ALL_ROLES if role in roles for name in SHORTCUTS[role]]
+    shortcuts = [item for name in dict.fromkeys(wanted) for item in items if item["name"] == name][:SHORTCUTS_SHOWN]
+    more = [item for item in items if item not in shortcuts]
     return {
         "nav_items": items,
+        "nav_shortcuts": shortcuts,
+        "nav_more": more,
+        "nav_more_current": any(item["url"] == request.path for item in more),
         "user_role_names": [ROLE_GROUPS[r] for r in ALL_ROLES if r in roles],
     }
