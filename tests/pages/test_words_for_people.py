@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from decimal import Decimal
 from html.parser import HTMLParser
 from io import StringIO
 
@@ -27,6 +28,7 @@ from audit.compliance.models import PatronIdentification
 from tables.field_words import GLOSSARY, change_words
 from tables.models import Casino, Round
 from tables.players.models import Player
+from tables.templatetags.words import money, pct, percent
 from tests.benchmarks.bench_history import EXTRA, SKIP, _model_of, _routes
 from tests.compliance.helpers import t31_floor
 from tests.conftest import api_as
@@ -101,6 +103,13 @@ def test_the_checks_find_what_the_issue_found():
     assert codes_in("Seat 3, hand 1, 21 bet: Against the table's rules · Theo win's standard "
                     "deviation 1,099.50 · Tie LS (17-19) · Dealer busts with 5 cards, unsuited blackjack · "
                     "SSN or TIN · 2026-11-26 14:05 EST · W-2G") == []
+
+
+def test_money_and_shares_are_written_one_way():
+    assert [money(v) for v in (Decimal("1099.5"), "-358.50", 0, None, "count pending")] == [
+        "1,099.50", "-358.50", "0.00", "–", "count pending"]
+    assert [percent(v) for v in ("0.300000", "0.0125", "0.003333", None)] == ["30%", "1.25%", "0.33%", "–"]
+    assert pct("-12.3621") == "-12.36"
 
 
 @pytest.mark.parametrize(("path", "words"), [
