@@ -23,10 +23,20 @@ from django.db.models import Max, Sum
 from casino.local_time import local_time_text
 from casino.money import money_sum
 from tables.games import GAMES
+from tables.pages.present import wager_label
 
 from .legend import COLUMNS as LEGEND
 from .legend import legend
-from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
+from .models import (
+    ASSUMPTION,
+    EXACT,
+    SIMULATED,
+    DailyReport,
+    DealerLine,
+    ReportLine,
+    ReportWagerLine,
+)
+from .theoretical import RAKE_BASIS
 
 LEVEL_TITLES = (("floor", "Floor"), ("pit", "Pits"), ("game", "Games"), ("table", "Tables"))
 #: (field, header, kind) kind: money / pct / int / text / bool
@@ -117,6 +127,13 @@ class ReportData:
     notes: list[str] = field(default_factory=list)
     #: A provisional report's mark, first in every file ("" for a final report).
     banner: str = ""
+    #: Where each wager type's house edge comes from (edge_sources): the engine or the house.
+    edges: list[dict] = field(default_factory=list)
+
+    @property
+    def all_notes(self) -> list[str]:
+        """The notes with each edge's basis first, for the files that have no table of them."""
+        return [edge_note(e) for e in self.edges] + self.notes
 
     @property
     def outliers(self) -> list[dict]:
@@ -148,6 +165,47 @@ def _wager_dict(w) -> dict:
     return row
 
 
+#: What each basis stored with a wager's odds (theoretical.Odds.basis) is, in words.
+BASIS_WORDS = {
+    EXACT: "engine's exact figure",
+    SIMULATED: "engine's simulated figure",
+    ASSUMPTION: "house's assumed figure",
+    RAKE_BASIS: "rake due (exact)",
+}
+
+
+EXACT_SOURCE = "the engine's game math: every combination of cards counted, for the table's ruleset"
+
+
+def basis_words(basis: str) -> str:
+    """``exact + assumption`` -> ``engine's exact figure + house's assumed figure``."""
+    return " + ".join(BASIS_WORDS.get(b, b) for b in str(basis or "").split(" + ") if b)
+
+
+def edge_sources(summary: dict, wagers: list[dict]) -> list[dict]:
+    """Each (game, wager type)'s edge: its basis in words and its source, from the report's
+    summary (``game/wager`` -> ``basis: note``, as the run recorded it) and the floor's edge %."""
+    edge_pct = {(w.get("game"), w.get("wager")): w.get("house_edge_pct") for w in wagers if w.get("level") == "floor"}
+    out = []
+    for key, text in sorted((summary or {}).get("bases", {}).items()):
+        game, _, wager = key.partition("/")
+        basis, note = next(((b, text[len(b):].lstrip(": ")) for b in sorted(BASIS_WORDS, key=len, reverse=True)
+                            if text == b or text.startswith(f"{b}:")), ("", text))
+        if basis == EXACT:  # the stored method names a module: said here as people say it
+            note = EXACT_SOURCE
+        out.append({
+            "game": GAMES[game].name if game in GAMES else game, "wager": wager_label(wager),
+            "basis": basis_words(basis) or "not recorded", "source": note,
+            "edge_pct": edge_pct.get((game, wager)),
+        })
+    return out
+
+
+def edge_note(edge: dict) -> str:
+    source = f": {edge['source']}" if edge["source"] else ""
+    return f"House edge of {edge['game']}, {edge['wager']}: the {edge['basis']}{source}"
+
+
 def provisional_banner(report: DailyReport) -> str:
     """How a provisional report is marked, on the page and in its files ("" when final)."""
     if not report.provisional:
@@ -157,6 +215,14 @@ def provisional_banner(report: DailyReport) -> str:
         f"Provisional — today so far, as of {as_of}. Not the final report: the day has not "
         "ended; the final report replaces this one at the close"
     )
+
+
+def provisional_status(report: DailyReport) -> str:
+    """A finished provisional report's status: "Provisional — as of 14:05 EDT", not "done"
+    (its figures stop at that time; the casino's zone). "" for any other report or state."""
+    if not report.provisional or report.status != DailyReport.DONE or report.as_of is None:
+        return ""
+    return f"Provisional — as of {local_time_text(report.as_of, report.casino, 'time')}"
 
 
 def report_data(report: DailyReport) -> ReportData:
@@ -184,10 +250,7 @@ def report_data(report: DailyReport) -> ReportData:
             }
         )
     summary = report.summary or {}
-    notes = [
-        f"Theoretical win basis per wager type: {k} = {v}"
-        for k, v in sorted(summary.get("bases", {}).items())
-    ]
+    notes = []
     liability = summary.get("liability", {})
     if liability.get("reason"):
         notes.append(liability["reason"])
@@ -217,6 +280,7 @@ def report_data(report: DailyReport) -> ReportData:
         wagers=wagers,
         dealers=dealers,
         notes=notes,
+        edges=edge_sources(summary, wagers),
     )
 
 
@@ -333,9 +397,9 @@ def csv_bytes(data: ReportData) -> bytes:
         writer.writerow(["section", *(h for _, h, _ in DEALER_COLUMNS)])
         for row in data.dealers:
             writer.writerow(["dealer", *(_text(row.get(f), k) for f, _, k in DEALER_COLUMNS)])
-    if data.notes:
+    if data.all_notes:
         writer.writerow([])
-        for note in data.notes:
+        for note in data.all_notes:
             writer.writerow(["note", note])
     writer.writerow([])
     writer.writerow(["section", "Column", "What it counts"])
@@ -399,7 +463,7 @@ def xlsx_bytes(data: ReportData) -> bytes:
     for (cell,) in explained.iter_rows(min_row=2, min_col=2, max_col=2):
         cell.alignment = Alignment(wrap_text=True, vertical="top")
     notes = book.create_sheet("Notes")
-    for text in (data.title, data.subtitle, *data.notes):
+    for text in (data.title, data.subtitle, *data.all_notes):
         notes.append([text])
     out = io.BytesIO()
     book.save(out)

@@ -273,15 +273,23 @@ class ReportLine(models.Model):
         many it left out."""
         if self.level == LEVEL_TABLE:
             return self.cash_pending or "complete"
+        counted = tables_text(self.cash_tables)
         if not self.cash_incomplete:
-            return f"{self.cash_tables} tables"
-        return f"{self.cash_tables} tables; {self.cash_incomplete} left out (count pending or no inventory)"
+            return counted
+        return f"{counted}; {self.cash_incomplete} left out (count pending or no inventory)"
 
     @property
     def explanation(self) -> WinExplanation:
         """Why the unit won or lost: house edge, luck and dealer error (explain.py)."""
         return win_explanation(win=self.win, expected_win=self.expected_win, theo_win=self.theo_win,
                                theo_sd=self.theo_sd)
+
+
+def tables_text(n: int | None) -> str:
+    """``1 table``, ``3 tables``, ``no table``: a count of tables as a sentence says it."""
+    if not n:
+        return "no table"
+    return f"{n:,} table" if n == 1 else f"{n:,} tables"
 
 
 class ReportWagerLine(models.Model):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
+from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
@@ -22,6 +23,7 @@ from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     CondPageBreak,
@@ -33,10 +35,20 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from tables.games import GAMES
+from tables.pages.present import wager_label
+
+from .exporters import basis_words
 from .legend import legend
 
 PAGE = landscape(letter)
 MARGIN = 0.5 * inch
+#: The width a table may take: the page less its margins.
+FRAME_WIDTH = PAGE[0] - 2 * MARGIN
+#: A cell's left plus right padding (reportlab's default of 6 points each side).
+PADDING = 12
+MIN_COLUMN = PADDING + 12
+FONT, BOLD, SIZE = "Helvetica", "Helvetica-Bold", 7.5
 HEADER_COLOR = colors.HexColor("#333333")
 WIN_COLOR, THEO_COLOR = colors.HexColor("#2f6f9f"), colors.HexColor("#c8a040")
 #: Tables per chart: more would make the bar labels unreadable; a bigger floor gets more charts.
@@ -75,8 +87,15 @@ def _styles():
         "h3": ParagraphStyle("h3", parent=base["Heading3"], spaceBefore=6, spaceAfter=3),
         "body": ParagraphStyle("body", parent=base["Normal"], fontSize=8.5, leading=11),
         "cell": ParagraphStyle("cell", parent=base["Normal"], fontSize=7.5, leading=9),
-        "right": ParagraphStyle("right", parent=base["Normal"], fontSize=7.5, alignment=TA_RIGHT),
+        "summary": ParagraphStyle("summary", parent=base["Normal"], fontSize=8.5, leading=10.5),
+        "summary_right": ParagraphStyle("summary_right", parent=base["Normal"], fontSize=8.5, leading=10.5,
+                                        alignment=TA_RIGHT),
+        "right": ParagraphStyle("right", parent=base["Normal"], fontSize=7.5, leading=9, alignment=TA_RIGHT),
     }
+
+
+#: A header cell: white on the dark header row, wrapped at spaces to its column's width.
+HEAD = ParagraphStyle("head", fontName=BOLD, fontSize=SIZE, leading=9, textColor=colors.white)
 
 
 class NumberedCanvas(Canvas):
@@ -125,12 +144,55 @@ def heading(text: str, style) -> list:
     return [CondPageBreak(ROOM), Paragraph(text, style)]
 
 
+def _text_width(text: str, font: str = FONT, size: float = SIZE) -> float:
+    return stringWidth(text, font, size)
+
+
+def _words_width(text: str, font: str = FONT) -> float:
+    """The widest word: a wrapped cell is never narrower than this."""
+    return max((_text_width(w, font) for w in str(text).split()), default=0)
+
+
+def column_widths(body, widths=None, total: float = FRAME_WIDTH) -> list[float]:
+    """Widths that keep every cell inside its column and the table inside the page.
+
+    Plain strings (numbers, short labels) are never wrapped, so their column is at least as
+    wide as the widest of them; a header and a Paragraph wrap at spaces, so they need only
+    their widest word and get what room is left towards their full width. Explicit
+    ``widths`` are kept, but a column too narrow for its strings is widened first.
+    """
+    columns = len(body[0])
+    need, want = [0.0] * columns, [0.0] * columns
+    for r, row in enumerate(body):
+        for c, cell in enumerate(row):
+            if isinstance(cell, Paragraph) or r == 0:
+                text = cell.getPlainText() if isinstance(cell, Paragraph) else str(cell)
+                font = BOLD if r == 0 else FONT
+                need[c] = max(need[c], _words_width(text, font) + PADDING)
+                want[c] = max(want[c], min(_text_width(text, font), 2.6 * inch) + PADDING)
+            else:
+                need[c] = max(need[c], _text_width(str(cell)) + PADDING)
+    need = [max(n, MIN_COLUMN) for n in need]  # a wrapped cell needs some room, even an empty one
+    want = [max(n, w) for n, w in zip(need, want, strict=True)]
+    if widths is not None:
+        return [max(w, n) for w, n in zip(widths, need, strict=True)]
+    if sum(want) <= total:
+        return want
+    spare, stretch = total - sum(need), sum(w - n for w, n in zip(want, need, strict=True))
+    share = max(spare, 0) / stretch if stretch else 0
+    return [n + (w - n) * share for n, w in zip(need, want, strict=True)]
+
+
 def _grid(body, *, widths=None, numeric_from: int = 1, highlight: list[int] | None = None) -> Table:
+    """A table with a dark header row whose headers wrap instead of running into each other."""
+    widths = column_widths(body, widths)
+    body = [[cell if isinstance(cell, Paragraph) or not cell else Paragraph(escape(str(cell)), HEAD)
+             for cell in body[0]], *body[1:]]
     grid = Table(body, repeatRows=1, colWidths=widths, hAlign="LEFT")
     style = [
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_COLOR),
         ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
-        ("FONTSIZE", (0, 0), (-1, -1), 7.5),
+        ("FONTSIZE", (0, 0), (-1, -1), SIZE),
         ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
         ("ALIGN", (numeric_from, 1), (-1, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -189,10 +251,10 @@ def _summary(floor: dict | None, s) -> list:
     rows = [["Figure", "Amount", "Figure", "Amount"]]
     for i in range(half):
         right = pairs[half + i] if half + i < len(pairs) else ("", "")
-        rows.append([*pairs[i], *right])
-    grid = _grid(rows, widths=[2.1 * inch, 1.6 * inch, 2.4 * inch, 1.9 * inch], numeric_from=1)
-    grid.setStyle(TableStyle([("ALIGN", (2, 1), (2, -1), "LEFT"), ("FONTSIZE", (0, 0), (-1, -1), 8.5)]))
-    return [grid]
+        # Paragraphs, so that a long amount ("count pending" and why) wraps inside its cell.
+        rows.append([Paragraph(escape(text), s["summary"] if n % 2 == 0 else s["summary_right"])
+                     for n, text in enumerate([*pairs[i], *right])])
+    return [_grid(rows, widths=[2.1 * inch, 1.6 * inch, 2.4 * inch, 1.9 * inch], numeric_from=1)]
 
 
 def cash_win(row) -> str:
@@ -215,33 +277,37 @@ def _cash_sections(levels, s) -> list:
     if not units or "cash_text" not in units[0][1]:  # a month- or year-to-date file carries no cash yet
         return []
     cash = [["Level", "Unit", "Opener", "Closer", "Fills", "Credits", "Drop", "Estimated drop", "Statistical win",
-             "Hold % (win / drop)", "Tables"]]
+             "Hold % (win / drop)", "Counted"]]
     play = [["Level", "Unit", "Win (play)", "Settled right", "Statistical win", "Cash - play", "Dealer errors",
              "By kind", "TF jackpots", "Unexplained", "Drop - buy-ins"]]
     why = [["Level", "Unit", "Win", "House edge", "Luck", "Dealer error", "Explanation"]]
     for title, r in units:
-        name = Paragraph(str(r["label"]), s["cell"])
+        name = Paragraph(escape(str(r["label"])), s["cell"])
+        stat_win = Paragraph(escape(cash_win(r)), s["right"])  # a reason when unknown: it wraps
+        # Here the reason is the last column's: "unknown" (never a zero) is enough.
+        cash_stat_win = cash_win(r) if r.get("stat_win") is not None else "unknown"
         cash.append([title, name, money(r.get("opener")) or "–", money(r.get("closer")) or "–", money(r.get("fills")),
                      money(r.get("credits")), money(r.get("drop")) or ("count pending" if r.get("cash_text") ==
                                                                         "count pending" else "–"),
-                     money(r.get("estimated_drop")), cash_win(r), pct(r.get("drop_hold_pct")),
-                     Paragraph(str(r.get("cash_text") or ""), s["cell"])])
-        play.append([title, name, money(r.get("win")), money(r.get("expected_win")), cash_win(r),
+                     money(r.get("estimated_drop")), cash_stat_win, pct(r.get("drop_hold_pct")),
+                     Paragraph(escape(str(r.get("cash_text") or "")), s["cell"])])
+        play.append([title, name, money(r.get("win")), money(r.get("expected_win")), stat_win,
                      money(r.get("cash_difference")) or "–", money(r.get("cash_errors")) or "–",
-                     Paragraph(str(r.get("findings_text") or ""), s["cell"]), money(r.get("cash_jackpots")) or "–",
-                     money(r.get("cash_unexplained")) or "–", money(r.get("drop_gap")) or "–"])
+                     Paragraph(escape(str(r.get("findings_text") or "")), s["cell"]),
+                     money(r.get("cash_jackpots")) or "–", money(r.get("cash_unexplained")) or "–",
+                     money(r.get("drop_gap")) or "–"])
         split = r.get("why_split") or {}
         why.append([title, name, money(r.get("win")), money(split.get("edge")), money(split.get("luck")),
-                    money(split.get("errors")), Paragraph(str(r.get("why") or ""), s["cell"])])
+                    money(split.get("errors")), Paragraph(escape(str(r.get("why") or "")), s["cell"])])
+    explanation = FRAME_WIDTH - sum(column_widths([row[:-1] for row in why]))
     return [
         *heading("Cash figures: statistical win = closer - opener + drop + credits - fills; hold % = win / drop",
                  s["h2"]),
-        _grid(cash, numeric_from=2, widths=[0.5 * inch, 1.5 * inch, *[0.8 * inch] * 7, 0.75 * inch, 1.4 * inch]),
+        _grid(cash, numeric_from=2),
         *heading("Recorded play against cash (complete tables only)", s["h2"]),
-        _grid(play, numeric_from=2, widths=[0.5 * inch, 1.5 * inch, *[0.8 * inch] * 5, 1.4 * inch,
-                                            *[0.8 * inch] * 3]),
+        _grid(play, numeric_from=2),
         *heading("Why it won or lost: win = house edge + luck + dealer error", s["h2"]),
-        _grid(why, numeric_from=2, widths=[0.5 * inch, 1.5 * inch, *[0.8 * inch] * 4, 4.3 * inch]),
+        _grid(why, numeric_from=2, widths=[*column_widths([row[:-1] for row in why]), explanation]),
     ]
 
 
@@ -329,16 +395,33 @@ def _wagers(wagers: list[dict], s) -> list:
     if not floor:
         return [Paragraph("No wagers.", s["body"])]
     body = [["Game", "Wager", "Settlements", "Handle", "Paid", "Win", "Hold % of handle", "Edge %", "Theo win",
-             "Basis"]]
+             "Edge basis"]]
     for w in floor:
         edge = w.get("house_edge_pct")
-        body.append([w.get("game", ""), w.get("wager", ""), count(w.get("count")), money(w.get("handle")),
-                     money(w.get("paid")), money(w.get("win")), pct(w.get("handle_hold_pct")),
-                     "–" if edge is None else f"{Decimal(edge):.3f}", money(w.get("theo_win")),
-                     Paragraph(str(w.get("basis") or ""), s["cell"])])
+        game = w.get("game", "")
+        body.append([GAMES[game].name if game in GAMES else game, wager_label(w.get("wager", "")),
+                     count(w.get("count")), money(w.get("handle")), money(w.get("paid")), money(w.get("win")),
+                     pct(w.get("handle_hold_pct")), "–" if edge is None else f"{Decimal(edge):.3f}",
+                     money(w.get("theo_win")), Paragraph(escape(basis_words(w.get("basis"))), s["cell"])])
     grid = _grid(body, numeric_from=2)
     grid.setStyle(TableStyle([("ALIGN", (-1, 1), (-1, -1), "LEFT")]))
     return [grid]
+
+
+def _edges(edges: list[dict], s) -> list:
+    """Where each wager type's house edge comes from: the engine's exact math or the house's figure."""
+    if not edges:
+        return []
+    body = [["Game", "Wager", "Edge %", "Basis", "Source"]]
+    for e in edges:
+        edge = e.get("edge_pct")
+        body.append([e["game"], e["wager"], "–" if edge is None else f"{Decimal(edge):.3f}",
+                     Paragraph(escape(e["basis"]), s["cell"]), Paragraph(escape(e["source"]), s["cell"])])
+    widths = column_widths([row[:-1] for row in body])
+    grid = _grid(body, numeric_from=2, widths=[*widths, FRAME_WIDTH - sum(widths)])
+    grid.setStyle(TableStyle([("ALIGN", (3, 1), (-1, -1), "LEFT")]))
+    return [*heading("Where each house edge comes from: the engine's exact math, or the house's assumed figure "
+                     "(Theoretical assumptions)", s["h2"]), grid]
 
 
 def _legend(s) -> list:
@@ -403,7 +486,7 @@ def pdf_bytes(data) -> bytes:
     if data.dealers:
         story += [*heading("Dealers: rounds with findings against the floor's rate (flagged when z > 3)",
                            s["h2"]), *_dealers(data.dealers, s)]
-    story += [*heading("Wager types (floor)", s["h2"]), *_wagers(data.wagers, s)]
+    story += [*heading("Wager types (floor)", s["h2"]), *_wagers(data.wagers, s), *_edges(data.edges, s)]
     story += [*heading("What each column counts", s["h2"]), *_legend(s)]
     if data.notes:
         story += heading("Notes", s["h2"])

@@ -42,7 +42,11 @@ def wager_type(wager: str) -> str:
 
 
 _MEAN_PLAYER = "average player (assumption; set the house's own figure)"
-_ILLUSTRATIVE = "illustrative only: no engine figure (player decisions); the house must set it"
+#: Said of a default the engine cannot compute (migration 0009 rewords the seeded rows alike).
+_STARTING = (
+    "starting figure shipped with the system, not the engine's: the wager turns on player decisions; "
+    "the house sets its own"
+)
 _POB = (
     "engine's Poker or Bust math (gamemath poker-or-bust, reference player, Monte Carlo "
     "1,000,000 rounds, 6 decks, default Odds table)"
@@ -60,8 +64,8 @@ for _game in BLACKJACK_GAMES:
     )
 DEFAULT_ASSUMPTIONS.update(
     {
-        (ANTE_UP_21, ANTE): ("0.02", "1.0", f"Ante, {_ILLUSTRATIVE}"),
-        (ANTE_UP_21, BET): ("0.02", "1.0", f"Bet, {_ILLUSTRATIVE}"),
+        (ANTE_UP_21, ANTE): ("0.02", "1.0", f"Ante, {_STARTING}"),
+        (ANTE_UP_21, BET): ("0.02", "1.0", f"Bet, {_STARTING}"),
         (POKER_OR_BUST, ANTE): ("0.00016", "0.997219", f"Ante, {_POB}: 0.016% +/- 0.100%"),
         (POKER_OR_BUST, ODDS): ("0.06096", "1.816432", f"Odds, {_POB}: 6.096% +/- 0.135%"),
     }
@@ -80,7 +84,7 @@ for _bet, _var in _TIE_VARIANCE.items():
     DEFAULT_ASSUMPTIONS[(BLACKJACK_TIE, TIE_WAGERS[_bet])] = (
         "0.05",
         _var,
-        f"Tie bonus {_bet}, {_ILLUSTRATIVE} (variance from the pay table)",
+        f"Tie bonus {_bet}, {_STARTING} (variance from the pay table)",
     )
 #: Anything else: a neutral edge of 0 with unit variance, and the report says so.
 FALLBACK = ("0", "1", "no figure configured: edge 0 assumed")

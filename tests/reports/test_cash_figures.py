@@ -283,7 +283,23 @@ def test_the_pdf_says_count_pending_never_zero(settings, tmp_path):
     report = _run(f.casino)
     flat = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf_bytes(report_data(report))))
                               .pages).split())
-    assert "count pending" in flat and "0 tables; 1 left out" in flat
+    assert "count pending" in flat and "no table; 1 left out" in flat
+
+
+def test_one_counted_table_is_1_table_not_1_tables(settings, tmp_path):
+    import io
+
+    from pypdf import PdfReader
+
+    from audit.reports.exporters import pdf_bytes, report_data
+
+    settings.REPORTS_ROOT = tmp_path / "reports"
+    f, _, _ = _table_day()
+    report = _run(f.casino)
+    assert ReportLine.objects.get(report=report, level="floor").cash_text == "1 table"
+    flat = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf_bytes(report_data(report))))
+                              .pages).split())
+    assert "1 table" in flat and "1 tables" not in flat
 
 
 def test_the_surveillance_desk_queue_shows_the_open_difference(client):

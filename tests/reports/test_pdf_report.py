@@ -2,17 +2,23 @@
 
 pypdf extracts each page's text (headings kept with their content, the casino and the day
 and "Page x of y" on every page, the per-pit and per-table tables, the dealers, the legend);
-poppler's pdftoppm renders the pages (var/report-pages/, to look at), skipped without it.
+poppler's pdftoppm renders the pages (var/report-pages/, to look at; page 1 also into
+docs/screenshots/report-pdf-page1.png with CASINO_DOCS_SCREENSHOTS=1), and pdftotext's word boxes show
+that no two words overlap.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
+import os
+import re
 import shutil
 import subprocess
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from pypdf import PdfReader
@@ -104,11 +110,68 @@ def test_a_month_to_date_pdf_has_the_same_furniture(report):
     assert f"Page {len(pages)} of {len(pages)}" in pages[-1] and "Tables by pit" in "".join(pages)
 
 
+def word_boxes(pdf: Path) -> list[list[tuple[int, str, float, float, float, float]]]:
+    """Per page, each word poppler finds: (its line's number, text, x0, y0, x1, y1) in points."""
+    html = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True, timeout=120).stdout
+    root = ElementTree.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", html))  # noqa: S314 (poppler reading our PDF)
+    ns = "{http://www.w3.org/1999/xhtml}"
+    pages = []
+    for page in root.iter(f"{ns}page"):
+        words = []
+        for n, line in enumerate(page.iter(f"{ns}line")):
+            words += [(n, w.text, *(float(w.get(k)) for k in ("xMin", "yMin", "xMax", "yMax")))
+                      for w in line.iter(f"{ns}word")]
+        pages.append(words)
+    return pages
+
+
+def overlaps(words, slack: float = 0.5) -> list[tuple[str, str]]:
+    """Pairs of words whose boxes overlap by more than ``slack`` points both ways."""
+    out = []
+    for a, b in itertools.combinations(words, 2):
+        if a[2] + slack < b[4] and b[2] + slack < a[4] and a[3] + slack < b[5] and b[3] + slack < a[5]:
+            out.append((a[1], b[1]))
+    return out
+
+
+def test_no_two_words_overlap_and_each_edge_says_its_basis(report, pages, tmp_path):
+    """The column headers wrap inside their columns ("Hold % (win / drop)" no longer runs into
+    the next header), long cells wrap, and each wager type's edge says where it comes from."""
+    if shutil.which("pdftotext") is None:
+        pytest.fail("needs poppler's pdftotext (apt-get install poppler-utils; CI installs it)")
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(pdf_bytes(report_data(report)))
+    boxes = word_boxes(pdf)
+    assert len(boxes) == len(pages) and all(boxes)
+    for number, words in enumerate(boxes, start=1):
+        assert overlaps(words) == [], f"page {number}"
+
+    text = " ".join("\n".join(pages).split())
+    assert not re.search(r"\b1 tables\b", text)
+    assert "illustrative" not in text.lower()
+    assert "Where each house edge comes from" in text
+    # An engine-computed edge and a house-assumed one, each with its source, for every wager type.
+    edges = {(e["game"], e["wager"]): e for e in report_data(report).edges}
+    assert len(edges) == len(report.summary["bases"])
+    assert (edges[("Upcard Luck 21", "Upcard Luck")]["basis"], edges[("Upcard Luck 21", "Upcard Luck")]["source"]) \
+        == ("engine's exact figure", "the engine's game math: every combination of cards counted, for the table's "
+            "ruleset")
+    ante = edges[("Ante Up 21", "Ante")]
+    assert ante["basis"] == "house's assumed figure" and ante["source"].startswith("Ante, starting figure shipped")
+    assert edges[("Hold'em Blackjack", "House rake")]["basis"] == "rake due (exact)"
+    for edge in edges.values():
+        assert edge["source"].split()[0] in text and edge["basis"] in text
+
+
 def test_the_pages_render_to_png(report, tmp_path):
     if shutil.which("pdftoppm") is None:
         pytest.skip("needs poppler's pdftoppm to render the PDF (apt-get install poppler-utils)")
     pdf = tmp_path / "report.pdf"
     pdf.write_bytes(pdf_bytes(report_data(report)))
+    if os.environ.get("CASINO_DOCS_SCREENSHOTS") == "1":  # docs/screenshots/report-pdf-page1.png, to look at in the docs
+        subprocess.run(["pdftoppm", "-png", "-r", "100", "-f", "1", "-l", "1", "-singlefile", str(pdf),
+                        str(ROOT / "docs" / "screenshots" / "report-pdf-page1")], check=True, timeout=120)
     out = ROOT / "var" / "report-pages"
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("page-*.png"):
