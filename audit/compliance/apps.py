@@ -19,10 +19,10 @@ class ComplianceConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from audit.compliance.selectors import ctr_close_check
+        from audit.compliance.selectors import ctr_close_check, ctr_close_place
         from casino.roles import app_role_permissions_grant
         from tables.closing.services.close import close_check_register
 
         post_migrate.connect(app_role_permissions_grant, sender=self, dispatch_uid="compliance.grant_permissions")
         # A day with a required CTR whose patron is not identified does not close silently.
-        close_check_register(ctr_close_check)
+        close_check_register(ctr_close_check, where=ctr_close_place)

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
+from django.urls import reverse
+
 from casino.gaming_day import gaming_day_bounds
 from tables.accounting.models import BuyIn
 from tables.models import Casino
@@ -269,6 +271,12 @@ def compliance_day(casino: Casino, gaming_day: date) -> ComplianceDay:
                          structuring_flags(casino, gaming_day, txns=txns, rules=rules),
                          unidentified(casino, gaming_day, txns=txns, rules=rules), mtl_digest(patrons),
                          latest_sign_off(casino.pk, gaming_day))
+
+
+def ctr_close_place(casino_id: int, gaming_day: date) -> tuple[str, str]:
+    """Where the close's CTR reasons are settled: the day's compliance page."""
+    return (f"{reverse('compliance-day')}?casino={casino_id}&gaming_day={gaming_day:%Y-%m-%d}",
+            "Record the identification or an exception on the compliance page")
 
 
 def ctr_close_check(casino_id: int, gaming_day: date) -> list[str]:

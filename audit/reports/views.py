@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404
@@ -23,10 +24,23 @@ from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope
 from tables.models import Casino
 
-from .exporters import FORMATS, period_file_write, provisional_banner, report_formats, reports_root
+from .exporters import (
+    FORMATS,
+    period_file_write,
+    provisional_banner,
+    provisional_status,
+    report_formats,
+    reports_root,
+)
 from .legend import COLUMNS, legend
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
-from .services.runs import current_gaming_day, provisional_request, report_request, run_is_stale
+from .services.runs import (
+    current_gaming_day,
+    provisional_on_open,
+    provisional_request,
+    report_request,
+    run_is_stale,
+)
 
 READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE)
 RUNNERS = (FINANCE, GAMING_MANAGER)
@@ -147,16 +161,17 @@ def reports_today(request):
         else:
             messages.success(request, f"Today so far at {casino}: refresh started.")
             return redirect("reports-day", pk=report.pk)
+    else:
+        # Opening the page builds today so far when none is fresh: nobody has to ask first.
+        return redirect("reports-day", pk=provisional_on_open(casino=casino, requested_by=request.user).pk)
     report = DailyReport.objects.filter(
         casino=casino, gaming_day=current_gaming_day(casino), provisional=True
     ).first()
-    if report is not None and not errors:
-        return redirect("reports-day", pk=report.pk)
     return render(
         request,
         "reports/today.html",
         {"casino": casino, "casinos": scope(Casino.objects.all(), request.user, "pk"),
-         "report": report, "errors": errors},
+         "report": report, "errors": errors, "minutes": settings.REPORTS_PROVISIONAL_MINUTES},
         status=400 if errors else 200,
     )
 
@@ -190,6 +205,7 @@ def _context(request, report: DailyReport) -> dict:
         "banner": provisional_banner(report),
         "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
         "stale": run_is_stale(report),
+        "status_words": provisional_status(report),
         "legend": legend(),
         "explain": {key: text for key, (_, text) in COLUMNS.items()},  # header tooltips
     }
@@ -214,6 +230,7 @@ def report_progress(request, pk: int):
             "report": report,
             "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
             "stale": run_is_stale(report),
+            "status_words": provisional_status(report),
         },
     )
     if report.status in (DailyReport.DONE, DailyReport.FAILED) and request.htmx:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.forms.models import model_to_dict
 from django.urls import reverse
+from django.utils import timezone
 from openpyxl import load_workbook
 
 from audit.reports.models import DailyReport, DealerLine, ReportLine, ReportWagerLine
@@ -24,6 +26,7 @@ from audit.reports.services.runs import (
     report_request,
 )
 from audit.reports.tasks import provisional_refresh
+from casino.local_time import local_time_text
 from tests.conftest import api_as
 from tests.factories import CasinoFactory, user_with_role
 from tests.reports.helpers import independent_totals, simulated_day
@@ -111,18 +114,28 @@ def test_page_for_finance_and_managers_marked_and_refreshed(reports_root):
     simulated_day(day=current_gaming_day(casino), rounds_per_table=1, seed=43, casino=casino)
     finance = _page(user_with_role("finance"))
     today = reverse("reports-today") + f"?casino={casino.pk}"
-    page = finance.get(today)
-    assert page.status_code == 200 and "Build today so far" in page.content.decode()
     assert "Today so far (provisional)" in finance.get(reverse("reports")).content.decode()
 
-    started = finance.post(reverse("reports-today"), {"casino": casino.pk})
+    # Opening the page builds it: nobody has to press anything first.
+    opened = finance.get(today)
     report = DailyReport.objects.get(casino=casino, provisional=True)
-    assert started.status_code == 302 and started["Location"] == reverse("reports-day", args=[report.pk])
-    body = finance.get(started["Location"]).content.decode()
+    assert opened.status_code == 302 and opened["Location"] == reverse("reports-day", args=[report.pk])
+    assert (report.status, report.requested_via, report.runs) == ("done", "page open", 1)
+    body = finance.get(opened["Location"]).content.decode()
     assert MARK in body and "Refresh now" in body and "Download CSV" in body
     assert "Download PDF" not in body and "Re-run" not in body
     assert str(ReportLine.objects.get(report=report, level="floor").handle) in body
+    as_of = local_time_text(report.as_of, casino, "time")
+    assert re.search(r"\d\d:\d\d E[SD]T$", as_of)
+    assert f'id="report-status">Provisional — as of {as_of}</span>' in body and ">done<" not in body
+
+    # A fresh one is shown as it is; a refresh is asked for.
     assert finance.get(today)["Location"] == reverse("reports-day", args=[report.pk])
+    assert DailyReport.objects.get(pk=report.pk).runs == 1
+    started = finance.post(reverse("reports-today"), {"casino": casino.pk})
+    assert started.status_code == 302 and started["Location"] == reverse("reports-day", args=[report.pk])
+    report.refresh_from_db()
+    assert report.runs == 2
     pdf = finance.get(reverse("reports-file", args=[report.pk]) + "?file=pdf")
     assert pdf.status_code == 404
     csv_file = finance.get(reverse("reports-file", args=[report.pk]) + "?file=csv")
@@ -131,7 +144,7 @@ def test_page_for_finance_and_managers_marked_and_refreshed(reports_root):
     first_read = report.started_at
     _page(user_with_role("gaming_manager")).post(reverse("reports-today"), {"casino": casino.pk})
     report.refresh_from_db()
-    assert (report.runs, report.status) == (2, "done") and report.started_at > first_read
+    assert (report.runs, report.status) == (3, "done") and report.started_at > first_read
     # Not in the list of days, which holds final reports.
     assert reverse("reports-day", args=[report.pk]) not in finance.get(reverse("reports")).content.decode()
 
@@ -183,3 +196,45 @@ def test_a_refresh_is_refused_while_one_is_running(reports_root):
     DailyReport.objects.filter(pk=report.pk).update(status=DailyReport.RUNNING)
     response = _page(user_with_role("finance")).post(reverse("reports-today"), {"casino": casino.pk})
     assert response.status_code == 400 and "already running" in response.content.decode()
+
+
+def test_opening_the_page_rebuilds_a_stale_one_and_leaves_a_fresh_or_running_one(reports_root, settings):
+    settings.REPORTS_PROVISIONAL_MINUTES = 15
+    casino = CasinoFactory()
+    finance = _page(user_with_role("finance"))
+    today = reverse("reports-today") + f"?casino={casino.pk}"
+    report = provisional_request(casino=casino, via="beat")
+    report.refresh_from_db()
+    read = report.started_at
+    # Read 14 minutes ago: fresh, shown as it is.
+    DailyReport.objects.filter(pk=report.pk).update(started_at=read - timedelta(minutes=14))
+    finance.get(today)
+    assert DailyReport.objects.get(pk=report.pk).runs == 1
+    # Read 16 minutes ago (beat late, or stopped): opening the page builds it again.
+    DailyReport.objects.filter(pk=report.pk).update(started_at=read - timedelta(minutes=16))
+    finance.get(today)
+    report.refresh_from_db()
+    assert (report.runs, report.status, report.requested_via) == (2, "done", "page open")
+    # Being built right now: left to that run.
+    DailyReport.objects.filter(pk=report.pk).update(status=DailyReport.RUNNING, heartbeat_at=timezone.now())
+    assert finance.get(today)["Location"] == reverse("reports-day", args=[report.pk])
+    assert DailyReport.objects.get(pk=report.pk).runs == 2
+    page = finance.get(reverse("reports-day", args=[report.pk])).content.decode()
+    assert 'data-status="running"' in page and "Provisional — as of" not in page
+
+
+def test_with_the_broker_down_opening_the_page_queues_the_build_in_the_outbox(reports_root, monkeypatch):
+    """The run waits in the outbox (casino/outbox.py): the page answers as usual."""
+    from casino.models import OutboxTask
+    from tests.casino.test_outages import _broker, _closed_port
+
+    casino = CasinoFactory()
+    finance = _page(user_with_role("finance"))
+    with _broker(f"redis://127.0.0.1:{_closed_port()}/0"):
+        opened = finance.get(reverse("reports-today") + f"?casino={casino.pk}")
+        report = DailyReport.objects.get(casino=casino, provisional=True)
+        assert opened.status_code == 302 and opened["Location"] == reverse("reports-day", args=[report.pk])
+        page = finance.get(opened["Location"])
+    assert page.status_code == 200 and 'data-status="queued"' in page.content.decode()
+    waiting = OutboxTask.objects.get()
+    assert (waiting.task, waiting.args) == ("reports.reconcile_start", [report.pk, str(report.run_id), False])

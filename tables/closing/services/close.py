@@ -11,10 +11,12 @@ it: the report's receiver (audit side) calls :func:`final_run_record`, the count
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
+from django.urls import reverse
 from django.utils import timezone
 
 from tables.accounting.models import BoxDrop, CountSignature, DropBox
@@ -28,12 +30,26 @@ from tables.closing.services.check import day_close_current, day_lock
 #: (a CTR required whose patron is not identified) in its AppConfig.ready. Whoever settles what a
 #: check waits for calls :func:`day_close_if_due`.
 CLOSE_CHECKS: list = []
+#: check -> ``where(casino_id, gaming_day) -> (url, what to do there)``: where its reasons are settled.
+CHECK_PLACES: dict = {}
 
 
-def close_check_register(check) -> None:
-    """Add ``check`` to :data:`CLOSE_CHECKS` once (AppConfig.ready may run more than once)."""
+@dataclass(frozen=True)
+class Blocker:
+    """One thing the day's close waits for: what it is, and the page where it is settled."""
+
+    text: str
+    url: str = ""
+    action: str = ""
+
+
+def close_check_register(check, where=None) -> None:
+    """Add ``check`` to :data:`CLOSE_CHECKS` once (AppConfig.ready may run more than once);
+    ``where(casino_id, gaming_day) -> (url, action)`` names the page that settles its reasons."""
     if check not in CLOSE_CHECKS:
         CLOSE_CHECKS.append(check)
+    if where is not None:
+        CHECK_PLACES[check] = where
 
 
 def latest_final_run(casino_id: int, gaming_day: date) -> FinalRun | None:
@@ -47,41 +63,63 @@ def _last_reopen(casino_id: int, gaming_day: date) -> DayReopen | None:
 def counts_waiting(casino_id: int, gaming_day: date) -> list[str]:
     """What the day's boxes still wait for, one line per box ([] when every box is counted).
     A box not dropped waits too: it holds money nobody has counted."""
+    return [b.text for b in _count_blockers(casino_id, gaming_day)]
+
+
+def _count_blockers(casino_id: int, gaming_day: date) -> list[Blocker]:
     boxes = (DropBox.objects.filter(casino_id=casino_id, gaming_day=gaming_day)
              .annotate(dropped=Exists(BoxDrop.objects.filter(box=OuterRef("pk"))))
              .select_related("table").order_by("table__label"))
+    count_room = f"{reverse('count-day')}?day={gaming_day:%Y-%m-%d}"
     waiting = []
     for box in boxes:
         latest = box.counts.order_by("-revision").first()
+        label = box.table.label
         if not box.dropped:
-            waiting.append(f"the box of {box.table.label} is not dropped")
+            waiting.append(Blocker(f"the box of {label} is not dropped",
+                                   f"{reverse('count-drop')}?table={box.table_id}&gaming_day={gaming_day:%Y-%m-%d}",
+                                   f"Drop the box of {label}"))
         elif latest is None:
-            waiting.append(f"the box of {box.table.label} is not counted")
+            waiting.append(Blocker(f"the box of {label} is not counted", f"{count_room}#box-{label}",
+                                   f"Count the box of {label} in the count room"))
         elif not CountSignature.objects.filter(count=latest).exists():
-            waiting.append(f"revision {latest.revision} of the count of {box.table.label} is not signed")
+            waiting.append(Blocker(f"revision {latest.revision} of the count of {label} is not signed",
+                                   f"{count_room}#box-{label}", "A second counter signs it in the count room"))
     return waiting
 
 
 def close_waiting(casino_id: int, gaming_day: date) -> list[str]:
     """Why the day is not closed yet ([] when it is due to close, or closed)."""
+    return [b.text for b in close_blockers(casino_id, gaming_day)]
+
+
+def close_blockers(casino_id: int, gaming_day: date) -> list[Blocker]:
+    """:func:`close_waiting`'s reasons, each with the page where it is settled."""
     if day_close_current(casino_id, gaming_day) is not None:
         return []
     waiting = []
     run, reopen = latest_final_run(casino_id, gaming_day), _last_reopen(casino_id, gaming_day)
+    # The report's pages are audit's: named by URL, never imported (tables imports nothing from audit).
+    reports = f"{reverse('reports')}?casino={casino_id}"
     if run is None:
-        waiting.append("the final report has not finished")
+        waiting.append(Blocker("the final report has not finished", reports,
+                               f"Run (or follow) the final report of {gaming_day:%Y-%m-%d} on the reports page"))
     elif reopen is not None and run.requested_at <= reopen.reopened_at:
-        waiting.append("a re-run of the final report requested after the reopen (re-run it once the "
-                       "corrections are made)")
+        waiting.append(Blocker("a re-run of the final report requested after the reopen (re-run it once the "
+                               "corrections are made)", reverse("reports-day", args=[run.report_id]),
+                               "Re-run the final report"))
     else:
         behind = [c["table"] for c in _signed_counts(casino_id, gaming_day)
                   if run.lines.get(f"table:{c['table_id']}", {}).get("drop") != c["drop"]]
         if behind:
-            waiting.append(f"a run of the final report that holds the signed count of {', '.join(behind)} "
-                           "(a signature re-runs a finished report)")
-    waiting += counts_waiting(casino_id, gaming_day)
+            waiting.append(Blocker(f"a run of the final report that holds the signed count of {', '.join(behind)} "
+                                   "(a signature re-runs a finished report)",
+                                   reverse("reports-day", args=[run.report_id]), "Follow the final report's run"))
+    waiting += _count_blockers(casino_id, gaming_day)
     for check in CLOSE_CHECKS:
-        waiting += check(casino_id, gaming_day)
+        where = CHECK_PLACES.get(check)
+        url, action = where(casino_id, gaming_day) if where else ("", "")
+        waiting += [Blocker(text, url, action) for text in check(casino_id, gaming_day)]
     return waiting
 
 
