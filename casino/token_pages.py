@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER
@@ -70,10 +70,14 @@ def tokens(request):
         "default_days": settings.API_TOKEN_LIFETIME_DAYS, "zone": _viewer_zone(request.user)}, status=status)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @role_required(GAMING_MANAGER)
 def token_revoke(request, pk: int):
+    """Revoke in two steps: this page says whose token stops working and that it cannot be
+    undone; a POST with ``confirm=yes`` revokes it (a POST without it shows the same page)."""
     token = get_object_or_404(_tokens(request.user), pk=pk)
-    api_token_revoke(token=token, author=request.user)
-    messages.success(request, f"Revoked {token.prefix}… of {token.user}.")
-    return redirect("api-tokens")
+    if request.method == "POST" and request.POST.get("confirm") == "yes" and token.revoked_at is None:
+        api_token_revoke(token=token, author=request.user)
+        messages.success(request, f"Revoked {token.prefix}… of {token.user}.")
+        return redirect("api-tokens")
+    return render(request, "casino/token_revoke_confirm.html", {"token": token, "zone": _viewer_zone(request.user)})

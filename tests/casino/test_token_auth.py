@@ -145,7 +145,7 @@ def test_a_gaming_manager_issues_and_revokes_tokens_on_a_page():
     assert key not in manager.get(reverse("api-tokens")).content.decode()  # shown once
     client = APIClient(HTTP_AUTHORIZATION=f"Token {key}")
     assert client.get(reverse("round-list")).status_code == 200
-    revoked = manager.post(reverse("api-token-revoke", args=[token.pk]), format="multipart")
+    revoked = manager.post(reverse("api-token-revoke", args=[token.pk]), {"confirm": "yes"}, format="multipart")
     assert revoked.status_code == 302
     refused = client.get(reverse("round-list"))
     assert refused.status_code == 403 and refused.json()["detail"] == "Token revoked."

@@ -139,6 +139,11 @@ def test_the_page_choices_and_the_service_agree():
         assert (user in listed) == (token_issue_refusal(manager, user) is None), user.username
 
 
+def _revoke(client, token):
+    """The confirmed revoke (the page asks first: tests/casino/test_token_revoke_confirm.py)."""
+    return client.post(reverse("api-token-revoke", args=[token.pk]), {"confirm": "yes"}, format="multipart")
+
+
 def test_a_manager_revokes_tokens_of_users_they_may_issue_for_their_own_and_those_they_issued():
     manager_a = user_with_role("gaming_manager", username="manager-a")
     manager_b = user_with_role("gaming_manager", username="manager-b")
@@ -154,11 +159,11 @@ def test_a_manager_revokes_tokens_of_users_they_may_issue_for_their_own_and_thos
     listed = {t.pk for t in client.get(reverse("api-tokens")).context["tokens"]}
     assert listed == {own.pk, for_tablet.pk, issued_before.pk}
     for token in (of_b, of_watcher):
-        assert client.post(reverse("api-token-revoke", args=[token.pk])).status_code == 404
+        assert _revoke(client, token).status_code == 404
         token.refresh_from_db()
         assert token.revoked_at is None
     for token in (own, for_tablet, issued_before):
-        assert client.post(reverse("api-token-revoke", args=[token.pk])).status_code == 302
+        assert _revoke(client, token).status_code == 302
         token.refresh_from_db()
         assert token.revoked_by == manager_a
 
@@ -169,6 +174,6 @@ def test_a_superuser_lists_and_revokes_every_token():
     token = api_token_issue(user=elsewhere, author=elsewhere)[0]
     client = api_as(root)
     assert token.pk in {t.pk for t in client.get(reverse("api-tokens")).context["tokens"]}
-    assert client.post(reverse("api-token-revoke", args=[token.pk])).status_code == 302
+    assert _revoke(client, token).status_code == 302
     token.refresh_from_db()
     assert token.revoked_by == root
