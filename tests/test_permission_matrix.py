@@ -131,7 +131,7 @@ MATRIX.update({
 # API tokens (issue #14): gaming managers issue and revoke them on a page.
 MATRIX.update({
     "api-tokens": [("get", WRITERS, "page"), ("post", WRITERS, "page")],
-    "api-token-revoke": [("post", WRITERS, "page")],
+    "api-token-revoke": [("get", WRITERS, "page"), ("post", WRITERS, "page")],
 })
 # Table accounting (issue #16): the tablet's chips, the cage, the day's slips and exceptions.
 _SLIP_READERS, _VOIDERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE), (PIT_BOSS, CAGE, GAMING_MANAGER)
@@ -184,7 +184,7 @@ MATRIX.update({
     "softcount-export": [("get", _COUNT_READERS, "api")],
     "tablet-buy-ins": [("get", (PIT_BOSS,), "page"), ("post", (PIT_BOSS,), "page")],
     "count-day": [("get", _COUNT_READERS, "page")],
-    "count-drop": [("post", _COUNTERS, "page")],
+    "count-drop": [("get", _COUNTERS, "page"), ("post", _COUNTERS, "page")],
     "count-enter": [("post", _COUNTERS, "page")],
     "count-sign": [("post", _COUNTERS, "page")],
 })

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.gaming_day import current_gaming_day
 from casino.permissions import role_required
@@ -22,7 +22,7 @@ from tables.accounting.models import BuyIn, ChipSet, DropBox, SoftCount
 from tables.accounting.pages import flash_errors, table_in_scope
 from tables.accounting.selectors_drop import boxes_of_day, estimated_drop
 from tables.accounting.services.buyins import buy_in_record
-from tables.accounting.services.drop_boxes import drop_box_drop
+from tables.accounting.services.drop_boxes import drop_box_drop, may_count
 from tables.accounting.services.soft_count import CURRENCY_NOTES, soft_count_enter, soft_count_sign
 from tables.models import Casino, Table
 from tables.services.sessions import table_session_current
@@ -72,6 +72,7 @@ def count_day(request):
     chip_set = ChipSet.objects.filter(casino=casino).first() if casino else None
     return render(request, "accounting/count.html", {
         "day": day, "rows": boxes_of_day(user_casino_ids(request.user), day),
+        "counting": {c.pk for c in casinos if may_count(request.user, c)},
         "notes": CURRENCY_NOTES.get(casino.currency, ()) if casino else (),
         "chips": chip_set.denominations.filter(active=True) if chip_set else (),
         "zone": casino.time_zone if casino else "UTC",
@@ -82,18 +83,29 @@ def _back(day) -> str:
     return f"{reverse('count-day')}?day={day}"
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @role_required(*COUNTERS)
 def count_drop(request):
-    table = get_object_or_404(scope(Table.objects.all(), request.user, "pit__casino"), pk=request.POST.get("table")
-                              if str(request.POST.get("table", "")).isdigit() else 0)
-    day = date_or_none(request.POST.get("gaming_day")) or current_gaming_day(table.pit.casino, timezone.now())
-    try:
-        drop_box_drop(table=table, gaming_day=day, author=request.user)
-        messages.success(request, f"The box of {table.label} for {day} is dropped.")
-    except ValidationError as exc:
-        flash_errors(request, exc)
-    return redirect(_back(day))
+    """Record a box's drop in two steps: this page says what is recorded and that it cannot be
+    undone; a POST with ``confirm=yes`` records it (a POST without it shows the same page)."""
+    data = request.POST if request.method == "POST" else request.GET
+    raw = str(data.get("table", ""))
+    if not raw:
+        return redirect("count-day")  # the drop is asked from a box on the count page
+    table = get_object_or_404(scope(Table.objects.select_related("pit__casino"), request.user, "pit__casino"),
+                              pk=raw if raw.isdigit() else 0)
+    day = date_or_none(data.get("gaming_day")) or current_gaming_day(table.pit.casino, timezone.now())
+    if request.method == "POST" and data.get("confirm") == "yes":
+        try:
+            drop_box_drop(table=table, gaming_day=day, author=request.user)
+            messages.success(request, f"The box of {table.label} for {day} is dropped.")
+        except ValidationError as exc:
+            flash_errors(request, exc)
+        return redirect(_back(day))
+    box = DropBox.objects.filter(table=table, gaming_day=day).select_related("drop__dropped_by").first()
+    return render(request, "accounting/drop_confirm.html", {
+        "table": table, "day": day, "drop": getattr(box, "drop", None) if box else None, "back": _back(day),
+        "estimated": estimated_drop([table.pit.casino_id], day).get(table.pk, {}).get("estimated_drop")})
 
 
 @require_POST
