@@ -267,7 +267,7 @@ def report_data(report: DailyReport) -> ReportData:
     if report.chain_head:
         notes.append(
             f"Chain head at the end of the day: {report.chain_head} ({summary.get('chains', 0)} chains); "
-            "keep it: `manage.py audit_verify` proves later that nothing before it changed."
+            "keep it: verifying the audit chain against it later proves that nothing before it changed."
         )
     start = local_time_text(report.period_start, report.casino)
     end = local_time_text(report.period_end, report.casino)
