@@ -1,0 +1,335 @@
+"""Poker or Bust by exact enumeration: the value of every draw/stand decision and the
+house edge of Ante and Odds under the optimal strategy, for any shoe.
+
+The model is the game as dealt (rules/poker-or-bust.txt, RULINGS.md): one player heads-up
+against the dealer, cards drawn without replacement from the shoe. The player sees their
+own cards and the dealer's upcard; the hole card and the dealer's draws are unseen cards of
+the same shoe, so (the unseen cards being exchangeable) the dealer's hand is drawn from the
+shoe less the upcard and *all* the player's cards, after the player has finished. Nothing is
+approximated: each stand is priced against the dealer's exact distribution for that
+composition, each draw averages the best continuation over every card left, and the
+player's objective is the round's total (Ante + Odds), the two wagers being equal and
+mandatory.
+
+Method: memoised recursion. A player state is the sorted tuple of the player's cards (the
+shoe it leaves follows from it); the dealer's outcome for a composition is a forward pass
+over the dealer's card multisets, merging equal multisets (the dealer's future depends on
+the multiset only), so each distinct composition costs one pass. Values are floats summed
+from exact rational probabilities: the error is a few units of the last place (< 1e-12).
+
+Cost: the number of distinct player hands and dealer multisets grows steeply with the
+shoe, so the whole-game figure is for shoes of a few dozen cards (the tests' short shoes);
+a six-deck shoe's states number in the tens of millions, beyond pure Python (the README's
+Poker or Bust section gives the measurements). A single decision is priced the same way
+against the shoe the rules give, within ``max_states`` (an error names the limit).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ..vocabulary.cards import BJ_POINTS, parse_card
+from . import three_card_poker as tcp
+from .game import BUST_ABOVE, DEALER_STANDS_FROM, ODDS_MIN_PAIR, odds_lines
+
+DRAW = "draw"
+STAND = "stand"
+ACTIONS = (DRAW, STAND)
+#: Player hands the solver may visit before it gives up (a pure-Python budget).
+MAX_STATES = 200_000
+#: Dealer card multisets one composition's pass may hold before it gives up.
+MAX_DEALER_STATES = 50_000
+#: Dealer draws (multiset x card) all the passes of one solve may price: about 40 s on the 2-core build machine.
+MAX_WORK = 20_000_000
+
+
+class TooLarge(ValueError):
+    """The shoe is too large for exact enumeration within the solver's budget."""
+
+
+def full_shoe(decks: int) -> tuple[int, ...]:
+    """Counts of each of the 52 cards in a shoe of ``decks`` decks."""
+    return (decks,) * 52
+
+
+def odds_units(paytable: Mapping[str, Decimal]) -> tuple[float, ...]:
+    """Odds net per unit by category (a pair's is for Jacks or better), from the engine's
+    one definition of the best line (:func:`~.game.odds_lines`)."""
+    return tuple(-1.0 if line is None else float(line[1]) for line in odds_lines(paytable))
+
+
+def odds_net(value: int, units: Sequence[float]) -> float:
+    cat = value >> 12
+    if cat == tcp.PAIR and ((value >> 8) & 15) < ODDS_MIN_PAIR:
+        return -1.0
+    return units[cat]
+
+
+@dataclass(frozen=True)
+class DealerOutcome:
+    """The dealer's final hand for one composition: bust probability and, sorted by poker
+    value, the probability of each value the dealer can stand with."""
+
+    bust: float
+    values: tuple[int, ...]
+    below: tuple[float, ...]  # below[i]: P(standing with a value < values[i])
+    standing: float
+
+    def ante(self, value: int) -> tuple[float, float]:
+        """(mean, P(not a push)) of the Ante net for a standing player's ``value``."""
+        vals = self.values
+        lo = bisect_left(vals, value)
+        hi = bisect_right(vals, value)
+        p_below = self.below[lo] if lo < len(vals) else self.standing
+        p_upto = self.below[hi] if hi < len(vals) else self.standing
+        p_above = self.standing - p_upto
+        win = self.bust + p_below
+        return win - p_above, win + p_above
+
+
+def dealer_outcome(
+    shoe: Sequence[int], upcard: int, max_states: int = MAX_DEALER_STATES, work: list[int] | None = None
+) -> DealerOutcome:
+    """The dealer's exact distribution from ``shoe`` (the cards left after the upcard and
+    the player's cards): the dealer draws while at 22 or less (the first three cards always,
+    as two cards total at most 20) and busts above 31. ``work`` is a ``[used, limit]``
+    budget of draws priced, shared by the passes of one solve."""
+    counts = list(shoe)
+    size = sum(counts)
+    present = [c for c in range(52) if counts[c] > 0]
+    pts = BJ_POINTS
+    best = tcp.best_value
+    seen = 0
+    level: dict[tuple[int, ...], float] = {(upcard,): 1.0}
+    totals = {(upcard,): pts[upcard]}
+    bust = 0.0
+    dist: dict[int, float] = {}
+    drawn = 0
+    while level:
+        nxt: dict[tuple[int, ...], float] = {}
+        left = size - drawn
+        if left <= 0:
+            raise ValueError("the shoe ran out before the dealer finished")
+        for hand, p in level.items():
+            total = totals[hand]
+            used = hand[1:]  # the upcard is not in the shoe
+            for c in present:
+                n = counts[c] - used.count(c)
+                if n <= 0:
+                    continue
+                q = p * n / left
+                t = total + pts[c]
+                if t >= DEALER_STANDS_FROM:
+                    if t > BUST_ABOVE:
+                        bust += q
+                    else:
+                        v = best(hand + (c,))
+                        dist[v] = dist.get(v, 0.0) + q
+                else:
+                    key = (upcard, *sorted(used + (c,)))
+                    nxt[key] = nxt.get(key, 0.0) + q
+                    totals[key] = t
+        if work is not None:
+            work[0] += len(level) * len(present)
+        level = nxt
+        drawn += 1
+        seen += len(nxt)
+        if seen > max_states:
+            raise TooLarge(
+                f"the dealer's hands from this shoe exceed {max_states:,} card multisets: the shoe is "
+                "too large for exact enumeration in pure Python"
+            )
+    if work is not None and work[0] > work[1]:
+        raise TooLarge(
+            f"pricing this shoe takes more than {work[1]:,} dealer draws: the shoe is too large for "
+            "exact enumeration in pure Python"
+        )
+    values = tuple(sorted(dist))
+    below = []
+    acc = 0.0
+    for v in values:
+        below.append(acc)
+        acc += dist[v]
+    return DealerOutcome(bust, values, tuple(below), acc)
+
+
+@dataclass
+class Moments:
+    """Expected Ante net, Odds net, and the second moments finance needs, per unit."""
+
+    ante: float = 0.0
+    odds: float = 0.0
+    ante2: float = 0.0
+    odds2: float = 0.0
+    cross: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.ante + self.odds
+
+    def add(self, other: Moments, w: float) -> None:
+        self.ante += w * other.ante
+        self.odds += w * other.odds
+        self.ante2 += w * other.ante2
+        self.odds2 += w * other.odds2
+        self.cross += w * other.cross
+
+
+BUSTED = Moments(-1.0, -1.0, 1.0, 1.0, 1.0)
+
+
+@dataclass
+class Solver:
+    """Optimal play for one shoe, dealer upcard and Odds table, memoised by player hand."""
+
+    shoe: tuple[int, ...]  # the shoe before the upcard and the player's cards
+    upcard: int
+    units: tuple[float, ...]
+    max_states: int = MAX_STATES
+    max_work: int = MAX_WORK
+    _work: list[int] = field(default_factory=lambda: [0, 0])
+    _values: dict[tuple[int, ...], tuple[str, Moments, Moments]] = field(default_factory=dict)
+    _dealer: dict[tuple[int, ...], DealerOutcome] = field(default_factory=dict)
+
+    def left(self, hand: tuple[int, ...]) -> list[int]:
+        counts = list(self.shoe)
+        for c in (self.upcard, *hand):
+            counts[c] -= 1
+            if counts[c] < 0:
+                raise ValueError("more copies of a card than the shoe holds")
+        return counts
+
+    def stand(self, hand: tuple[int, ...]) -> Moments:
+        dealer = self._dealer.get(hand)
+        if dealer is None:
+            self._work[1] = self.max_work
+            dealer = self._dealer[hand] = dealer_outcome(self.left(hand), self.upcard, work=self._work)
+        value = tcp.best_value(hand)
+        mean, nonzero = dealer.ante(value)
+        o = odds_net(value, self.units)
+        return Moments(mean, o, nonzero, o * o, o * mean)
+
+    def draw(self, hand: tuple[int, ...]) -> Moments:
+        counts = self.left(hand)
+        size = sum(counts)
+        total = sum(BJ_POINTS[c] for c in hand)
+        out = Moments()
+        for c in range(52):
+            n = counts[c]
+            if n <= 0:
+                continue
+            w = n / size
+            if total + BJ_POINTS[c] > BUST_ABOVE:
+                out.add(BUSTED, w)
+            else:
+                out.add(self.best(tuple(sorted(hand + (c,))))[1], w)
+        return out
+
+    def best(self, hand: tuple[int, ...]) -> tuple[str, Moments, Moments]:
+        """(best action, its moments, the other action's moments) for a sorted hand of at
+        least three cards at 31 or less; ties go to standing."""
+        got = self._values.get(hand)
+        if got is not None:
+            return got
+        if len(self._values) >= self.max_states:
+            raise TooLarge(
+                f"more than {self.max_states:,} player hands: the shoe is too large for exact "
+                "enumeration in pure Python"
+            )
+        s = self.stand(hand)
+        d = self.draw(hand) if sum(self.left(hand)) > 0 else None
+        got = (STAND, s, d) if d is None or s.total >= d.total else (DRAW, d, s)
+        self._values[hand] = got
+        return got
+
+
+def solver(shoe: Sequence[int], upcard: int, paytable: Mapping[str, Decimal], **kw) -> Solver:
+    return Solver(tuple(shoe), upcard, odds_units(paytable), **kw)
+
+
+def decision_evs(
+    shoe: Sequence[int], paytable: Mapping[str, Decimal], player_cards: Sequence[int], upcard: int,
+    **kw,
+) -> dict:
+    """The expected round net (Ante + Odds) per unit of Ante of each legal action for a
+    player holding ``player_cards`` (three or more, at 31 or less) against ``upcard``, with
+    optimal play after a draw: ``{"actions": {"draw": ev, "stand": ev}, "best": action}``."""
+    cards = tuple(sorted(player_cards))
+    if len(cards) < 3:
+        raise ValueError("the player decides with three or more cards")
+    if sum(BJ_POINTS[c] for c in cards) > BUST_ABOVE:
+        raise ValueError("the hand is bust: no decision is left")
+    s = solver(shoe, upcard, paytable, **kw)
+    action, chosen, other = s.best(cards)
+    actions = {action: chosen.total}
+    if other is not None:
+        actions[DRAW if action == STAND else STAND] = other.total
+    return {"actions": dict(sorted(actions.items())), "best": action}
+
+
+def _multisets(counts: list[int], k: int, start: int = 0):
+    """Every multiset of ``k`` cards from ``counts``, with its number of ways (product of
+    binomials), as (sorted tuple, ways)."""
+    if k == 0:
+        yield (), 1
+        return
+    for c in range(start, 52):
+        n = counts[c]
+        if n <= 0:
+            continue
+        ways = 1
+        for m in range(1, min(n, k) + 1):
+            ways = ways * (n - m + 1) // m
+            counts[c] -= m
+            for rest, w in _multisets(counts, k - m, c + 1):
+                yield (c,) * m + rest, ways * w
+            counts[c] += m
+
+
+def optimal_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], **kw) -> dict:
+    """House edge and variance of Ante and Odds under the optimal draw/stand strategy,
+    averaged over every upcard and every three-card start (exact weights).
+
+    ``states`` lists each start's weight and decision values, for the tests' identity
+    (the edge is the weighted mean of the best decision values)."""
+    shoe = tuple(shoe)
+    size = sum(shoe)
+    total = Moments()
+    starts: list[tuple[int, tuple[int, ...], float, str, float]] = []
+    draws = 0.0
+    for u in range(52):
+        if shoe[u] <= 0:
+            continue
+        pu = shoe[u] / size
+        s = solver(shoe, u, paytable, **kw)
+        left = list(shoe)
+        left[u] -= 1
+        rest = size - 1
+        denom = rest * (rest - 1) * (rest - 2) // 6
+        for hand, ways in _multisets(left, 3):
+            w = pu * ways / denom
+            action, m, _other = s.best(hand)
+            total.add(m, w)
+            starts.append((u, hand, w, action, m.total))
+            if action == DRAW:
+                draws += w
+    var_a = total.ante2 - total.ante ** 2
+    var_o = total.odds2 - total.odds ** 2
+    return {
+        "ante": {"house_edge": -total.ante, "variance": var_a},
+        "odds": {"house_edge": -total.odds, "variance": var_o},
+        "combined": {
+            "house_edge": -(total.ante + total.odds) / 2,
+            "variance": (total.ante2 + total.odds2 + 2 * total.cross) / 4
+            - ((total.ante + total.odds) / 2) ** 2,
+        },
+        "draw_on_three": draws,
+        "starts": starts,
+    }
+
+
+def parse_hand(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(t.strip()) for t in text.split(",") if t.strip())

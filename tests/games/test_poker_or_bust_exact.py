@@ -1,0 +1,231 @@
+"""Poker or Bust exact math (tables/games/poker_or_bust/exact.py): decision values against an
+independent brute force on short shoes, the optimal strategy's identities, a seeded
+simulation, and the limit on the shoe's size."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from itertools import permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tables.games.poker_or_bust import exact as ex
+from tables.games.poker_or_bust import three_card_poker as tcp
+from tables.games.settings import paytables as pt
+from tables.games.vocabulary.cards import BJ_POINTS, make_card, parse_card
+from tests.examples import examples
+
+PAY = {k: Decimal(v) for k, v in pt.POKER_OR_BUST_ODDS_PAYTABLE.items()}
+UNITS = ex.odds_units(PAY)
+#: Eight ten-value cards: enough that neither hand runs out of cards in a short shoe.
+TENS = tuple(make_card(r, s) for r in (10, 11, 12, 13) for s in (0, 1))
+SMALL = tuple(make_card(r, s) for r in (1, 2, 3, 4, 5, 9) for s in (0, 1))
+
+
+def shoe_of(cards) -> list[int]:
+    counts = [0] * 52
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+# --- an independent brute force: the hole card is dealt first, as at the table ------------
+
+
+def _dealer_sequences(shoe: list[int], dealer: list[int]):
+    """(probability, final dealer cards) for every way the dealer's draws can fall."""
+    total = sum(BJ_POINTS[c] for c in dealer)
+    if len(dealer) >= 3 and total >= 23:
+        yield 1.0, list(dealer)
+        return
+    size = sum(shoe)
+    if size == 0:
+        raise ValueError("ran out")
+    for c in range(52):
+        if shoe[c]:
+            p = shoe[c] / size
+            shoe[c] -= 1
+            dealer.append(c)
+            for q, final in _dealer_sequences(shoe, dealer):
+                yield p * q, final
+            dealer.pop()
+            shoe[c] += 1
+
+
+def _stand_given_hole(shoe: list[int], hand: list[int], upcard: int, hole: int) -> float:
+    value = tcp.best_value(hand)
+    odds = ex.odds_net(value, UNITS)
+    ante = 0.0
+    for p, dealer in _dealer_sequences(shoe, [upcard, hole]):
+        total = sum(BJ_POINTS[c] for c in dealer)
+        dv = tcp.best_value(dealer)
+        ante += p * (1.0 if total > 31 or value > dv else -1.0 if value < dv else 0.0)
+    return ante + odds
+
+
+def brute_force(shoe: list[int], hand: list[int], upcard: int) -> tuple[dict[str, float], dict[int, float]]:
+    """The marginal value of each action at ``hand`` (optimal play after a draw, the policy
+    seeing only the player's cards and the upcard), and the chosen action's value for each
+    hole card. ``shoe`` is what is left after the upcard and ``hand``."""
+    size = sum(shoe)
+    holes = {h: shoe[h] / size for h in range(52) if shoe[h]}
+    stand: dict[int, float] = {}
+    draw: dict[int, float] = {}
+    children: dict[int, dict[int, float]] = {}
+    for h in holes:
+        shoe[h] -= 1
+        stand[h] = _stand_given_hole(shoe, hand, upcard, h)
+        rest = sum(shoe)
+        value = 0.0
+        for c in range(52):
+            if not shoe[c]:
+                continue
+            p = shoe[c] / rest
+            if sum(BJ_POINTS[x] for x in hand) + BJ_POINTS[c] > 31:
+                value -= 2 * p
+                continue
+            if c not in children:
+                # the continuation's policy is decided on the player's cards only
+                shoe[h] += 1
+                shoe[c] -= 1
+                children[c] = brute_force(shoe, [*hand, c], upcard)[1]
+                shoe[c] += 1
+                shoe[h] -= 1
+            # children[c] is keyed by the hole card as seen from the longer hand
+            value += p * children[c][h]
+        draw[h] = value
+        shoe[h] += 1
+    marginal = {
+        "stand": sum(p * stand[h] for h, p in holes.items()),
+        "draw": sum(p * draw[h] for h, p in holes.items()),
+    }
+    chosen = stand if marginal["stand"] >= marginal["draw"] else draw
+    return marginal, chosen
+
+
+@st.composite
+def short_shoe_states(draw):
+    smalls = draw(st.lists(st.sampled_from(SMALL), min_size=2, max_size=4, unique=True))
+    cards = list(TENS) + smalls
+    order = draw(st.permutations(cards))
+    upcard, hand = order[0], sorted(order[1:4])
+    return shoe_of(cards), list(hand), upcard
+
+
+@settings(max_examples=examples(200, 15), deadline=None)
+@given(short_shoe_states())
+def test_each_action_is_worth_what_a_brute_force_deal_gives(state):
+    shoe, hand, upcard = state
+    got = ex.decision_evs(shoe, PAY, hand, upcard)
+    left = list(shoe)
+    for c in (upcard, *hand):
+        left[c] -= 1
+    want, _ = brute_force(left, hand, upcard)
+    assert set(got["actions"]) == {"draw", "stand"}
+    for action, ev in got["actions"].items():
+        assert ev == pytest.approx(want[action], abs=1e-12)
+    assert got["actions"][got["best"]] == max(got["actions"].values())
+
+
+@settings(max_examples=examples(300, 40), deadline=None)
+@given(short_shoe_states())
+def test_the_best_action_is_worth_at_least_every_legal_action(state):
+    shoe, hand, upcard = state
+    got = ex.decision_evs(shoe, PAY, hand, upcard)
+    best = got["actions"][got["best"]]
+    assert all(best >= ev for ev in got["actions"].values())
+    assert -2 <= best <= 1 + float(max(PAY.values()))
+
+
+@settings(max_examples=examples(300, 40), deadline=None)
+@given(short_shoe_states())
+def test_drawing_at_21_or_less_is_never_worse_when_better_hands_pay_no_less(state):
+    # The drawn card can be taken from the bottom of the shoe without changing the dealer's
+    # hand, and it cannot bust the player at 21 or less, so the hand only improves; the
+    # default Odds table pays no less for a better hand. Hence draw >= stand.
+    shoe, hand, upcard = state
+    if sum(BJ_POINTS[c] for c in hand) > 21:
+        return
+    got = ex.decision_evs(shoe, PAY, hand, upcard)["actions"]
+    assert got["draw"] >= got["stand"] - 1e-12
+
+
+SHORT = list(TENS) + [make_card(1, 0), make_card(2, 1), make_card(5, 0)]
+
+
+@pytest.fixture(scope="module")
+def short_edge():
+    return ex.optimal_edge(shoe_of(SHORT), PAY)
+
+
+def test_the_edge_is_the_weighted_mean_of_the_best_decision_values(short_edge):
+    # Independent weights: every ordered deal of upcard then three player cards, the copies
+    # of the shoe told apart, each equally likely.
+    by_upcard: dict[int, ex.Solver] = {}
+    total = 0.0
+    deals = 0
+    for upcard, *hand in permutations(SHORT, 4):
+        solver = by_upcard.setdefault(upcard, ex.solver(shoe_of(SHORT), upcard, PAY))
+        _action, moments, _other = solver.best(tuple(sorted(hand)))
+        total += moments.total
+        deals += 1
+    edge = short_edge["ante"]["house_edge"] + short_edge["odds"]["house_edge"]
+    assert -total / deals == pytest.approx(edge, abs=1e-12)
+    # and the starts' weights are a probability distribution
+    assert sum(w for _u, _h, w, _a, _ev in short_edge["starts"]) == pytest.approx(1, abs=1e-12)
+    # a start's recorded value is decision_evs' best value for it
+    u, hand, _w, action, ev = short_edge["starts"][7]
+    got = ex.decision_evs(shoe_of(SHORT), PAY, hand, u)
+    assert got["best"] == action and got["actions"][action] == pytest.approx(ev, abs=1e-12)
+
+
+def test_a_seeded_simulation_of_the_optimal_player_lands_within_four_standard_errors(short_edge):
+    rng = random.Random(20261128)
+    solvers = {u: ex.solver(shoe_of(SHORT), u, PAY) for u in set(SHORT)}
+    rounds = 30_000
+    sums = [0.0, 0.0]
+    squares = [0.0, 0.0]
+    for _ in range(rounds):
+        deck = list(SHORT)
+        rng.shuffle(deck)
+        hand = [deck.pop(), deck.pop()]
+        upcard, hole = deck.pop(), deck.pop()
+        hand.append(deck.pop())
+        policy = solvers[upcard]
+        while sum(BJ_POINTS[c] for c in hand) <= 31 and policy.best(tuple(sorted(hand)))[0] == ex.DRAW:
+            hand.append(deck.pop())
+        if sum(BJ_POINTS[c] for c in hand) > 31:
+            nets = (-1.0, -1.0)
+        else:
+            dealer = [upcard, hole, deck.pop()]
+            while sum(BJ_POINTS[c] for c in dealer) < 23:
+                dealer.append(deck.pop())
+            value, dv = tcp.best_value(hand), tcp.best_value(dealer)
+            bust = sum(BJ_POINTS[c] for c in dealer) > 31
+            nets = (1.0 if bust or value > dv else -1.0 if value < dv else 0.0, ex.odds_net(value, UNITS))
+        for i, x in enumerate(nets):
+            sums[i] += x
+            squares[i] += x * x
+    for i, wager in enumerate(("ante", "odds")):
+        mean = sums[i] / rounds
+        se = ((squares[i] / rounds - mean * mean) / rounds) ** 0.5
+        assert abs(-mean - short_edge[wager]["house_edge"]) < 4 * se, wager
+        assert squares[i] / rounds - mean * mean == pytest.approx(short_edge[wager]["variance"], rel=0.05)
+
+
+def test_a_six_deck_shoe_is_refused_quickly_with_the_reason():
+    with pytest.raises(ex.TooLarge, match="too large for exact enumeration"):
+        ex.decision_evs(ex.full_shoe(6), PAY, ex.parse_hand("TS,9H,4C"), parse_card("7D"))
+
+
+def test_impossible_hands_are_refused():
+    shoe = shoe_of(SHORT)
+    with pytest.raises(ValueError, match="three or more"):
+        ex.decision_evs(shoe, PAY, [TENS[0], TENS[1]], TENS[2])
+    with pytest.raises(ValueError, match="bust"):
+        ex.decision_evs(shoe, PAY, [TENS[0], TENS[1], TENS[2], TENS[3]], TENS[4])
+    with pytest.raises(ValueError, match="more copies"):
+        ex.decision_evs(shoe, PAY, [TENS[0], TENS[0], TENS[1]], TENS[2])
