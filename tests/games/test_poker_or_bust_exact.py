@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from tables.games.poker_or_bust import exact as ex
 from tables.games.poker_or_bust import three_card_poker as tcp
 from tables.games.settings import paytables as pt
+from tables.games.vocabulary.base import InvalidInput
 from tables.games.vocabulary.cards import BJ_POINTS, make_card, parse_card
 from tests.examples import examples
 
@@ -229,3 +230,26 @@ def test_impossible_hands_are_refused():
         ex.decision_evs(shoe, PAY, [TENS[0], TENS[1], TENS[2], TENS[3]], TENS[4])
     with pytest.raises(ValueError, match="more copies"):
         ex.decision_evs(shoe, PAY, [TENS[0], TENS[0], TENS[1]], TENS[2])
+
+
+def test_the_gamemath_command_dispatches_poker_or_bust_and_names_what_is_wrong():
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from tables.management.commands.gamemath import DECISION, EDGE
+
+    assert DECISION["poker_or_bust"] is ex.decision_json and EDGE["poker_or_bust"] is ex.edge_wagers
+    with pytest.raises(CommandError, match=r'hand\[2\]: "XX" is not a card'):
+        call_command("gamemath", "decision", "--game", "poker_or_bust", "--hand", "TS,9H,XX", "--upcard", "7D")
+    with pytest.raises(CommandError, match="too large for exact enumeration"):
+        call_command("gamemath", "decision", "--game", "poker_or_bust", "--hand", "TS,9H,4C", "--upcard", "7D")
+
+
+def test_the_ruleset_entries_price_the_rules_shoe_and_table():
+    class Rules:  # the two settings the math reads
+        decks = 1
+        odds_paytable = PAY
+
+    with pytest.raises(InvalidInput) as caught:
+        ex.decision_json(Rules, "TS,9H", "7D,8D", after_split=True)
+    assert {"after_split", "upcard"} <= set(caught.value.as_dict())

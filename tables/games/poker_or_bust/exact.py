@@ -31,7 +31,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ..vocabulary.cards import BJ_POINTS, parse_card
+from ..vocabulary.base import Errors
+from ..vocabulary.cards import BJ_POINTS, CardError, parse_card
+from ..vocabulary.catalogue import ANTE, ODDS
 from . import three_card_poker as tcp
 from .game import BUST_ABOVE, DEALER_STANDS_FROM, ODDS_MIN_PAIR, odds_lines
 
@@ -333,3 +335,61 @@ def optimal_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], **kw) -> 
 
 def parse_hand(text: str) -> tuple[int, ...]:
     return tuple(parse_card(t.strip()) for t in text.split(",") if t.strip())
+
+
+# --- the gamemath command's entries (rules -> JSON) ----------------------------------------
+
+METHOD = "exact"
+STRATEGY = (
+    "optimal draw/stand: at every hand of three or more cards the player takes the action "
+    "with the larger expected Ante + Odds, given the player's cards and the dealer's upcard "
+    "(the shoe less those cards), ties to standing"
+)
+
+
+def _cards(text: str, path: str, errors: Errors) -> list[int]:
+    out = []
+    for i, item in enumerate(str(text).split(",")):
+        try:
+            out.append(parse_card(item.strip()))
+        except CardError as exc:
+            errors.add(f"{path}[{i}]", str(exc))
+    return out
+
+
+def decision_json(rules, hand: str, upcard: str, *, after_split: bool = False) -> dict:
+    """``{"actions": {"draw": ev, "stand": ev}, "best": action}`` per unit of the Ante for the
+    ``gamemath decision`` command, priced on the ruleset's shoe (:func:`decision_evs`)."""
+    errors = Errors()
+    if after_split:
+        errors.add("after_split", "Poker or Bust has no splits")
+    cards = _cards(hand, "hand", errors)
+    up = _cards(upcard, "upcard", errors)
+    if len(up) != 1:
+        errors.add("upcard", "one card")
+    errors.raise_if_any()
+    got = decision_evs(full_shoe(rules.decks), rules.odds_paytable, cards, up[0])
+    return {"actions": {a: round(v, 12) for a, v in got["actions"].items()}, "best": got["best"]}
+
+
+def edge_wagers(rules) -> dict[str, dict]:
+    """The ``gamemath edge`` entries of Ante and Odds under the optimal strategy, on the
+    ruleset's shoe (:func:`optimal_edge`). The game has no side bet."""
+    got = optimal_edge(full_shoe(rules.decks), rules.odds_paytable)
+    common = {
+        "decks": rules.decks,
+        "odds_paytable": {k: str(v) for k, v in rules.odds_paytable.items()},
+        "draw_on_three": got["draw_on_three"],
+        "precision": "float sums of exact probabilities, error < 1e-12",
+    }
+    out = {}
+    for wager, key in ((ANTE, "ante"), (ODDS, "odds")):
+        fig = got[key]
+        out[wager] = {
+            "house_edge": fig["house_edge"],
+            "variance": fig["variance"],
+            "method": METHOD,
+            "strategy": STRATEGY,
+            "exact": {**common, "house_edge": repr(fig["house_edge"]), "variance": repr(fig["variance"])},
+        }
+    return out

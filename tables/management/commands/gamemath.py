@@ -23,9 +23,15 @@ from django.core.management.base import BaseCommand, CommandError
 from tables.games import GAMES
 from tables.games.blackjack import game_math as blackjack_math
 from tables.games.blackjack import strategy_math
+from tables.games.poker_or_bust import exact as poker_or_bust_exact
 from tables.games.poker_or_bust import game_math as poker_or_bust_math
 from tables.games.vocabulary.base import InvalidInput
-from tables.games.vocabulary.catalogue import ANTE_UP_21, BLACKJACK_TIE, UPCARD_LUCK_21
+from tables.games.vocabulary.catalogue import (
+    ANTE_UP_21,
+    BLACKJACK_TIE,
+    POKER_OR_BUST,
+    UPCARD_LUCK_21,
+)
 
 SUBCOMMANDS = {**blackjack_math.GAMEMATH, **poker_or_bust_math.GAMEMATH}
 
@@ -34,6 +40,7 @@ EDGE = {
     ANTE_UP_21: strategy_math.edge_wagers,
     UPCARD_LUCK_21: strategy_math.edge_wagers,
     BLACKJACK_TIE: strategy_math.edge_wagers,
+    POKER_OR_BUST: poker_or_bust_exact.edge_wagers,
 }
 
 #: game -> decision(rules, hand text, upcard text) -> {"actions": {...}, "best": ...}.
@@ -41,6 +48,7 @@ DECISION = {
     ANTE_UP_21: strategy_math.decision_json,
     UPCARD_LUCK_21: strategy_math.decision_json,
     BLACKJACK_TIE: strategy_math.decision_json,
+    POKER_OR_BUST: poker_or_bust_exact.decision_json,
 }
 
 
