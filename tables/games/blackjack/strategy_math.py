@@ -32,18 +32,21 @@ conditional ones do. The round's EV adds ``-P(dealer natural)`` for a non-natura
 Without the peek (``dealer_peeks`` off, the engine's European rule) a dealer natural takes
 doubles and split hands too, and it is in every distribution as a loss.
 
-**Splits (the standard CA approximation, as in Griffin's and Cacarulo's analyses).** After
-splitting pair P the shoe is the shoe less both Ps and the upcard; each split hand is played
-with its own post-split CD strategy from that shoe, ignoring the cards of the other split
-hands. X is a split hand's value given its second card is not P (best of stand, hit and, with
-DAS, double), Y its value when its second card is a P it may not split again. The expected
-numbers of hands ending as X and as Y are counted exactly for resplits up to
-``max_split_hands`` with the Ps depleting as they are drawn (a non-P is any other card):
-``EV(split) = E[hands X] * X + E[hands Y] * Y``. Split Aces take one card each unless
-``hit_split_aces``; they are resplit only with ``resplit_aces``. A split hand's Ace + ten is
-21, not a natural. ``split_any_ten_values`` off: ten-value pairs are not split here (a pair
-of equal tens could be, but splitting tens is never the better play in these tables; the
-decision function checks equal ranks from the card text).
+**Splits (the standard CA approximation; Wizard of Odds' Appendix 9 method).** Each split hand
+is played with its own post-split CD strategy from the shoe less the upcard and the pair
+cards the splits have taken out so far, ignoring every other card of the other split hands
+("only how many hands the player had already split, not the other cards drawn in those
+hands"). A hand's value given it takes a non-pair second card after k resplits (X_k: best of
+stand, hit and, with DAS, double), and given it takes a pair card it may not split (Y_k, at
+the split limit) are weighted by the expected number of hands that end each way, counted
+exactly over the order in which the hands take their second cards, for resplits up to
+``max_split_hands`` with pair and non-pair cards depleting the shoe (:func:`_split_counts`):
+``EV(split) = sum_k E[hands X at k] X_k + E[hands Y at k] Y_k``. Split Aces take one card each
+unless ``hit_split_aces``; they are resplit only with ``resplit_aces``. A split hand's Ace +
+ten is 21, not a natural. ``split_any_ten_values`` off: ten-value pairs are not split in the
+table (a pair of equal tens could be, but splitting tens is never the better play there);
+:func:`decision_evs` checks equal ranks from the card text. A hand that is itself a split
+hand is priced without a further split.
 
 **Precision.** Floats: every figure is a sum of products of probabilities with no
 cancellation beyond ~1e-12; results agree with an exact :class:`~fractions.Fraction` brute
@@ -419,9 +422,10 @@ def _plus_n(removed: tuple[int, ...], r: int, n: int) -> tuple[int, ...]:
 
 def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[dict[int, float], dict[int, float], float]:
     """Splitting a pair up to ``max_hands`` hands from a shoe of ``cards`` holding
-    ``pairs_left`` more of its rank: by k, the number of further pair cards drawn so far, the
+    ``pairs_left`` more of its rank: by k, the number of resplits so far (hands - 2), the
     expected hands that take a non-pair second card, and those that take a pair card they may
-    not split; and E[hands x (hands - 1)]."""
+    not split; and E[hands x (hands - 1)]. The draws deplete the shoe by every card taken;
+    a hand's value only knows the k + 2 pair cards its splits took out (Appendix 9's method)."""
     # state (hands, waiting for a second card, pair cards drawn, other cards drawn) -> P
     states = {(2, 2, 0, 0): 1.0}
     n_x: dict[int, float] = {}
@@ -437,7 +441,7 @@ def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[dict[int
             p_pair = (pairs_left - k) / left if left else 0.0
             if p_pair < 1:
                 q = p * (1 - p_pair)
-                n_x[k] = n_x.get(k, 0.0) + q
+                n_x[hands - 2] = n_x.get(hands - 2, 0.0) + q
                 key = (hands, waiting - 1, k, m + 1)
                 nxt[key] = nxt.get(key, 0.0) + q
             if p_pair > 0:
@@ -445,7 +449,7 @@ def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[dict[int
                 if hands < max_hands:
                     key = (hands + 1, waiting + 1, k + 1, m)
                 else:
-                    n_y[k] = n_y.get(k, 0.0) + q
+                    n_y[hands - 2] = n_y.get(hands - 2, 0.0) + q
                     key = (hands, waiting - 1, k + 1, m)
                 nxt[key] = nxt.get(key, 0.0) + q
         states = nxt
@@ -475,9 +479,9 @@ def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float,
     out = [0.0] * 7
     for slot, k, terms in groups:
         acc = 0.0
-        for term in terms:
-            p = term[0]
-            for i in term[1:]:
+        for count, factors in terms:
+            p = count
+            for i in factors:
                 p *= f[i]
             acc += p
         if acc:
@@ -489,9 +493,9 @@ def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float,
 
 
 @lru_cache(maxsize=32)
-def _dealer_terms(up: int, h17: bool) -> tuple[int, list[tuple[int, int, list[tuple[float, ...]]]]]:
+def _dealer_terms(up: int, h17: bool) -> tuple[int, list[tuple[int, int, list[tuple[float, tuple[int, ...]]]]]]:
     """The dealer's final hands from upcard ``up``: ``(stride, [(slot, cards drawn, terms)])``,
-    a term being ``(legal orderings, index of (rank, copies) ...)`` with index
+    a term being ``(legal orderings, (index of (rank, copies), ...))`` with index
     ``rank x stride + copies`` into the shoe's falling factorials."""
     finals: dict[tuple[tuple[int, ...], int], int] = {}
     level = {ZERO: (1, PTS[up], up == ACE_INDEX)}
@@ -516,9 +520,9 @@ def _dealer_terms(up: int, h17: bool) -> tuple[int, list[tuple[int, int, list[tu
                 finals[(state, slot)] = finals.get((state, slot), 0) + count
         level = nxt
     stride = 1 + max(max(state) for state, _slot in finals)
-    groups: dict[tuple[int, int], list[tuple[float, ...]]] = {}
+    groups: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
     for (state, slot), count in finals.items():
-        term = (float(count), *(r * stride + d for r, d in enumerate(state) if d))
+        term = (float(count), tuple(r * stride + d for r, d in enumerate(state) if d))
         groups.setdefault((slot, sum(state)), []).append(term)
     return stride, [(slot, k, terms) for (slot, k), terms in sorted(groups.items())]
 
