@@ -193,8 +193,11 @@ class Solver:
     max_states: int = MAX_STATES
     max_work: int = MAX_WORK
     _work: list[int] = field(default_factory=lambda: [0, 0])
-    _values: dict[tuple[int, ...], tuple[str, Moments, Moments]] = field(default_factory=dict)
+    _values: dict[tuple[int, ...], tuple[str, Moments, Moments | None]] = field(default_factory=dict)
     _dealer: dict[tuple[int, ...], DealerOutcome] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._work[1] = self.max_work
 
     def left(self, hand: tuple[int, ...]) -> list[int]:
         counts = list(self.shoe)
@@ -207,7 +210,6 @@ class Solver:
     def stand(self, hand: tuple[int, ...]) -> Moments:
         dealer = self._dealer.get(hand)
         if dealer is None:
-            self._work[1] = self.max_work
             dealer = self._dealer[hand] = dealer_outcome(self.left(hand), self.upcard, work=self._work)
         value = tcp.best_value(hand)
         mean, nonzero = dealer.ante(value)
@@ -230,9 +232,9 @@ class Solver:
                 out.add(self.best(tuple(sorted(hand + (c,))))[1], w)
         return out
 
-    def best(self, hand: tuple[int, ...]) -> tuple[str, Moments, Moments]:
-        """(best action, its moments, the other action's moments) for a sorted hand of at
-        least three cards at 31 or less; ties go to standing."""
+    def best(self, hand: tuple[int, ...]) -> tuple[str, Moments, Moments | None]:
+        """(best action, its moments, the other action's moments or None when the shoe is
+        empty) for a sorted hand of at least three cards at 31 or less; ties go to standing."""
         got = self._values.get(hand)
         if got is not None:
             return got
