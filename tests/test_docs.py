@@ -1,5 +1,5 @@
-"""The docs a newcomer walks: a short README, docs that say how things are (no history), and
-links that lead somewhere (docs/README.md is the index)."""
+"""The docs a newcomer walks: a short README, docs and package READMEs that say how things are
+(no history), and links that lead somewhere (docs/README.md is the index)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").rglob("*.md"))
-PAGES = [README, *DOCS]
+# Each app's README says what the app holds (the map in README.md links them).
+PACKAGE_READMES = sorted(page for folder in ("casino", "tables", "audit", "deploy")
+                         for page in (ROOT / folder).rglob("README.md"))
+PAGES = [README, *DOCS, *PACKAGE_READMES]
 
 # History belongs to git: a doc says how things are, not which session or issue made them so.
 HISTORY = {
