@@ -62,6 +62,8 @@ def test_the_counter_who_entered_a_count_sees_who_must_sign_not_sign(client):
     mine = _box(client.get(reverse("count-day")).content.decode(), f.table.label)
     assert "Awaiting a second counter's signature — you entered this count" in mine
     assert "sign-count" not in mine and reverse("count-sign", args=[count.pk]) not in mine
+    client.post(reverse("count-sign", args=[count.pk]))  # posted anyway: the four-eyes rule still refuses it
+    assert not CountSignature.objects.exists()
     client.force_login(f.manager)  # reads it; may not sign
     read = _box(client.get(reverse("count-day")).content.decode(), f.table.label)
     assert "Awaiting a second counter's signature" in read and "sign-count" not in read
