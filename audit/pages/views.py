@@ -153,7 +153,8 @@ def round_detail(request, pk: int):
         pk=pk,
     )
     # Each read of the round's rows names its gaming day, of every partitioned table it reads:
-    # PostgreSQL then plans one month's partition, not every month kept (README "Years of history").
+    # PostgreSQL then plans one month's partition, not every month kept (docs/architecture.md,
+    # "Years of history").
     day = rnd.gaming_day
     current = rnd.day_revisions().get(number=rnd.revision)
     findings = list(
