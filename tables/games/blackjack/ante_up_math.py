@@ -451,4 +451,59 @@ def fold_decision_evs(rules: Any, player_cards: Sequence[int], upcard: int) -> d
     return {"fold": fold, "bet": bet, "best": "bet" if bet >= fold else "fold"}
 
 
-__all__ = ["ante_bet_edges", "fold_decision_evs"]
+
+
+# --- the gamemath entries ---------------------------------------------------------------------
+
+
+def _f(x: float) -> float:
+    return float(f"{x:.10g}")
+
+
+def edge_wagers(rules: Any) -> dict[str, dict]:
+    """The ``gamemath edge`` entries of the ANTE and the BET (the shape of
+    strategy_math.edge_wagers'). The ANTE's edge is per unit of ANTE, the BET's per unit of BET
+    actually made (the BET is on the layout only when the player bets); ``exact`` also carries
+    both per unit of ANTE, the chance of a bet and the combined figure."""
+    e = ante_bet_edges(rules)
+    p_bet = e["p_bet"]
+    ante_var = e["ante_m2"] - e["ante_ev"] ** 2
+    bet_ev = e["bet_ev"] / p_bet
+    bet_var = e["bet_m2"] / p_bet - bet_ev**2
+    common = {
+        "p_bet": repr(p_bet),
+        "ante_ev_per_ante": repr(e["ante_ev"]),
+        "bet_ev_per_ante": repr(e["bet_ev"]),
+        "combined_house_edge_per_ante": repr(-(e["ante_ev"] + e["bet_ev"])),
+        "element_of_risk": repr(-(e["ante_ev"] + e["bet_ev"]) / (1 + p_bet)),
+        "by_upcard_ante_plus_bet": {k: repr(v) for k, v in e["by_upcard"].items()},
+        "precision": "float, 1e-9 (splits: the dealer is dealt from the shoe less the pair, see the module)",
+    }
+    return {
+        ANTE: {"house_edge": _f(-e["ante_ev"]), "variance": _f(ante_var), "method": METHOD, "strategy": STRATEGY,
+               "exact": {"house_edge": repr(-e["ante_ev"]), "variance": repr(ante_var), **common}},
+        BET: {"house_edge": _f(-bet_ev), "variance": _f(bet_var), "method": METHOD,
+              "strategy": STRATEGY + " (per BET made)",
+              "exact": {"house_edge": repr(-bet_ev), "variance": repr(bet_var), **common}},
+    }
+
+
+def fold_decision_json(rules: Any, hand: str | Sequence[str], upcard: str) -> dict:
+    """``{"actions": {"fold": ev, "bet": ev}, "best": ...}`` per unit of the ANTE, from card text."""
+    from ..vocabulary.base import Errors
+    from ..vocabulary.cards import CardError, parse_card
+
+    errors = Errors()
+    items = hand.split(",") if isinstance(hand, str) else list(hand)
+    cards: list[int] = []
+    for i, item in enumerate([*items, upcard]):
+        try:
+            cards.append(parse_card(str(item).strip()))
+        except CardError as exc:
+            errors.add("upcard" if i == len(items) else f"hand[{i}]", str(exc))
+    errors.raise_if_any()
+    evs = fold_decision_evs(rules, cards[:-1], cards[-1])
+    return {"actions": {"fold": round(evs["fold"], 12), "bet": round(evs["bet"], 12)}, "best": evs["best"]}
+
+
+__all__ = ["ante_bet_edges", "edge_wagers", "fold_decision_evs", "fold_decision_json"]

@@ -32,6 +32,7 @@ order of a small shoe to 1e-12.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from ..vocabulary.catalogue import W21
@@ -176,6 +177,7 @@ def tie_probabilities(rules: Any) -> dict[str | None, float]:
     return _ties(Rules.of(rules))[0]
 
 
+@lru_cache(maxsize=16)
 def _ties(r: Rules) -> tuple[dict[str | None, float], dict[str | None, tuple[Hand, Dealer]]]:
     full = shoe_composition(r.decks)
     n = sum(full)
@@ -218,4 +220,22 @@ def bonus_edges(rules: Any) -> dict[str, dict[str, float]]:
     return out
 
 
-__all__ = ["bonus_edges", "tie_probabilities"]
+
+
+def edge_wagers(rules: Any) -> dict[str, dict]:
+    """The ``gamemath edge`` entries of the tie bonuses (the shape of strategy_math.edge_wagers')."""
+    out = {}
+    for key, e in bonus_edges(rules).items():
+        out[key] = {
+            "house_edge": float(f"{e['house_edge']:.10g}"),
+            "variance": float(f"{e['variance']:.10g}"),
+            "method": METHOD,
+            "strategy": STRATEGY,
+            "exact": {"house_edge": repr(e["house_edge"]), "variance": repr(e["variance"]),
+                      "p_win": repr(e["p_win"]),
+                      "precision": "float, 1e-9 (splits: the other split hands' cards are not removed, see the module)"},
+        }
+    return out
+
+
+__all__ = ["bonus_edges", "edge_wagers", "tie_probabilities"]
