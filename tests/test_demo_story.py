@@ -23,6 +23,7 @@ from casino.scoping import user_casino_ids
 from tables.accounting.demo import UNRECORDED_ROUND_TABLE, UNRECORDED_ROUND_WIN
 from tables.accounting.models import ChipSlip, InventorySlip, SoftCount
 from tables.accounting.selectors_win import table_days
+from tables.field_words import label
 from tables.models import Casino, Dealer, Round, Table
 from tables.services.demo_story import (
     JACKPOT_PLAYER,
@@ -30,6 +31,7 @@ from tables.services.demo_story import (
     PATTERN_TABLE,
     demo_finished_day,
 )
+from tables.templatetags.words import money
 from tests.conftest import api_as
 
 # Committed as `load_demo` commits: the reports' tasks are queued on commit.
@@ -79,7 +81,7 @@ def test_a_gaming_manager_sees_one_jackpot_waiting_to_be_paid_on_live_meters(dem
     assert award.bank.casino == demo["casino"] and award.player == JACKPOT_PLAYER
     board = _text(_as("manager").get(reverse("jackpots-board")))
     waiting = board.split("Awards waiting to be paid", 1)[1]
-    assert f"UL-01 3 {JACKPOT_PLAYER} {award.line} {award.amount} Pay" in waiting, waiting
+    assert f"UL-01 3 {JACKPOT_PLAYER} {label(award.line)} {money(award.amount)} Pay" in waiting, waiting
     # Live meters: the demo's play taxed the markers and moved them above their resets.
     assert re.search(r"Tax collected \(contribution base\) \$[1-9]", board), board
 
