@@ -116,7 +116,7 @@ def test_round_page_shows_cards_pays_reasoning_and_revisions(client, floor, pitb
     assert "9♠" in page and "Q♥" in page  # cards as dealt
     assert "pays 10.00" in page and "pays 20.00" in page  # computed beside recorded
     assert "Revision 2" in page and "ante was paid double, not the 21" in page
-    assert "seats[seat 1].paid" in page  # what changed
+    assert "Seat 1, pay 1, net" in page and "seats[" not in page  # what changed, in words
     assert "superseded by a correction" in page  # the old finding, with its history
 
 
