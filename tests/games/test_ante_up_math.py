@@ -112,7 +112,7 @@ def _simulate(hand: tuple[str, str], upcard: str, n: int, seed: int) -> tuple[fl
                                               (("QS", "4H"), "AD")])
 def test_bet_value_agrees_with_a_seeded_simulation(hand, upcard):
     want = m.fold_decision_evs(RULES, [parse_card(c) for c in hand], parse_card(upcard))
-    mean, se = _simulate(hand, upcard, 6000, seed=sum(map(ord, "".join(hand) + upcard)))
+    mean, se = _simulate(hand, upcard, 4000, seed=sum(map(ord, "".join(hand) + upcard)))
     assert abs(want["bet"] - mean) < 4 * se, (want, mean, se)
 
 
@@ -132,3 +132,13 @@ def test_draws_count_only_when_the_hand_draws():
     g2 = m._Game(RULES, m.Rules.of(RULES), 7, draws_count=False)
     assert g.bet_value(10, 13) == pytest.approx(g2.bet_value(10, 13), abs=1e-12)  # T-K stands
     assert sum(g.bet_value(2, 3)[:2]) > sum(g2.bet_value(2, 3)[:2])  # 2-3 hits
+
+
+def test_the_fold_price_from_card_text_names_a_bad_card():
+    from tables.games.vocabulary.base import InvalidInput
+
+    out = m.fold_decision_json(RULES, "4S,9H", "AD")
+    assert out["best"] == "fold" and out["actions"]["fold"] == -1.0
+    with pytest.raises(InvalidInput) as exc:
+        m.fold_decision_json(RULES, "4S,ZZ", "AD")
+    assert list(exc.value.as_dict()) == ["hand[1]"]

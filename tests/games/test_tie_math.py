@@ -107,7 +107,7 @@ def test_tie_odds_of_a_hand_agree_with_a_seeded_simulation(c1, c2, up):
     u = tm._Upcard(Rules.of(RULES), up)
     u.deal(c1, c2, 1.0)
     assert sum(u.ties.values()) == pytest.approx(1.0, abs=1e-12)
-    n = 6000
+    n = 4000
     got = _simulate(c1, c2, up, n, seed=1000 * c1 + 10 * c2 + up)
     for tie in set(got) | set(u.ties):
         p = u.ties.get(tie, 0.0)
