@@ -37,22 +37,28 @@ S17_6D = sm.Rules(decks=6, h17=False)
 # --- published house edges -----------------------------------------------------------------
 
 # Wizard of Odds' house edge calculator, optimal CD play, peek, 3:2, split to 4, no resplit Aces.
+# Each shoe's tests share one worker (``--dist loadgroup``): the dealer's odds are computed
+# once per shoe and shared by every ruleset on it.
+SIX_DECKS = pytest.mark.xdist_group("strategy-6d-s17")
+TWO_DECKS = pytest.mark.xdist_group("strategy-2d-h17")
+ONE_DECK = pytest.mark.xdist_group("strategy-1d-h17")
+
 CALCULATOR = [
-    (S17_6D, 0.4031),
-    (sm.Rules(decks=2, h17=True), 0.3799),
-    (sm.Rules(decks=1, h17=True, das=False), 0.1518),
-    (sm.Rules(decks=6, h17=False, peek=False), 0.5142),
+    pytest.param(S17_6D, 0.4031, id="6d-s17-das", marks=SIX_DECKS),
+    pytest.param(sm.Rules(decks=2, h17=True), 0.3799, id="2d-h17-das", marks=TWO_DECKS),
+    pytest.param(sm.Rules(decks=1, h17=True, das=False), 0.1518, id="1d-h17-nodas", marks=ONE_DECK),
+    pytest.param(sm.Rules(decks=6, h17=False, peek=False), 0.5142, id="6d-s17-das-no-peek", marks=SIX_DECKS),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rules", "published"), CALCULATOR, ids=["6d-s17-das", "2d-h17-das", "1d-h17-nodas",
-                                                                  "6d-s17-das-no-peek"])
+@pytest.mark.parametrize(("rules", "published"), CALCULATOR)
 def test_house_edge_matches_the_calculator(rules, published):
     assert edge_points(rules) == pytest.approx(published, abs=0.005)
 
 
 @pytest.mark.slow
+@SIX_DECKS
 def test_six_to_five_costs_what_the_calculator_says():
     cost = edge_points(sm.Rules(decks=6, h17=False, natural_pays=Fraction(6, 5))) - edge_points(S17_6D)
     assert cost == pytest.approx(1.3597, abs=0.005)
@@ -61,15 +67,16 @@ def test_six_to_five_costs_what_the_calculator_says():
 # Appendix 9 (same split method): the game's expected return, DAS and no DAS columns.
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "published"), [
-    (sm.Rules(decks=1, h17=True, das=False), 0.1513),
-    (sm.Rules(decks=2, h17=True), 0.3797),
-], ids=["1d-h17-nodas", "2d-h17-das"])
+    pytest.param(sm.Rules(decks=1, h17=True, das=False), 0.1513, id="1d-h17-nodas", marks=ONE_DECK),
+    pytest.param(sm.Rules(decks=2, h17=True), 0.3797, id="2d-h17-das", marks=TWO_DECKS),
+])
 def test_house_edge_matches_appendix_9(rules, published):
     # Appendix 9 prints six decimals of the return: 0.0001 of a percentage point.
     assert edge_points(rules) == pytest.approx(published, abs=0.0005)
 
 
 @pytest.mark.slow
+@SIX_DECKS
 def test_variance_is_the_usual_blackjack_figure():
     result = sm.twenty_one_edge(S17_6D)
     # Published figures for six decks are 1.32 to 1.33 (Griffin; Wizard of Odds' "1.3").
@@ -333,6 +340,7 @@ def test_decision_command_refuses_a_bad_card():
 
 
 @pytest.mark.slow
+@SIX_DECKS
 def test_edge_command_lists_the_exact_wagers():
     result = gamemath("edge", "--game", "upcard_luck_21", "--rules", '{"dealer_hits_soft_17": false}')
     assert result["game"] == "upcard_luck_21"
