@@ -142,3 +142,47 @@ def test_the_fold_price_from_card_text_names_a_bad_card():
     with pytest.raises(InvalidInput) as exc:
         m.fold_decision_json(RULES, "4S,ZZ", "AD")
     assert list(exc.value.as_dict()) == ["hand[1]"]
+
+
+class _FirstHandRemoved(m._Game):
+    """A split deals the dealer from the shoe less the first split hand's cards as well."""
+
+    def finals(self, a, b):
+        if not (a == b and self.first_action(a, b) == SPLIT):
+            return super().finals(a, b)
+        out: dict = {}
+        pair = m._r10(a)
+        self._first(out, m._add(m._add(m.EMPTY13, a), b), m._plus(m._plus(m.ZERO, pair), pair), pair, 2, 1.0)
+        return out
+
+    def _first(self, out, cards, removed, pair, hands, p):
+        left = [s - c for s, c in zip(self.shoe13, cards, strict=True)]
+        n = sum(left)
+        for rank in range(1, 14):
+            if not left[rank - 1]:
+                continue
+            q = p * left[rank - 1] / n
+            c, nxt = m._r10(rank), m._add(cards, rank)
+            child = m._plus(removed, c)
+            if c == pair and hands < self.r.max_split_hands and pair != m.ACE_INDEX:
+                self._first(out, nxt, child, pair, hands + 1, q)
+                continue
+            hard, ace = m.PTS[pair] + m.PTS[c], m.ACE_INDEX in (pair, c)
+            plays = self.table.two_card(child, hard, ace, after_split=True, split_aces=pair == m.ACE_INDEX)
+            action = max(plays, key=lambda k: plays[k][0])
+            drawn = {(nxt, False): q}
+            if action != m.STAND:
+                drawn = {}
+                self._draw(drawn, nxt, child, hard, ace, q, once=action == DOUBLE)
+            for (cc, _split), v in drawn.items():
+                out[(cc, True)] = out.get((cc, True), 0.0) + v
+
+
+@pytest.mark.parametrize(("pair", "up"), [(8, 13), (2, 7), (1, 6)])
+def test_the_split_hands_draws_do_not_move_the_poker_wagers(pair, up):
+    """Optional stopping: the dealer's cards after the split hands' draws have the law they had before."""
+    r = m.Rules.of(RULES)
+    plain, removed = m._Game(RULES, r, up), _FirstHandRemoved(RULES, r, up)
+    assert plain.first_action(pair, pair) == SPLIT
+    assert len(removed.finals(pair, pair)) > 1
+    assert removed.bet_value(pair, pair) == pytest.approx(plain.bet_value(pair, pair), abs=1e-12)

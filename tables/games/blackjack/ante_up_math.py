@@ -40,13 +40,16 @@ any order: with the peek, the natural's probability comes from the shoe after th
 cards, and every drawing path is weighted with the dealer's non-natural hands from the shoe
 after it.
 
-**The one approximation: splits.** A split hand's poker hand is its first two cards (a pair,
-known exactly), but the dealer's cards are drawn from the shoe less the upcard and the two pair
-cards, ignoring the cards the split hands draw (the same simplification strategy_math makes for
-the split hands' blackjack values). Splits are about 2.5% of hands; the tests bound the effect.
+**Splits are exact too.** A split hand's poker hand is its first two cards (a pair); the dealer's
+cards are drawn from the shoe less the upcard and the two pair cards, and the cards the split
+hands draw are not removed. That is not an approximation: each split hand stops drawing on
+what it has seen (a stopping time), and the cards dealt after a stopping time are distributed
+as if nothing had been drawn (optional stopping for the shoe's composition, a martingale), so
+the dealer's hand, and with it the pair's ANTE and BET, have the same law. The tests check it:
+removing the first split hand's cards as well changes nothing (to 1e-12).
 
 **Precision.** Floats: sums of products of probabilities, no cancellation; agrees with a
-brute force over every card order of a small shoe to 1e-12 (tests) — well inside 1e-6.
+brute force over every card order of a small shoe to 1e-12 (tests), well inside 1e-6.
 """
 
 from __future__ import annotations
@@ -353,7 +356,7 @@ class _Game:
         for (cards, split), p in finals.items():
             seat = _seat(_cards(cards) if not split else first_two, first_two, split)
             pv = settler.player_value(seat)
-            dist = self.dealer(start if split else cards)
+            dist = self.dealer(cards)  # a split's key holds the cards the dealer's shoe lacks
             for cid, w in enumerate(dist):
                 if not w or (separate_natural and self.dp.classes[cid][1]):
                     continue
@@ -477,7 +480,7 @@ def edge_wagers(rules: Any) -> dict[str, dict]:
         "combined_house_edge_per_ante": repr(-(e["ante_ev"] + e["bet_ev"])),
         "element_of_risk": repr(-(e["ante_ev"] + e["bet_ev"]) / (1 + p_bet)),
         "by_upcard_ante_plus_bet": {k: repr(v) for k, v in e["by_upcard"].items()},
-        "precision": "float, 1e-9 (splits: the dealer is dealt from the shoe less the pair, see the module)",
+        "precision": "float, 1e-9",
     }
     return {
         ANTE: {"house_edge": _f(-e["ante_ev"]), "variance": _f(ante_var), "method": METHOD, "strategy": STRATEGY,
