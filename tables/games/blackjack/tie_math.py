@@ -17,13 +17,15 @@ shoe left after the upcard and those cards. Every card order is equally likely, 
 the natural's probability comes from the shoe after the first two cards and each drawing path
 is weighted with the dealer's non-natural outcomes from the shoe after it.
 
-**The one approximation: splits.** The first hand of a split is played to its end: it takes its
-second card; a card of the pair's rank is split off to a new hand while the rules allow
-(strategy_math's split always resplits, up to ``max_split_hands``; Aces only with
+**Splits.** The first hand of a split is played to its end first (the usual dealing order):
+it takes its second card; a card of the pair's rank is split off to a new hand while the rules
+allow (strategy_math's split always resplits, up to ``max_split_hands``; Aces only with
 ``resplit_aces``), and the hand takes another. The dealer's hand then comes from the shoe less
-the upcard, the pair cards split off and the first hand's cards, ignoring what the other split
-hands draw (the same simplification strategy_math makes for split hands, Wizard of Odds'
-Appendix 9 method).
+the upcard, the pair cards split off and the first hand's cards. The other split hands' draws
+are not removed, and need not be: they stop on what they have seen, and the cards dealt after
+a stopping time have the law they had before (optional stopping; Ante Up 21's tests check the
+same fact numerically). Under that dealing order the figures are exact for the strategy
+stated.
 
 **Precision.** Floats, no cancellation; the tests check against a brute force over every card
 order of a small shoe to 1e-12.
@@ -233,7 +235,7 @@ def edge_wagers(rules: Any) -> dict[str, dict]:
             "strategy": STRATEGY,
             "exact": {"house_edge": repr(e["house_edge"]), "variance": repr(e["variance"]),
                       "p_win": repr(e["p_win"]),
-                      "precision": "float, 1e-9 (splits: the other split hands' cards are not removed, see the module)"},
+                      "precision": "float, 1e-9"},
         }
     return out
 
