@@ -1,4 +1,4 @@
-"""A round's field paths as people at the table read them.
+"""Words for people: a round's field paths as the table reads them, and the glossary of codes.
 
 The engine names a wrong field by its path in the round's JSON, counted from zero
 (``round.seats[1].hands[0].cards``): clients keep those keys. People count from one and
@@ -284,11 +284,6 @@ def label(code, kind: str | None = None) -> str:
         if text in words:
             return words[text]
     return text
-
-
-def known_codes() -> set[str]:
-    """Every code with a label that differs from it: a page that shows one shows a code."""
-    return {code for words in GLOSSARY.values() for code, text in words.items() if code != text}
 
 
 def field_label(name: str) -> str:
