@@ -726,7 +726,8 @@ def edge_wagers(rules: Any) -> dict[str, dict]:
 
     The 21 bet (optimal CD play), insurance (when offered) and the side bets with no
     decision (:func:`~tables.games.blackjack.game_math.wager_odds_for_rules`). Ante Up 21's
-    ANTE/BET and Blackjack Tie's tie bonuses are not here: they have no exact math yet.
+    ANTE/BET and Blackjack Tie's tie bonuses ride on this play: their math is in
+    :mod:`.ante_up_math` and :mod:`.tie_math` (``gamemath edge`` joins them).
     """
     from .game_math import wager_odds_for_rules
 

@@ -8,7 +8,9 @@ version stores; missing settings take the card's default):
 
 * ``edge``: ``{"game", "wagers": {WAGER: {"house_edge", "variance", "method": "exact",
   "strategy", "exact": {...}}}}``, every wager of the game that has exact math so far;
-* ``decision --hand 7S,5H,4C --upcard TD``: ``{"actions": {ACTION: ev}, "best": ACTION}``.
+* ``decision --hand 7S,5H,4C --upcard TD``: ``{"actions": {ACTION: ev}, "best": ACTION}``, per
+  unit of the 21 bet (the blackjack games) or of the ANTE (Poker or Bust); ``--wager ante``
+  prices Ante Up 21's fold-or-bet decision instead, per unit of the ANTE.
 
 Each is a registry of one function per game (:data:`EDGE`, :data:`DECISION`): a game that gets
 its exact math adds one entry.
@@ -21,8 +23,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from tables.games import GAMES
+from tables.games.blackjack import ante_up_math, strategy_math, tie_math
 from tables.games.blackjack import game_math as blackjack_math
-from tables.games.blackjack import strategy_math
 from tables.games.poker_or_bust import exact as poker_or_bust_exact
 from tables.games.poker_or_bust import game_math as poker_or_bust_math
 from tables.games.vocabulary.base import InvalidInput
@@ -37,9 +39,9 @@ SUBCOMMANDS = {**blackjack_math.GAMEMATH, **poker_or_bust_math.GAMEMATH}
 
 #: game -> edge(rules) -> {wager: {...}}: the wagers of the game whose math is exact.
 EDGE = {
-    ANTE_UP_21: strategy_math.edge_wagers,
+    ANTE_UP_21: lambda rules: {**strategy_math.edge_wagers(rules), **ante_up_math.edge_wagers(rules)},
     UPCARD_LUCK_21: strategy_math.edge_wagers,
-    BLACKJACK_TIE: strategy_math.edge_wagers,
+    BLACKJACK_TIE: lambda rules: {**strategy_math.edge_wagers(rules), **tie_math.edge_wagers(rules)},
     POKER_OR_BUST: poker_or_bust_exact.edge_wagers,
 }
 
@@ -49,6 +51,11 @@ DECISION = {
     UPCARD_LUCK_21: strategy_math.decision_json,
     BLACKJACK_TIE: strategy_math.decision_json,
     POKER_OR_BUST: poker_or_bust_exact.decision_json,
+}
+
+#: game -> the decision that prices a wager other than the game's main one (``--wager``).
+SIDE_DECISION = {
+    (ANTE_UP_21, "ante"): ante_up_math.fold_decision_json,
 }
 
 
@@ -77,6 +84,9 @@ class Command(BaseCommand):
         decision.add_argument("--upcard", required=True, help="the dealer's upcard, e.g. TD")
         decision.add_argument("--after-split", dest="after_split", action="store_true",
                               help="the hand is one of a split (no natural, no insurance; DAS rule)")
+        decision.add_argument("--wager", dest="priced", choices=["main", "ante"], default="main",
+                              help="main: the game's main decision (hit, stand, ... or draw, stand); "
+                                   "ante: Ante Up 21's fold or bet, seeing two cards and the upcard")
         for p in (edge, decision):
             p.add_argument("--rules", help="the ruleset as JSON (missing settings take the card's default)")
             p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -99,6 +109,14 @@ class Command(BaseCommand):
             return {"game": game, "wagers": EDGE[game](_rules(game, options.get("rules")))}
         if name == "decision":
             game = options["game"]
+            wager = options.get("priced") or "main"
+            if wager != "main":
+                side = SIDE_DECISION.get((game, wager))
+                if side is None:
+                    raise CommandError(f"--wager {wager}: {game} has no such decision")
+                if options.get("after_split"):
+                    raise CommandError("--after-split: the fold decision is made before any split")
+                return side(_rules(game, options.get("rules")), options["hand"], options["upcard"])
             return DECISION[game](
                 _rules(game, options.get("rules")), options["hand"], options["upcard"],
                 after_split=bool(options.get("after_split")),
