@@ -35,12 +35,12 @@ SCREEN_JS = """(minTap) => {
     const style = getComputedStyle(el);
     return style.visibility !== 'hidden' && style.display !== 'none' && !el.closest('[hidden]');
   };
-  const header = document.querySelector('header.top');
+  const header = document.querySelector('header.top, #header');  // the app's, or the admin's
   let headerHeight = 0, oneLine = true, lines = [];
   if (header) {
     headerHeight = header.getBoundingClientRect().height;
     // One line: every item of the header and of its navigation shares one band of height.
-    const items = [...header.querySelectorAll(':scope > *, nav.main > *')].filter(visible)
+    const items = [...header.querySelectorAll(':scope > *, nav.main > *, #user-tools > *')].filter(visible)
       .map((el) => el.getBoundingClientRect());
     if (items.length) {
       const top = Math.max(...items.map((b) => b.top)), bottom = Math.min(...items.map((b) => b.bottom));
