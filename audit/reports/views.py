@@ -162,8 +162,10 @@ def reports_today(request):
             messages.success(request, f"Today so far at {casino}: refresh started.")
             return redirect("reports-day", pk=report.pk)
     else:
-        # Opening the page builds today so far when none is fresh: nobody has to ask first.
-        return redirect("reports-day", pk=provisional_on_open(casino=casino, requested_by=request.user).pk)
+        # Opening the page builds today so far when none is fresh: nobody has to ask first. The
+        # page is the report itself, at a stable address (a bookmark, the progress's reload).
+        report = provisional_on_open(casino=casino, requested_by=request.user)
+        return render(request, "reports/day.html", _context(request, report))
     report = DailyReport.objects.filter(
         casino=casino, gaming_day=current_gaming_day(casino), provisional=True
     ).first()

@@ -19,7 +19,7 @@ import logging
 import os
 import time
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import date, timedelta
 
 from django.conf import settings
@@ -214,10 +214,10 @@ def provisional_on_open(*, casino: Casino, requested_by=None, now=None) -> Daily
     report = DailyReport.objects.filter(casino=casino, gaming_day=day, provisional=True).first()
     if provisional_fresh(report, now):
         return report
-    try:
-        return provisional_request(casino=casino, requested_by=requested_by, via="page open", now=now)
-    except ValidationError:
-        return DailyReport.objects.get(casino=casino, gaming_day=day, provisional=True)
+    with suppress(ValidationError):
+        provisional_request(casino=casino, requested_by=requested_by, via="page open", now=now)
+    # Read again: without a broker the run has already happened, at the request's commit.
+    return DailyReport.objects.select_related("casino").get(casino=casino, gaming_day=day, provisional=True)
 
 
 def _run_request(
