@@ -270,3 +270,17 @@ def test_every_place_that_makes_a_finding_names_a_catalogued_code_with_its_kind_
             assert all(FINDINGS[c].quotes == QUOTES_RULE for c in codes), (where, codes)
             quoted = {text for c in codes for text in (FINDINGS[c].rule, *FINDINGS[c].cases)}
             assert rules <= quoted, (where, codes, rules - quoted)
+
+
+def test_a_pay_finding_names_the_wager_by_its_label():
+    """The pit boss reads "Seat 3, hand 2, 21 bet", not the engine's key ("seat 3 hand 2 21")."""
+    from tables.games.vocabulary.base import RecordedPay, Settlement, compare_recorded
+    from tables.games.vocabulary.catalogue import TIE_WAGERS, W21
+
+    settled = [Settlement(seat=3, wager=W21, hand=1, stake=Decimal("10"), net=Decimal("10"), outcome="win",
+                          explanation="player 20 beats dealer 19"),
+               Settlement(seat=1, wager=TIE_WAGERS["LS"], hand=None, stake=Decimal("5"), net=Decimal("-5"),
+                          outcome="lose", explanation="no tie")]
+    found = compare_recorded(settled, [RecordedPay(3, W21, Decimal("5"), 1), RecordedPay(1, TIE_WAGERS["LS"],
+                                                                                          Decimal("0"))])
+    assert [f.message.split(":")[0] for f in found] == ["Seat 3, hand 2, 21 bet", "Seat 1, Tie LS (17-19)"]

@@ -18,7 +18,7 @@ import cython
 
 from .cards import TEXT
 from .catalogue import FINDING_KINDS as FINDING_KINDS  # finding kinds: the catalogue's, re-exported
-from .catalogue import OVERPAY, PAY_ABOVE_EXPECTED, PAY_BELOW_EXPECTED, UNDERPAY
+from .catalogue import OVERPAY, PAY_ABOVE_EXPECTED, PAY_BELOW_EXPECTED, UNDERPAY, WAGER_LABELS
 from .catalogue import PROCEDURE as PROCEDURE
 from .catalogue import RULE_VIOLATION as RULE_VIOLATION
 from .money import CENT, ZERO, MoneyError, money_text, to_money
@@ -225,10 +225,11 @@ class Audit:
 
 
 def _wager_label(seat: int, wager: str, hand: int | None) -> str:
-    where = f"seat {seat}"
+    """Where a pay was, in the words of the pages: "Seat 3, hand 1, 21 bet"."""
+    where = f"Seat {seat}"
     if hand is not None:
-        where += f" hand {hand + 1}"
-    return f"{where} {wager}"
+        where += f", hand {hand + 1}"
+    return f"{where}, {WAGER_LABELS.get(wager, wager)}"
 
 
 def compare_recorded(settlements: Iterable[Settlement], recorded: Iterable[RecordedPay]) -> list[Finding]:
@@ -253,7 +254,7 @@ def compare_recorded(settlements: Iterable[Settlement], recorded: Iterable[Recor
                 code=PAY_ABOVE_EXPECTED if diff > 0 else PAY_BELOW_EXPECTED,
                 kind=kind,
                 message=(
-                    f"{label.capitalize()}: dealer's result {money_text(pay.net)}, "
+                    f"{label}: dealer's result {money_text(pay.net)}, "
                     f"should be {money_text(exp_net)}{why}; "
                     f"{'overpaid' if diff > 0 else 'underpaid'} by {money_text(abs(diff))}."
                 ),
