@@ -63,7 +63,7 @@ def test_a_count_signed_after_the_report_closes_the_day_only_with_the_run_that_h
     d.sign()
     assert _closed(casino) is None
     assert close_waiting(casino.pk, DAY) == [
-        "a run of the final report that holds the signed count of BJ-1 (a signature re-runs a finished report)"]
+        "the final report does not hold the signed count of BJ-1 yet (a signature re-runs a finished report)"]
     monkeypatch.undo()
     final_report(casino)  # ... until it is
     assert _closed(casino) is not None

@@ -105,14 +105,14 @@ def close_blockers(casino_id: int, gaming_day: date) -> list[Blocker]:
         waiting.append(Blocker("the final report has not finished", reports,
                                f"Run (or follow) the final report of {gaming_day:%Y-%m-%d} on the reports page"))
     elif reopen is not None and run.requested_at <= reopen.reopened_at:
-        waiting.append(Blocker("a re-run of the final report requested after the reopen (re-run it once the "
-                               "corrections are made)", reverse("reports-day", args=[run.report_id]),
+        waiting.append(Blocker("the final report has not been re-run since the day was reopened (re-run it "
+                               "once the corrections are made)", reverse("reports-day", args=[run.report_id]),
                                "Re-run the final report"))
     else:
         behind = [c["table"] for c in _signed_counts(casino_id, gaming_day)
                   if run.lines.get(f"table:{c['table_id']}", {}).get("drop") != c["drop"]]
         if behind:
-            waiting.append(Blocker(f"a run of the final report that holds the signed count of {', '.join(behind)} "
+            waiting.append(Blocker(f"the final report does not hold the signed count of {', '.join(behind)} yet "
                                    "(a signature re-runs a finished report)",
                                    reverse("reports-day", args=[run.report_id]), "Follow the final report's run"))
     waiting += _count_blockers(casino_id, gaming_day)
