@@ -65,6 +65,6 @@ def test_record_a_buy_in_then_drop_count_and_sign(transactional_db, live_server,
     page.goto(f"{live_server.url}/count/")
     page.click(f"#box-{f.table.label} .sign-count")
     page.wait_for_selector("text=signed and posted")
-    assert page.locator(f"#box-{f.table.label} .counted-drop").inner_text() == "1050.00"
+    assert page.locator(f"#box-{f.table.label} .counted-drop").inner_text() == "1,050.00"
     _no_sideways_scroll(page)
     ctx.close()

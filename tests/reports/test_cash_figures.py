@@ -195,7 +195,7 @@ def test_the_provisional_report_shows_estimated_drop_and_count_pending():
     client.force_login(user_with_role("finance", username="fin-today", casinos=[f.casino]))
     page = client.get(f"/reports/{report.pk}/").content.decode()
     cash = page[page.index('id="cash-figures"'):page.index('id="play-against-cash"')]
-    assert "count pending" in cash and "3000.00" in cash and "Provisional" in page
+    assert "count pending" in cash and "3,000.00" in cash and "Provisional" in page
 
 
 @pytest.mark.django_db
@@ -232,7 +232,7 @@ def test_the_page_the_api_the_files_and_the_pdf_carry_the_new_sections(client, s
 
     page = client.get(f"/reports/{report.pk}/").content.decode()
     for text in ("Hold % of handle", "Hold % (win / drop)", "Cash figures", "Recorded play against cash",
-                 "Why it won or lost", "8100.00", "3.33", "200.00", why):
+                 "Why it won or lost", "8,100.00", "3.33", "200.00", why):
         assert text in page, text
 
     body = client.get(f"/api/v1/reports/{report.pk}/").json()
