@@ -77,6 +77,7 @@ from .strategy_math import (
     _dealer_terms,
     _plus,
     _Table,
+    falling_factorials,
 )
 
 METHOD = "exact"
@@ -168,13 +169,7 @@ class _DealerPoker:
         """P(each class) with the hole card and draws from ``shoe`` (13 rank counts)."""
         stride = self.stride
         n10 = [shoe[r] for r in range(9)] + [sum(shoe[9:13])]
-        f: list[float] = []
-        for n in n10:
-            x = 1.0
-            f.append(1.0)
-            for k in range(stride - 1):
-                x *= n - k
-                f.append(x if x > 0 else 0.0)
+        f = falling_factorials(n10, stride)
         total = sum(n10)
         inv = [1.0]
         x = 1.0

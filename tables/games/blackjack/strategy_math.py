@@ -456,6 +456,19 @@ def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[dict[int
     return n_x, n_y, pairs
 
 
+def falling_factorials(counts: Sequence[int], stride: int) -> list[float]:
+    """For each rank count n, n(n-1)...(n-k+1) for k = 0..stride-1, flattened (stride per rank):
+    the ordered ways to draw k cards of that rank, 0 where the shoe has fewer."""
+    f: list[float] = []
+    for n in counts:
+        x = 1.0
+        f.append(1.0)
+        for k in range(stride - 1):
+            x *= n - k
+            f.append(x if x > 0 else 0.0)
+    return f
+
+
 def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float, ...]:
     """The dealer's final hand, upcard ``up`` (rank index) held, drawing from ``comp``.
 
@@ -468,13 +481,7 @@ def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float,
     thousands of these.
     """
     stride, groups = _dealer_terms(up, bool(h17))
-    f: list[float] = []
-    for n in comp:
-        x = 1.0
-        f.append(1.0)
-        for k in range(stride - 1):
-            x *= n - k
-            f.append(x if x > 0 else 0.0)
+    f = falling_factorials(comp, stride)
     total = sum(comp)
     out = [0.0] * 7
     for slot, k, terms in groups:
