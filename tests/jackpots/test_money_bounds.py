@@ -62,7 +62,7 @@ def test_the_page_refuses_it_as_a_form_error():
         "bank": bank.pk, "line": LINE, "target": "meter", "amount": HUGE,
         "reason": "malfunction_correction", "note": "meter fault"}, format="multipart")
     assert page.status_code == 200
-    assert "amount: 999,999,999,999.99 is more than the largest figure bank Fortune bank takes" in \
+    assert "Amount: 999,999,999,999.99 is more than the largest figure bank Fortune bank takes" in \
         page.content.decode()
     assert not JackpotAdjustment.objects.exists()
 
