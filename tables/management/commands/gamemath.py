@@ -37,10 +37,12 @@ from tables.games.vocabulary.catalogue import (
 
 SUBCOMMANDS = {**blackjack_math.GAMEMATH, **poker_or_bust_math.GAMEMATH}
 
-#: game -> edge(rules) -> {wager: {...}}: the wagers of the game whose math is exact.
+#: game -> edge(rules) -> {wager: {...}}: the wagers of the game whose math is exact. Each entry
+#: reads the module's function when called, not when this module is imported, so every game's
+#: entry resolves the same way.
 EDGE = {
     ANTE_UP_21: lambda rules: {**strategy_math.edge_wagers(rules), **ante_up_math.edge_wagers(rules)},
-    UPCARD_LUCK_21: strategy_math.edge_wagers,
+    UPCARD_LUCK_21: lambda rules: strategy_math.edge_wagers(rules),
     BLACKJACK_TIE: lambda rules: {**strategy_math.edge_wagers(rules), **tie_math.edge_wagers(rules)},
     POKER_OR_BUST: poker_or_bust_exact.edge_wagers,
 }
