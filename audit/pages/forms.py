@@ -7,6 +7,7 @@ from django import forms
 from audit.models import Finding
 from casino.periods import period_error
 from casino.scoping import scope
+from casino.widgets import ListSelect
 from tables.field_words import label
 from tables.games.vocabulary.base import FINDING_KINDS
 from tables.models import Dealer, Pit, Table
@@ -22,12 +23,13 @@ ORDER_CHOICES = [("newest", "Newest first"), ("largest", "Largest first")]
 
 
 class QueueFilterForm(forms.Form):
-    pit = forms.ModelChoiceField(queryset=Pit.objects.all(), required=False, empty_label="All pits")
+    pit = forms.ModelChoiceField(queryset=Pit.objects.all(), required=False, empty_label="All pits",
+                                 widget=ListSelect)
     table = forms.ModelChoiceField(
-        queryset=Table.objects.select_related("pit"), required=False, empty_label="All tables"
+        queryset=Table.objects.select_related("pit"), required=False, empty_label="All tables", widget=ListSelect
     )
     dealer = forms.ModelChoiceField(
-        queryset=Dealer.objects.all(), required=False, empty_label="All dealers"
+        queryset=Dealer.objects.all(), required=False, empty_label="All dealers", widget=ListSelect
     )
     since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="From")
     until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="To")
