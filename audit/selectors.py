@@ -201,12 +201,10 @@ def dealer_error_rounds(dealer: Dealer, *, since: date | None = None, until: dat
         rounds = rounds.filter(gaming_day__gte=since)
     if until:
         rounds = rounds.filter(gaming_day__lte=until)
-    return (
-        _round_stats(rounds, _days(since, until))
-        .filter(has_error=True)
-        .select_related("table")
-        .order_by("-recorded_at")
-    )
+    # Newest first from round_dealer_recorded: a page stops after its rounds with an error (one
+    # round in forty), instead of sorting every round the dealer dealt in the period.
+    held = Exists(counted_findings(Finding.objects.filter(round=OuterRef("pk")), days=_days(since, until)))
+    return rounds.filter(held).select_related("table").order_by("-recorded_at")
 
 
 #: Hold'em's pot and rake rows: their pushes are the log's awards, judged whole (no recorded net).

@@ -300,7 +300,8 @@ class Round(models.Model):
     game = models.CharField(max_length=32, choices=GAME_CHOICES)
     gaming_day = models.DateField()
     ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.PROTECT, related_name="rounds")
-    dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, related_name="rounds")
+    # Indexed by round_dealer_recorded below (which also serves the foreign key).
+    dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, related_name="rounds", db_index=False)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(db_index=True)
     revision = models.PositiveIntegerField(default=1, help_text="The current revision's number.")
@@ -328,6 +329,10 @@ class Round(models.Model):
             # A day's rounds newest first (the rounds list): recorded_at's own index gives that
             # order across the month's partition, reading past the later days' rounds first.
             models.Index(fields=["gaming_day", "recorded_at"], name="round_day_recorded"),
+            # A dealer's rounds newest first (the dealer page's rounds with an error): the dealer's
+            # own index gave them in no order, so a page of 20 sorted every round the dealer dealt
+            # in the period (thousands on a busy day). It replaces the dealer's own index.
+            models.Index(fields=["dealer", "recorded_at"], name="round_dealer_recorded"),
         ]
 
     def __str__(self) -> str:
