@@ -27,7 +27,7 @@ from casino.periods import DEFAULT_DAYS
 from casino.scoping import narrow
 from tables.closing.models import DayClose
 from tables.games.vocabulary.catalogue import OVERPAY, UNDERPAY
-from tables.models import Dealer, Round, Wager
+from tables.models import Dealer, Round
 
 #: A period of gaming days (first, last), or None for all of them.
 Days = tuple[date, date] | None
@@ -193,14 +193,18 @@ def _rates(row: dict) -> dict:
     return row
 
 
-def dealer_error_rounds(dealer: Dealer, *, since: date | None = None, until: date | None = None) -> QuerySet[Round]:
+def dealer_error_rounds(dealer: Dealer, *, since: date | None = None, until: date | None = None,
+                        days: list[date] | None = None) -> QuerySet[Round]:
     """The dealer's rounds of the period holding a dealer error, newest first (voided ones by a
-    reviewed finding)."""
+    reviewed finding); ``days``: only those gaming days of it (the days the dealer's rollups show
+    an error on: a dealer without one reads none of his rounds)."""
     rounds = Round.objects.filter(dealer=dealer)
     if since:
         rounds = rounds.filter(gaming_day__gte=since)
     if until:
         rounds = rounds.filter(gaming_day__lte=until)
+    if days is not None:
+        rounds = rounds.filter(gaming_day__in=days)
     # Newest first from round_dealer_recorded: a page stops after its rounds with an error (one
     # round in forty), instead of sorting every round the dealer dealt in the period.
     held = Exists(counted_findings(Finding.objects.filter(round=OuterRef("pk")), days=_days(since, until)))
@@ -209,28 +213,23 @@ def dealer_error_rounds(dealer: Dealer, *, since: date | None = None, until: dat
 
 #: Hold'em's pot and rake rows: their pushes are the log's awards, judged whole (no recorded net).
 _LOG_PAYS = ("pot", "rake")
+#: How a wager's pay stands, the dealer page's three counts (the rollups' column names).
+PAY_RECORDED, PAY_ATTESTED, PAY_NOT_RECORDED = "pays_recorded", "pays_attested", "pays_not_recorded"
+PAY_STATES = (PAY_RECORDED, PAY_ATTESTED, PAY_NOT_RECORDED)
 
 
-def dealer_pays(dealer: Dealer, *, since: date, until: date) -> dict:
-    """The pays of the dealer's active rounds of the period (current revisions), counted apart
-    (docs/floor/recording-rounds.md): ``recorded``, ``attested`` ("paid as shown", not
-    recorded) and ``not_recorded`` (neither: rounds stored before the rule, or loaded around
-    the tablet). Only recorded pays are judged, so only they can show an error."""
-    wagers = Wager.objects.filter(
-        gaming_day__gte=since, gaming_day__lte=until, round__dealer=dealer, round__status=Round.ACTIVE,
-        revision__number=F("round__revision"),
-        # The joined rounds and revisions are partitioned by month too: the period named on each
-        # keeps the plan to the period's months (a wager shares its round's and revision's day).
-        round__gaming_day__gte=since, round__gaming_day__lte=until,
-        revision__gaming_day__gte=since, revision__gaming_day__lte=until,
-    )
-    unrecorded = Q(recorded_net__isnull=True)
-    attested = Q(revision__pays_attested=True)
-    return wagers.aggregate(
-        recorded=Count("pk", filter=~unrecorded | (Q(wager__in=_LOG_PAYS) & ~attested)),
-        attested=Count("pk", filter=unrecorded & attested),
-        not_recorded=Count("pk", filter=unrecorded & ~attested & ~Q(wager__in=_LOG_PAYS)),
-    )
+def pay_state(wager: str, recorded: bool, attested: bool) -> str:
+    """The pays of a round's current revision, counted apart (docs/floor/recording-rounds.md):
+    ``recorded`` (the dealer's pay was entered, or a Hold'em pot or rake row, which the log's
+    awards judge whole, unless the revision was attested), ``attested`` ("paid as shown", not
+    recorded) and ``not_recorded`` (neither: rounds stored before the rule, or loaded around the
+    tablet). Only recorded pays are judged, so only they can show an error.
+
+    The one definition: the rollups' writer applies it to the rows it has just written and to
+    the raw rows it rebuilds from (audit/rollups/writer.py), and the dealer page sums the rollups."""
+    if recorded or (wager in _LOG_PAYS and not attested):
+        return PAY_RECORDED
+    return PAY_ATTESTED if attested else PAY_NOT_RECORDED
 
 
 def dealer_table(*, since: date | None = None, until: date | None = None, casinos=None) -> list[dict]:

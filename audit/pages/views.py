@@ -15,11 +15,17 @@ from django.views.decorators.http import require_POST
 from audit.models import Finding
 from audit.pages.forms import PeriodForm, QueueFilterForm, ReviewForm
 from audit.reports.selectors_cash import open_unexplained_findings
-from audit.rollups.selectors import dealer_stats, dealer_table, floor_average, overpay_patterns
+from audit.rollups.selectors import (
+    dealer_error_days,
+    dealer_pays,
+    dealer_stats,
+    dealer_table,
+    floor_average,
+    overpay_patterns,
+)
 from audit.selectors import (
     QueueFilters,
     dealer_error_rounds,
-    dealer_pays,
     finding_queue,
     finding_queue_totals,
     older_waiting_count,
@@ -256,8 +262,9 @@ def dealer_detail(request, pk: int):
     stats = dealer_stats(dealer, since=period["since"], until=period["until"])
     # The list reads raw rounds: the period's last DEFAULT_DAYS at most, whatever the period.
     recent_since = max(period["since"], default_period(None, period["until"], period["until"])[0])
-    recent = dealer_error_rounds(dealer, since=recent_since, until=period["until"])[:20]
-    # Raw wagers, as the list of rounds: the same window.
+    days = dealer_error_days(dealer, since=recent_since, until=period["until"])
+    recent = dealer_error_rounds(dealer, since=recent_since, until=period["until"], days=days)[:20] if days else []
+    # From the rollups, for the same window as the list of rounds.
     pays = dealer_pays(dealer, since=recent_since, until=period["until"])
     return render(
         request,

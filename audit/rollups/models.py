@@ -31,6 +31,10 @@ class DailyRollup(models.Model):
     open_findings = models.IntegerField(default=0, help_text="Counted findings waiting for a decision.")
     overpaid = models.DecimalField(**MONEY_SUM, default=0)
     underpaid = models.DecimalField(**MONEY_SUM, default=0)
+    # The wagers of the active rounds' current revisions by how their pay stands (audit.selectors.pay_state).
+    pays_recorded = models.IntegerField(default=0, help_text="Wagers whose pay the dealer's recording gives.")
+    pays_attested = models.IntegerField(default=0, help_text='Wagers "paid as shown": attested, not recorded.')
+    pays_not_recorded = models.IntegerField(default=0, help_text="Wagers with neither a recorded pay nor an attestation.")
 
     class Meta:
         db_table = "rollups_daily"

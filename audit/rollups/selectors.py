@@ -9,7 +9,7 @@ from datetime import date
 from django.db.models import Count, QuerySet, Sum
 
 from audit.rollups.models import DailyCodeRollup, DailyOverpayRollup, DailyRollup
-from audit.selectors import ZERO, _cents, _money_rows, _rates
+from audit.selectors import PAY_STATES, ZERO, _cents, _money_rows, _rates
 from casino.scoping import narrow
 from tables.models import Dealer
 
@@ -73,6 +73,20 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
         "amount",
     )
     return _rates(_figures(row))
+
+
+def dealer_error_days(dealer: Dealer, *, since: date, until: date) -> list[date]:
+    """The gaming days of the period on which the dealer dealt a round holding an error."""
+    return list(_period(DailyRollup.objects.all(), since, until, dealer=dealer.pk).filter(error_rounds__gt=0)
+                .values_list("gaming_day", flat=True).distinct())
+
+
+def dealer_pays(dealer: Dealer, *, since: date, until: date) -> dict:
+    """The pays of the dealer's active rounds of the period by how they stand (audit.selectors.pay_state):
+    ``recorded``, ``attested`` and ``not_recorded``, from the rollups."""
+    sums = _period(DailyRollup.objects.all(), since, until, dealer=dealer.pk).aggregate(
+        **{state: Sum(state) for state in PAY_STATES})
+    return {state.removeprefix("pays_"): sums[state] or 0 for state in PAY_STATES}
 
 
 def overpay_patterns(*, since: date | None = None, until: date | None = None, min_count: int = 2,

@@ -23,23 +23,23 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import router, transaction
-from django.db.models import Count, Exists, Max, Min, OuterRef, Q, Value
+from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 
 from audit import chain
 from audit.models import Finding
 from audit.rollups.models import DailyCodeRollup, DailyOverpayRollup, DailyRollup
-from audit.selectors import _money_sum, _round_stats, counted_findings
+from audit.selectors import PAY_STATES, _money_sum, _round_stats, counted_findings, pay_state
 from casino.rows import RowInserter
 from tables.games.vocabulary.catalogue import OVERPAY, UNDERPAY
 from tables.history.days import days_with_tables
-from tables.models import Round
+from tables.models import Round, Wager
 
 _DAY = ("gaming_day", "table_id", "dealer_id", "game")
 #: Each rollup: its key columns and its additive figures.
 SHAPES = {
     DailyRollup: (_DAY, ("rounds", "active_rounds", "error_rounds", "findings", "open_findings", "overpaid",
-                         "underpaid")),
+                         "underpaid", *PAY_STATES)),
     DailyCodeRollup: ((*_DAY, "kind", "code"), ("count", "amount")),
     DailyOverpayRollup: (("gaming_day", "table_id", "dealer_id", "seat", "player"),
                          ("count", "rounds", "player_rounds", "amount")),
@@ -86,7 +86,23 @@ def figures(**rounds_filter) -> Figures:
                           errors=Count("id", filter=Q(has_error=True)))):
         key = (_day(row["gaming_day"]), row["table"], row["dealer"], row["game"])
         day_rows[key] = {"rounds": row["n"], "active_rounds": row["active"], "error_rounds": row["errors"],
-                         "findings": 0, "open_findings": 0, "overpaid": _money(0), "underpaid": _money(0)}
+                         "findings": 0, "open_findings": 0, "overpaid": _money(0), "underpaid": _money(0),
+                         **dict.fromkeys(PAY_STATES, 0)}
+    # The pays of the active rounds' current revisions, grouped as pay_state reads them. The
+    # wagers, rounds and revisions are all partitioned by the day: the days said of each.
+    wagers = Wager.objects.filter(**{f"round__{k}": v for k, v in rounds_filter.items()},
+                                  round__status=Round.ACTIVE, revision__number=F("round__revision"))
+    if days:
+        wagers = wagers.filter(gaming_day__range=days, revision__gaming_day__range=days,
+                               round__gaming_day__range=days)
+    for row in (wagers.order_by().values("round__gaming_day", "round__table", "round__dealer", "round__game",
+                                         "wager", "revision__pays_attested")
+                .annotate(entered=Count("id", filter=Q(recorded_net__isnull=False)),
+                          missing=Count("id", filter=Q(recorded_net__isnull=True)))):
+        key = (_day(row["round__gaming_day"]), row["round__table"], row["round__dealer"], row["round__game"])
+        for recorded, n in ((True, row["entered"]), (False, row["missing"])):
+            if n:
+                day_rows[key][pay_state(row["wager"], recorded, row["revision__pays_attested"])] += n
     for row in (findings.values(*on_round.values())
                 .annotate(n=Count("id"), waiting=Count("id", filter=Q(status=Finding.OPEN)),
                           over=_money_sum("amount", kind=OVERPAY), under=_money_sum("amount", kind=UNDERPAY))):
@@ -160,13 +176,19 @@ def rounds_changing(round_ids: Iterable[int]):
 
 
 def round_recorded(sender, *, round, revision, **kwargs) -> None:  # noqa: A002
-    """``round_posted`` listener: a new round adds its figures (a correction is a rounds_changing)."""
+    """``round_posted`` listener: a new round adds its figures (a correction is a rounds_changing).
+    A round without findings (most of them) adds its row from the rows the recording just wrote,
+    with no read."""
     if revision.number != 1:
         return
-    if getattr(revision, "finding_rows", None) == []:
+    wagers = getattr(revision, "wager_rows", None)
+    if getattr(revision, "finding_rows", None) == [] and wagers is not None:
         key = (_day(round.gaming_day), round.table_id, round.dealer_id, round.game)
         row = {"rounds": 1, "active_rounds": 1, "error_rounds": 0, "findings": 0, "open_findings": 0,
-               "overpaid": 0, "underpaid": 0}
+               "overpaid": 0, "underpaid": 0, **dict.fromkeys(PAY_STATES, 0)}
+        # The rows just written, read as the rebuild reads them from the database.
+        for wager in wagers:
+            row[pay_state(wager.wager, wager.recorded_net is not None, revision.pays_attested)] += 1
         _increment({**_EMPTY, DailyRollup: {key: row}})
         return
     _increment(_difference(_EMPTY, figures(pk=round.pk, gaming_day=round.gaming_day)))

@@ -181,3 +181,33 @@ def test_the_rounds_api_list_of_a_day_reads_it_from_its_index(day):
     reads = reads_of(client, f"/api/v1/rounds/?gaming_day={day.isoformat()}&limit=50", day)
     for sql in reads:
         assert_day_plan(sql, day)
+
+
+
+def test_a_dealers_page_reads_his_rollups_not_his_days_wagers(client, day):
+    """A dealer's busy day is some 17,000 rounds and 120,000 wagers: the page's pays are summed
+    from his rollups (no wager read), and his rounds with an error are read only on the days his
+    rollups show one, newest first from (dealer, recorded_at), stopping at the page."""
+    day, rounds = day
+    dealer = rounds[1].dealer
+    client.force_login(user_with_role("surveillance", casinos=[rounds[0].table.pit.casino]))
+
+    def reads(since, until):
+        with contextlib.ExitStack() as stack:
+            captures = [stack.enter_context(CaptureQueriesContext(connections[alias])) for alias in connections]
+            answer = client.get(f"/desk/dealers/{dealer.pk}/?since={since.isoformat()}&until={until.isoformat()}")
+        assert answer.status_code == 200
+        return [q["sql"] for captured in captures for q in captured.captured_queries]
+
+    queries = reads(day, day)
+    assert not [sql for sql in queries if 'FROM "tables_wager"' in sql]
+    listed = [sql for sql in queries if 'FROM "tables_round"' in sql and '"tables_round"."dealer_id" =' in sql]
+    assert len(listed) == 1 and " LIMIT " in listed[0] and "ORDER BY \"tables_round\".\"recorded_at\" DESC" in listed[0]
+    assert f"'{day.isoformat()}'" in listed[0].split("IN (")[1]  # the error days only
+    # The day's month partition holds the index the list walks backwards.
+    assert "(dealer_id, recorded_at)" in index_definition(f"{partition_name('tables_round', day)}_dealer_id_recorded_at_idx")
+    # A day without an error of his: none of his rounds is read.
+    quiet = day + timedelta(days=1)
+    queries = reads(quiet, quiet)
+    assert not [sql for sql in queries if 'FROM "tables_round"' in sql and '"tables_round"."dealer_id" =' in sql]
+    assert not [sql for sql in queries if 'FROM "tables_wager"' in sql]

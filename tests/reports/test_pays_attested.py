@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from audit.reports.models import DailyReport
 from audit.reports.services.runs import report_request
+from audit.rollups.selectors import dealer_pays
 from tables.models import Dealer, Round, Wager
 from tables.services.rounds import round_record
 from tests.conftest import api_as
@@ -23,10 +24,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 DAY = date(2026, 7, 2)
 
 
-def _raw_counts(casino) -> dict:
+def _raw_counts(casino, **rounds) -> dict:
     out = {"recorded": 0, "attested": 0, "not_recorded": 0}
-    for w in Wager.objects.filter(round__table__pit__casino=casino, round__status=Round.ACTIVE).select_related(
-            "revision", "round"):
+    wagers = Wager.objects.filter(round__table__pit__casino=casino, round__status=Round.ACTIVE,
+                                  **{f"round__{k}": v for k, v in rounds.items()})
+    for w in wagers.select_related("revision", "round"):
         if w.revision.number != w.round.revision:
             continue
         if w.recorded_net is not None or (w.wager in ("pot", "rake") and not w.revision.pays_attested):
@@ -61,6 +63,10 @@ def test_the_report_and_the_dealer_page_count_attested_pays_apart(settings, tmp_
     dealer = Dealer.objects.get(pk=attested.round.dealer_id)
     row = next(d for d in pays["dealers"] if d["label"] == str(dealer))
     assert row["attested"] == 2
+    # The dealer's page sums the same pays from the daily rollups: every dealer's equal the raw rows'.
+    for each in Dealer.objects.filter(casino=sim["casino"]):
+        assert dealer_pays(each, since=DAY, until=DAY) == _raw_counts(sim["casino"], dealer=each), each
+    assert dealer_pays(dealer, since=DAY, until=DAY)["attested"] == 2
     # The simulated day's correction left its pays out without attesting them: neither.
     assert floor["not_recorded"] > 0
 
