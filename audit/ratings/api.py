@@ -28,7 +28,7 @@ from tables.players.models import Player
 from tables.players.roles import RATING_READERS
 
 from .rows import CSV_COLUMNS, csv_rows, day_dict
-from .selectors import check_range, day_ratings, link_players, player_ratings
+from .selectors import check_range, day_ranking, day_ratings, link_players, player_ratings
 
 _DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the current gaming day")
 _FROM = OpenApiParameter("from", str, description="YYYY-MM-DD, with to: a range of at most 31 gaming days")
@@ -101,7 +101,9 @@ class PlayerRatingsView(APIView):
         return Response(_body(first, last, [day_dict(r, request.user) for r in ratings]))
 
 
-def _all(request):
+def _all(request, *, ranking: bool = False):
+    """The caller's casinos, the range, and every player's day in it: ranked only (priced in full
+    for the slice a page takes) with ``ranking``, else every row's full figures."""
     ids = user_casino_ids(request.user)
     wanted = request.query_params.get("casino", "")
     if wanted:
@@ -113,6 +115,8 @@ def _all(request):
     casinos = Casino.objects.order_by("pk")
     default = (casinos.filter(pk__in=ids) if ids is not None else casinos).first()
     first, last = _range(request, default)
+    if ranking:
+        return ids, first, last, day_ranking(casino_ids=ids, first=first, last=last)
     return ids, first, last, day_ratings(casino_ids=ids, first=first, last=last, sessions=False)
 
 
@@ -124,7 +128,7 @@ class RatingListView(APIView):
         """Every player's rating for the gaming day (or each day of a range), highest theo first: a
         page of ``?limit=`` (default 50, at most 500) from ``?offset=``, like every API list; the
         CSV file has every player in one download."""
-        ids, first, last, ratings = _all(request)
+        ids, first, last, ratings = _all(request, ranking=True)
         paginator = CappedLimitOffsetPagination()
         page = paginator.paginate_queryset(ratings, request, view=self)
         # Ranked from the day rows; the page's players are read again with their sessions.

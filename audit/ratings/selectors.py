@@ -84,7 +84,7 @@ class _Figures:
 
     @property
     def theo(self) -> Decimal:
-        return cents(sum((w.theo for w in self.wagers.values()), ZERO))
+        return _theo_total(w.theo for w in self.wagers.values())
 
     @property
     def actual(self) -> Decimal:
@@ -149,9 +149,18 @@ def day_totals(days: dict) -> list[DayRating]:
     return link_players(_sorted(out))
 
 
+def _theo_total(theos: Iterable[Decimal]) -> Decimal:
+    """A rating's theo from its wager types' (a day's, a session's, and the ranking's alike)."""
+    return cents(sum(theos, ZERO))
+
+
+def _rank(gaming_day: date, theo: Decimal, identifier: str) -> tuple:
+    """The order of every list of ratings: by day, then theo (highest first), then identifier."""
+    return gaming_day, -theo, identifier
+
+
 def _sorted(out: list[DayRating]) -> list[DayRating]:
-    """By day, then theo (highest first)."""
-    out.sort(key=lambda r: (r.gaming_day, -r.theo, r.identifier))
+    out.sort(key=lambda r: _rank(r.gaming_day, r.theo, r.identifier))
     return out
 
 
@@ -218,6 +227,12 @@ def _joined(rows: list[_Row], threshold: timedelta) -> list[_Row]:
     return [_row(f) for f in joined(folds, threshold)]
 
 
+def _house_theo(edge: Decimal | None, stake, due) -> Decimal:
+    """The house's theo of one key's figures (stored texts or Decimals): stake x the house edge;
+    a Hold'em pot's (``edge`` None) is the player's share of the rake due: the house has no stake in it."""
+    return Decimal(due) if edge is None else Decimal(stake) * edge
+
+
 class _Prices:
     """Per "<version>:<wager>": the (game, wager type) it sums under and its house edge (None for
     a Hold'em pot), from the odds book; read once per request for the keys it meets."""
@@ -236,10 +251,11 @@ class _Prices:
         """``wagers`` (stored texts, or Decimals summed here: exact either way) priced into
         ``into``'s per-(game, wager type) totals."""
         for key, (placed, stake, net, due, taken) in wagers.items():
-            stake, net, due, taken = Decimal(stake), Decimal(net), Decimal(due), Decimal(taken)
+            stake = Decimal(stake)
             kind, edge = self.kinds[key]
-            # The house has no stake in a pot: its theo and actual are the player's rake shares.
-            theo, actual = (due, taken) if edge is None else (stake * edge, -net)
+            theo = _house_theo(edge, stake, due)
+            # As for theo: a pot's actual is the player's share of the rake taken.
+            actual = Decimal(taken) if edge is None else -Decimal(net)
             total = into.get(kind)
             if total is None:
                 into[kind] = WagerTotal(*kind, placed, stake, theo, actual)
@@ -249,10 +265,59 @@ class _Prices:
                 total.theo += theo
                 total.actual += actual
 
+    def theo(self, wagers: dict) -> Decimal:
+        """The theo :meth:`add` then ``_Figures.theo`` give ``wagers``, to the digit: the same
+        products summed per wager type in the same order, then the types; without the stakes,
+        counts and actuals a ranking does not need."""
+        by_kind: dict[tuple[str, str], Decimal] = {}
+        kinds = self.kinds
+        for key, values in wagers.items():
+            kind, edge = kinds[key]
+            theo = _house_theo(edge, values[1], values[3])
+            have = by_kind.get(kind)
+            by_kind[kind] = theo if have is None else have + theo
+        return _theo_total(by_kind.values())
 
-def _from_days(casino_ids, first: date, last: date, identifiers, threshold: timedelta) -> list[DayRating] | None:
+
+#: A day row as read: (casino id, gaming day, player, rounds, sessions, seconds, threshold, wagers).
+_DayRow = tuple
+
+
+class RankedDays:
+    """Every player's day in the order of the full figures (:func:`_rank`), each row's theo
+    alone computed to rank it (:meth:`_Prices.theo`); the full figures are made for the rows a
+    slice takes (a page, the top 50), so a day of thousands of players prices a page of them.
+    ``len()`` and slicing, as a list of :class:`DayRating` (the API's paginator takes it)."""
+
+    def __init__(self, rows: list[_DayRow], prices: _Prices) -> None:
+        theos = [prices.theo(row[7]) for row in rows]
+        order = sorted(range(len(rows)), key=lambda i: _rank(rows[i][1], theos[i], rows[i][2]))
+        self._rows = [rows[i] for i in order]
+        self._prices = prices
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._rating(row) for row in self._rows[index]]
+        return self._rating(self._rows[index])
+
+    def __iter__(self):
+        return (self._rating(row) for row in self._rows)
+
+    def _rating(self, row: _DayRow) -> DayRating:
+        casino_id, day, player, rounds, sessions, seconds, _limit, wagers = row
+        rating = DayRating(casino_id=casino_id, identifier=player, gaming_day=day, rounds=rounds, seconds=seconds,
+                           session_count=sessions)
+        self._prices.add(rating.wagers, wagers)
+        return rating
+
+
+def _from_days(casino_ids, first: date, last: date, identifiers, threshold: timedelta) -> RankedDays | None:
     """The ratings without their sessions or registered players, from the day rows (one per player
-    and day); None when a day row was counted at another threshold (the sessions are read instead)."""
+    and day), ranked; None when a day row was counted at another threshold (the sessions are read
+    instead)."""
     stored = RatingDay.objects.filter(gaming_day__range=(first, last))
     if casino_ids is not None:
         stored = stored.filter(casino_id__in=casino_ids)
@@ -263,14 +328,20 @@ def _from_days(casino_ids, first: date, last: date, identifiers, threshold: time
     limit = threshold // MICRO
     if any(row[6] != limit for row in rows):
         return None
-    prices = _Prices({k for row in rows for k in row[7]})
-    out = []
-    for casino_id, day, player, rounds, sessions, seconds, _limit, wagers in rows:
-        rating = DayRating(casino_id=casino_id, identifier=player, gaming_day=day, rounds=rounds, seconds=seconds,
-                           session_count=sessions)
-        prices.add(rating.wagers, wagers)
-        out.append(rating)
-    return _sorted(out)
+    return RankedDays(rows, _Prices({k for row in rows for k in row[7]}))
+
+
+def day_ranking(*, casino_ids, first: date, last: date | None = None) -> RankedDays | list[DayRating]:
+    """Every player's day of ``first``..``last`` at ``casino_ids`` in :func:`day_ratings`' order
+    and with its figures (without sessions or registered players), for reads that show a slice
+    of it (the list API's page, the top players): only the slice taken is priced in full."""
+    last = last or first
+    check_range(first, last)
+    threshold = gap_threshold()
+    ranked = _from_days(casino_ids, first, last, None, threshold)
+    if ranked is None:
+        return day_ratings(casino_ids=casino_ids, first=first, last=last, sessions=False)
+    return ranked
 
 
 def day_ratings(*, casino_ids, first: date, last: date | None = None,
@@ -288,9 +359,9 @@ def day_ratings(*, casino_ids, first: date, last: date | None = None,
     check_range(first, last)
     threshold = gap_threshold()
     if not sessions:
-        summed = _from_days(casino_ids, first, last, identifiers, threshold)
-        if summed is not None:
-            return summed
+        ranked = _from_days(casino_ids, first, last, identifiers, threshold)
+        if ranked is not None:
+            return list(ranked)
     units = _units(casino_ids, first, last, identifiers, threshold)
     if not units:
         return []

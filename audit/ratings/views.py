@@ -20,7 +20,7 @@ from tables.players.models import Player
 from tables.players.roles import PAGE_ROLES
 from tables.players.services.register import player_change, player_register
 
-from .selectors import check_range, day_ratings, link_players, player_ratings
+from .selectors import check_range, day_ranking, link_players, player_ratings
 
 #: Rows on the top players' page.
 TOP = 50
@@ -116,7 +116,7 @@ def players_top(request):
     if raw and day is None:
         errors["gaming_day"] = [f'"{raw}" is not a date (YYYY-MM-DD)']
     day = day or current_gaming_day(casino)
-    ratings = link_players(day_ratings(casino_ids=[casino.pk], first=day, sessions=False)[:TOP])
+    ratings = link_players(day_ranking(casino_ids=[casino.pk], first=day)[:TOP])
     return render(request, "players/top.html", {
         "casino": casino, "casinos": casinos, "day": day, "ratings": ratings, "errors": errors,
         "register_url": reverse("players"),
