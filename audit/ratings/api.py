@@ -27,8 +27,9 @@ from tables.models import Casino
 from tables.players.models import Player
 from tables.players.roles import RATING_READERS
 
+from .ranking import day_ranking
 from .rows import CSV_COLUMNS, csv_rows, day_dict
-from .selectors import check_range, day_ranking, day_ratings, link_players, player_ratings
+from .selectors import check_range, day_ratings, link_players, player_ratings
 
 _DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the current gaming day")
 _FROM = OpenApiParameter("from", str, description="YYYY-MM-DD, with to: a range of at most 31 gaming days")

@@ -66,6 +66,14 @@ class RatingDay(models.Model):
                              "holds a longer gap, so the day is read from the sessions.")
     #: "<ruleset version id>:<wager>" -> the day's sums of [wagers placed, stake, net, rake due share, taken share]
     wagers = models.JSONField()
+    #: The day's theo to the cent, as the ratings price ``wagers`` (selectors._Prices), kept by the read that
+    #: ranks the day so that the next one orders it in SQL; valid only while ``theo_of`` is what it was
+    #: priced from. Never written by the writer: a round that changes ``wagers`` changes their digest.
+    theo = models.DecimalField(max_digits=18, decimal_places=2, null=True)
+    theo_of = models.CharField(
+        max_length=80, blank=True, db_default="",
+        help_text="What ``theo`` was priced from: a digest of the odds of the day's keys (ruleset version, "
+                  "wager) and the MD5 of ``wagers``; a read finding another prices the row again.")
 
     class Meta:
         db_table = "ratings_day"

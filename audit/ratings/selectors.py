@@ -286,8 +286,9 @@ _DayRow = tuple
 class RankedDays:
     """Every player's day in the order of the full figures (:func:`_rank`), each row's theo
     alone computed to rank it (:meth:`_Prices.theo`); the full figures are made for the rows a
-    slice takes (a page, the top 50), so a day of thousands of players prices a page of them.
-    ``len()`` and slicing, as a list of :class:`DayRating` (the API's paginator takes it)."""
+    slice takes (a page, the top 50). ``len()`` and slicing, as a list of :class:`DayRating`
+    (the API's paginator takes it). What ranking.day_ranking falls back to when it cannot rank
+    in SQL, and what :func:`day_ratings` lists in full."""
 
     def __init__(self, rows: list[_DayRow], prices: _Prices) -> None:
         theos = [prices.theo(row[7]) for row in rows]
@@ -298,20 +299,22 @@ class RankedDays:
     def __len__(self) -> int:
         return len(self._rows)
 
+    def __iter__(self):
+        return (day_rating_of(self._prices, row) for row in self._rows)
+
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return [self._rating(row) for row in self._rows[index]]
-        return self._rating(self._rows[index])
+            return [day_rating_of(self._prices, row) for row in self._rows[index]]
+        return day_rating_of(self._prices, self._rows[index])
 
-    def __iter__(self):
-        return (self._rating(row) for row in self._rows)
 
-    def _rating(self, row: _DayRow) -> DayRating:
-        casino_id, day, player, rounds, sessions, seconds, _limit, wagers = row
-        rating = DayRating(casino_id=casino_id, identifier=player, gaming_day=day, rounds=rounds, seconds=seconds,
-                           session_count=sessions)
-        self._prices.add(rating.wagers, wagers)
-        return rating
+def day_rating_of(prices: _Prices, row: _DayRow) -> DayRating:
+    """A day row's rating in full, without its sessions or registered player."""
+    casino_id, day, player, rounds, sessions, seconds, _limit, wagers = row
+    rating = DayRating(casino_id=casino_id, identifier=player, gaming_day=day, rounds=rounds, seconds=seconds,
+                       session_count=sessions)
+    prices.add(rating.wagers, wagers)
+    return rating
 
 
 def _from_days(casino_ids, first: date, last: date, identifiers, threshold: timedelta) -> RankedDays | None:
@@ -329,19 +332,6 @@ def _from_days(casino_ids, first: date, last: date, identifiers, threshold: time
     if any(row[6] != limit for row in rows):
         return None
     return RankedDays(rows, _Prices({k for row in rows for k in row[7]}))
-
-
-def day_ranking(*, casino_ids, first: date, last: date | None = None) -> RankedDays | list[DayRating]:
-    """Every player's day of ``first``..``last`` at ``casino_ids`` in :func:`day_ratings`' order
-    and with its figures (without sessions or registered players), for reads that show a slice
-    of it (the list API's page, the top players): only the slice taken is priced in full."""
-    last = last or first
-    check_range(first, last)
-    threshold = gap_threshold()
-    ranked = _from_days(casino_ids, first, last, None, threshold)
-    if ranked is None:
-        return day_ratings(casino_ids=casino_ids, first=first, last=last, sessions=False)
-    return ranked
 
 
 def day_ratings(*, casino_ids, first: date, last: date | None = None,

@@ -20,7 +20,8 @@ from tables.players.models import Player
 from tables.players.roles import PAGE_ROLES
 from tables.players.services.register import player_change, player_register
 
-from .selectors import check_range, day_ranking, link_players, player_ratings
+from .ranking import day_ranking
+from .selectors import check_range, link_players, player_ratings
 
 #: Rows on the top players' page.
 TOP = 50

@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from audit.ratings.models import RatingDay
+from audit.ratings.ranking import StoredRanking, day_ranking
 from audit.ratings.rows import day_dict
-from audit.ratings.selectors import DayRating, _Prices, day_ranking, day_ratings
+from audit.ratings.selectors import DayRating, RankedDays, _Prices, day_ratings
 from audit.ratings.writer import MICRO, gap_threshold
 from audit.reports.models import TheoreticalAssumption
 from casino.roles import PIT_BOSS
@@ -73,6 +74,7 @@ def _full() -> list[DayRating]:
     return out
 
 
+PREFIXES = ["P-1", "p-1", "P_1", "a-", "É-", "P-10", "Z", "p-"]
 STAKES = st.sampled_from([Decimal(x) for x in ("5.00", "10.00", "10.05", "25.00", "33.35", "100.00", "0.01")])
 EDGES = st.sampled_from([Decimal(x) for x in ("0", "0.001", "0.0015", "0.02", "0.05", "0.06096", "0.3333333333")])
 #: Pot rake shares as the writer keeps them: the exact quotient rake x chips / pot, every digit.
@@ -111,15 +113,25 @@ def test_the_ranking_is_the_full_pricings_order_and_figures(floor, ante, odds, r
         _edges(ante, odds)
         # Twins: players with the very same play, whose order is their identifiers'.
         drawn = rows + rows[:twins]
-        players = [(f"P-{9 - i % 10}{i}", _wagers(floor, d)) for i, d in enumerate(drawn)]
+        # Identifiers whose code point order is not a natural-language collation's (case, punctuation, accents).
+        players = [(f"{PREFIXES[i % len(PREFIXES)]}{9 - i % 10}", _wagers(floor, d)) for i, d in enumerate(drawn)]
         _day(floor["casino"], players)
-        ranked = day_ranking(casino_ids=[floor["casino"].pk], first=DAY)
         full = _full()
         boss = floor["boss"]
-        assert len(ranked) == len(full)
-        assert [day_dict(r, boss, sessions=False) for r in ranked] == [day_dict(r, boss, sessions=False) for r in full]
-        for start, stop in ((0, 1), (1, 4), (len(full) - 2, None)):
-            assert [r.identifier for r in ranked[start:stop]] == [r.identifier for r in full[start:stop]]
+        rows = list(RatingDay.objects.values_list(
+            "casino_id", "gaming_day", "player", "rounds", "sessions", "seconds", "threshold", "wagers"))
+        in_memory = RankedDays(rows, _Prices({k for row in rows for k in row[7]}))
+        # Priced and kept by the first read, ordered from what was kept by the second.
+        for ranked in (day_ranking(casino_ids=[floor["casino"].pk], first=DAY),
+                       day_ranking(casino_ids=[floor["casino"].pk], first=DAY), in_memory):
+            assert len(ranked) == len(full)
+            assert [day_dict(r, boss, sessions=False) for r in ranked] == [
+                day_dict(r, boss, sessions=False) for r in full]
+            for start, stop in ((0, 1), (1, 4), (len(full) - 2, None)):
+                assert [r.identifier for r in ranked[start:stop]] == [r.identifier for r in full[start:stop]]
+        assert isinstance(day_ranking(casino_ids=[floor["casino"].pk], first=DAY), StoredRanking)
+        assert [r.theo for r in full] == list(RatingDay.objects.order_by("gaming_day", "-theo").values_list(
+            "theo", flat=True))
         assert [r.identifier for r in day_ratings(casino_ids=[floor["casino"].pk], first=DAY, sessions=False)] == [
             r.identifier for r in full]
         exact = {p: _exact_theo(w, ante, odds) for p, w in players}
