@@ -66,14 +66,14 @@ class RatingDay(models.Model):
                              "holds a longer gap, so the day is read from the sessions.")
     #: "<ruleset version id>:<wager>" -> the day's sums of [wagers placed, stake, net, rake due share, taken share]
     wagers = models.JSONField()
-    #: The day's theo to the cent, as the ratings price ``wagers`` (selectors._Prices), kept by the read that
-    #: ranks the day so that the next one orders it in SQL; valid only while ``theo_of`` is what it was
-    #: priced from. Never written by the writer: a round that changes ``wagers`` changes their digest.
+    #: The day's theo to the cent as the ratings price ``wagers`` (selectors._Prices), kept by the read that
+    #: ranks the day (ranking.py) so that later reads order the day in SQL. Valid only while ``theo_of`` is
+    #: the digest of the odds the day's keys have now; the writer empties ``theo_of`` whenever it writes the row.
     theo = models.DecimalField(max_digits=18, decimal_places=2, null=True)
     theo_of = models.CharField(
-        max_length=80, blank=True, db_default="",
-        help_text="What ``theo`` was priced from: a digest of the odds of the day's keys (ruleset version, "
-                  "wager) and the MD5 of ``wagers``; a read finding another prices the row again.")
+        max_length=40, blank=True, db_default="",
+        help_text="The digest of the odds ``theo`` was priced with (each key's wager type and house edge); "
+                  "empty: not priced since the row was last written.")
 
     class Meta:
         db_table = "ratings_day"

@@ -1,18 +1,20 @@
 """A day's players ranked by theo for the reads that show a slice of them (the list API's page, the top
-players), ordered in SQL from a theo each day row keeps, priced by the one pricing (selectors._Prices).
+players), ordered in SQL by a theo each day row keeps, priced by the one pricing (selectors._Prices).
 
-A stored theo is only as good as what it was priced from, so each row keeps that beside it
-(``RatingDay.theo_of``): a digest of the odds of its (day, casino)'s keys (ruleset version, wager),
-and the MD5 of its ``wagers``. A read computes what each row's should be now in SQL (the digests
-from the odds book it has just read, the MD5 from the row), prices again the rows where it differs
-(a round recorded since, an edited TheoreticalAssumption, a new exact figure, a rebuild) and only
-then ranks with ORDER BY. The recording's writer never prices: it writes ``wagers`` as before and
-the MD5 shows the change. A pair (theo, theo_of) is written together from the same ``wagers`` read,
-so it is right whenever it matches, however writes interleave.
+A kept theo is only as good as what it was priced from, so each row keeps beside it the digest of
+the odds it was priced with (``RatingDay.theo_of``: each of the (day, casino)'s keys, a ruleset
+version and wager, with its wager type and house edge). A read works out each (day, casino)'s digest
+from the odds book it has just read, prices again the rows whose digest differs (an edited
+TheoreticalAssumption, a new exact figure, a key new to the day) or is empty (the writer empties it
+whenever it writes a row: a round recorded, corrected or voided, a rebuild) and only then ranks
+with ORDER BY ... LIMIT and a COUNT. The writer never prices, so recording reads no odds.
 
-The read takes only the rows no one else holds (``SKIP LOCKED``: a recording transaction waits for
-no ranking, and the two never wait on each other); a row it could not price, or one changed again
-meanwhile, leaves the day to the in-memory ranking (selectors.RankedDays) for that read.
+A row is priced from its ``wagers`` read under its row lock, taken with ``SKIP LOCKED``: a
+recording transaction that writes the row meanwhile waits for that short lock (a chunk of
+:data:`CHUNK` rows) and then empties the digest again, and the read never waits for the writer (no
+deadlock between the two). Rows still unpriced after :data:`PASSES` passes (held by writers all the
+while) leave the day to the in-memory ranking (selectors.RankedDays) for that read, and so does a
+database other than PostgreSQL.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ import hashlib
 from collections import defaultdict
 from datetime import date
 
-from django.db import router, transaction
-from django.db.models import Case, CharField, F, Func, TextField, Value, When
-from django.db.models.functions import MD5, Cast, Collate, Concat
+from django.db import connections, router, transaction
+from django.db.models import Case, CharField, F, Func, Value, When
+from django.db.models.functions import Collate
 
 from .models import RatingDay
 from .selectors import DayRating, RankedDays, _Prices, check_range, day_rating_of, day_ratings
@@ -44,9 +46,10 @@ class _Keys(Func):
 
 
 def _digest(prices: _Prices, keys) -> str:
-    """What the theo of a row holding ``keys`` depends on in the odds book: each key's wager type and edge."""
+    """What the theo of a row of a (day, casino) whose rows hold ``keys`` depends on in the odds book:
+    each key's wager type and house edge."""
     text = "|".join(f"{key}={prices.kinds[key]!r}" for key in sorted(keys))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
 class StoredRanking:
@@ -77,24 +80,19 @@ class StoredRanking:
         return (day_rating_of(self._prices, row) for row in self._days.values_list(*_ROW))
 
 
-def _priced(stale, prices: _Prices) -> tuple[int, bool]:
-    """Price ``stale`` rows and keep their theo: how many were stale, and whether every one was
-    priced (none held by another writer, none holding a key the odds were not read for)."""
-    rows = list(stale.values_list("pk", "wagers", "stamp"))
+def _price(stale, prices: _Prices) -> None:
+    """Price the ``stale`` rows (annotated with their ``digest``) and keep their theo, a chunk at a
+    time, each row from its wagers read under its lock; rows another transaction holds are left."""
     using = router.db_for_write(RatingDay)
-    every = True
-    for start in range(0, len(rows), CHUNK):
-        # A row written since the keys were read may hold a new one: its digest is not known.
-        chunk = {pk: (wagers, stamp) for pk, wagers, stamp in rows[start:start + CHUNK]
-                 if all(key in prices.kinds for key in wagers)}
+    pks = list(stale.values_list("pk", flat=True))
+    for start in range(0, len(pks), CHUNK):
         with transaction.atomic(using=using):
-            mine = set(RatingDay.objects.using(using).filter(pk__in=list(chunk)).select_for_update(
-                skip_locked=True).values_list("pk", flat=True))
+            rows = stale.using(using).filter(pk__in=pks[start:start + CHUNK]).select_for_update(
+                skip_locked=True).values_list("pk", "wagers", "digest")
             RatingDay.objects.using(using).bulk_update(
-                [RatingDay(pk=pk, theo=prices.theo(chunk[pk][0]), theo_of=chunk[pk][1]) for pk in mine],
-                ["theo", "theo_of"])
-        every = every and len(mine) == len(rows[start:start + CHUNK])
-    return len(rows), every
+                # A row written since the day's keys were read may hold a new key: it stays unpriced.
+                [RatingDay(pk=pk, theo=prices.theo(wagers), theo_of=digest) for pk, wagers, digest in rows
+                 if all(key in prices.kinds for key in wagers)], ["theo", "theo_of"])
 
 
 def day_ranking(*, casino_ids, first: date, last: date | None = None) -> StoredRanking | RankedDays | list[DayRating]:
@@ -110,22 +108,22 @@ def day_ranking(*, casino_ids, first: date, last: date | None = None) -> StoredR
     if days.exclude(threshold=limit).exists():
         # Counted at another threshold: the sessions are read (selectors.day_ratings).
         return day_ratings(casino_ids=casino_ids, first=first, last=last, sessions=False)
-    keys: dict[tuple, set[str]] = defaultdict(set)
-    for day, casino_id, key in days.annotate(key=_Keys("wagers")).values_list(
-            "gaming_day", "casino_id", "key").distinct():
-        keys[(day, casino_id)].add(key)
-    prices = _Prices(set().union(*keys.values()))
-    if not keys:
-        return StoredRanking(days, prices)
-    digests = Case(*(When(gaming_day=day, casino_id=casino_id, then=Value(_digest(prices, theirs)))
-                     for (day, casino_id), theirs in keys.items()), output_field=CharField())
-    stale = days.annotate(stamp=Concat(digests, Value(":"), MD5(Cast("wagers", TextField())),
-                                       output_field=CharField())).exclude(theo_of=F("stamp"))
-    for _ in range(PASSES):
-        found, every = _priced(stale, prices)
-        if not found:
+    if connections[days.db].vendor == "postgresql":
+        keys: dict[tuple, set[str]] = defaultdict(set)
+        for day, casino_id, key in days.annotate(key=_Keys("wagers")).values_list(
+                "gaming_day", "casino_id", "key").distinct():
+            keys[(day, casino_id)].add(key)
+        prices = _Prices(set().union(*keys.values()))
+        if not keys:
             return StoredRanking(days, prices)
-        if not every:
-            break
+        digests = Case(*(When(gaming_day=day, casino_id=casino_id, then=Value(_digest(prices, theirs)))
+                         for (day, casino_id), theirs in keys.items()),
+                       # A row of a (day, casino) written since the keys were read: stale, never matched.
+                       default=Value("-"), output_field=CharField())
+        stale = days.annotate(digest=digests).exclude(theo_of=F("digest"))
+        for _ in range(PASSES):
+            if not stale.exists():
+                return StoredRanking(days, prices)
+            _price(stale, prices)
     rows = list(days.values_list(*_ROW))
     return RankedDays(rows, _Prices({k for row in rows for k in row[7]}))

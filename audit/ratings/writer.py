@@ -275,7 +275,9 @@ def _fold(start, end, rounds, seconds, longest_gap, wagers) -> Fold:
 _SESSIONS_NEW = RowInserter(RatingSession, _COLUMNS, returning_pk=False)
 _SESSIONS_EXTENDED_FIELDS = ("end", "rounds", "seconds", "longest_gap", "wagers")
 _SESSIONS_EXTENDED = RowUpdater(RatingSession, _SESSIONS_EXTENDED_FIELDS)
-_DAY_FIGURES = ("rounds", "sessions", "seconds", "threshold", "wagers")
+# A day row written again is no longer ranked by the theo a read kept for it (RatingDay.theo_of, ranking.py):
+# the writer never prices (no odds-book read per round), it only marks the row for the next read to price.
+_DAY_FIGURES = ("rounds", "sessions", "seconds", "threshold", "wagers", "theo_of")
 _DAYS = RowInserter(RatingDay, ("gaming_day", "casino_id", "player", *_DAY_FIGURES), returning_pk=False,
                     replace=(("gaming_day", "casino_id", "player"), _DAY_FIGURES))
 
@@ -291,7 +293,7 @@ def _day_rows(gaming_day: date, casino_id: int, sessions: dict[str, dict[int, li
             continue
         day = day_of(([_fold(*f) for f in sorted(fields, key=_START)] for fields in by_table.values()), threshold)
         rows.append((gaming_day, casino_id, player, day.rounds, day.sessions, day.seconds, day.threshold,
-                     _text(day.wagers)))
+                     _text(day.wagers), ""))
     if gone:
         RatingDay.objects.using(using).filter(gaming_day=gaming_day, casino_id=casino_id, player__in=gone).delete()
     _DAYS.insert(rows, using=using)

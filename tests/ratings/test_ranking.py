@@ -170,3 +170,22 @@ def test_an_edited_assumption_reranks_the_day_on_the_next_read(floor):
     assert top() == ["P-A", "P-B", "P-C"]
     count = client.get(reverse("rating-list"), {**params, "offset": 2}).json()
     assert (count["count"], [r["identifier"] for r in count["results"]]) == (3, ["P-C"])
+
+
+def test_a_round_recorded_after_a_read_reranks_the_day_on_the_next_one():
+    """The writer empties a written row's digest (it never prices): the next read prices it again."""
+    from tests.ratings.helpers import pob_round, pob_tables, record, set_edges
+
+    set_edges()
+    boss, (table,) = pob_tables("T-A")
+    record(table, boss, "15:00", pob_round("P-7", "100.00"))
+    record(table, boss, "15:01", pob_round("P-9", "50.00"))
+    casino_ids = [table.pit.casino_id]
+    assert [(r.identifier, r.theo) for r in day_ranking(casino_ids=casino_ids, first=DAY)] == [
+        ("P-7", Decimal("6.00")), ("P-9", Decimal("3.00"))]
+    assert set(RatingDay.objects.values_list("theo", flat=True)) == {Decimal("6.00"), Decimal("3.00")}
+    record(table, boss, "15:02", pob_round("P-9", "200.00"))
+    assert RatingDay.objects.get(player="P-9").theo_of == ""
+    assert [(r.identifier, r.theo) for r in day_ranking(casino_ids=casino_ids, first=DAY)] == [
+        ("P-9", Decimal("15.00")), ("P-7", Decimal("6.00"))]
+    assert RatingDay.objects.get(player="P-9").theo == Decimal("15.00")
