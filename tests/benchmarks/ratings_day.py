@@ -128,7 +128,9 @@ def _session(rng: random.Random, game: str, versions, at: datetime):
 
 
 def _time(client, url: str, profile: bool) -> list[float]:
+    t = time.perf_counter()
     assert client.get(url).status_code == 200, url  # the warm-up
+    print(f"  warm-up {(time.perf_counter() - t) * 1000:.0f} ms", end="")
     seconds = []
     for _ in range(3):
         t = time.perf_counter()
