@@ -188,10 +188,14 @@ def _units(casino_ids, first: date, last: date, identifiers, threshold: timedelt
     with a longer gap inside is cut again from its rounds (the setting was lowered since).
     Sessions stay the rows read unless they join: a busy day is thousands of them."""
     stored = RatingSession.objects.filter(gaming_day__range=(first, last))
-    if casino_ids is not None:
-        stored = stored.filter(table__pit__casino_id__in=casino_ids)
+    casinos = None if casino_ids is None else set(casino_ids)
     if identifiers is not None:
+        # A few players' sessions: by the player index, their casinos kept below. Filtered on the
+        # casino too, PostgreSQL drove the read from the day index, every table's sessions of the
+        # day (57 ms for a page of 50 players on a 3,000-player day, 5 ms this way).
         stored = stored.filter(player__in=list(identifiers))
+    elif casinos is not None:
+        stored = stored.filter(table__pit__casino_id__in=casinos)
     longest = threshold // MICRO
     units: dict[tuple, list[_Row]] = defaultdict(list)
     casino_of: dict[int, int] = {}
@@ -199,6 +203,8 @@ def _units(casino_ids, first: date, last: date, identifiers, threshold: timedelt
     for day, table_id, casino_id, player, *row in stored.order_by("start", "id").values_list(
             "gaming_day", "table_id", "table__pit__casino_id", "player", "start", "end", "rounds", "seconds",
             "longest_gap", "wagers"):
+        if casinos is not None and casino_id not in casinos:
+            continue
         casino_of[table_id] = casino_id
         if row[4] > longest:
             recut.add((day, table_id))
@@ -240,6 +246,7 @@ class _Prices:
     def __init__(self, keys: set[str]) -> None:
         book = OddsBook()
         versions = RulesetVersion.objects.in_bulk({int(k.split(":", 1)[0]) for k in keys})
+        book.preload(versions.values())
         self.kinds: dict[str, tuple[tuple[str, str], Decimal | None]] = {}
         for key in keys:
             version_id, wager = key.split(":", 1)

@@ -132,6 +132,10 @@ def _exact_odds(version) -> dict[str, Odds]:
             },
         )
         cached = {c.wager: c for c in WagerOddsCache.objects.filter(ruleset_version=version)}
+    return _cached_odds(cached)
+
+
+def _cached_odds(cached: dict) -> dict[str, Odds]:
     return {
         w: Odds(c.house_edge.quantize(Decimal("1e-10")), c.variance, EXACT, c.method)
         for w, c in cached.items()
@@ -155,6 +159,16 @@ class OddsBook:
     def __init__(self) -> None:
         self._exact: dict[int, dict[str, Odds]] = {}
         self._assumed = assumptions()
+
+    def preload(self, versions) -> None:
+        """The exact odds of ``versions`` read at once (a day's ratings meet a dozen versions):
+        one read of the cache; a version not in it yet is computed as :meth:`odds` would."""
+        wanted = [v for v in versions if v.pk not in self._exact]
+        cached: dict[int, dict] = {v.pk: {} for v in wanted}
+        for row in WagerOddsCache.objects.filter(ruleset_version__in=[v.pk for v in wanted]):
+            cached[row.ruleset_version_id][row.wager] = row
+        for version in wanted:
+            self._exact[version.pk] = _cached_odds(cached[version.pk]) if cached[version.pk] else _exact_odds(version)
 
     def odds(self, version, wager: str) -> Odds:
         kind = wager_type(wager)

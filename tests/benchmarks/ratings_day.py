@@ -143,7 +143,7 @@ def _time(client, url: str, profile: bool) -> list[float]:
         client.get(url)
         profiler.disable()
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats(SORT).print_stats(25)
+        pstats.Stats(profiler, stream=out).sort_stats(SORT).print_stats(45)
         print(out.getvalue())
     return seconds
 
