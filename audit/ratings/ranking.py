@@ -35,6 +35,8 @@ from .writer import MICRO, gap_threshold
 CHUNK = 500
 #: Pricing passes before a day written to all the while is left to the in-memory ranking.
 PASSES = 3
+_UPDATE = (f"UPDATE {RatingDay._meta.db_table} SET {RatingDay._meta.get_field('theo').column} = %s, "  # noqa: S608
+           f"{RatingDay._meta.get_field('theo_of').column} = %s WHERE {RatingDay._meta.pk.column} = %s")
 _ROW = ("casino_id", "gaming_day", "player", "rounds", "sessions", "seconds", "threshold", "wagers")
 
 
@@ -89,10 +91,13 @@ def _price(stale, prices: _Prices) -> None:
         with transaction.atomic(using=using):
             rows = stale.using(using).filter(pk__in=pks[start:start + CHUNK]).select_for_update(
                 skip_locked=True).values_list("pk", "wagers", "digest")
-            RatingDay.objects.using(using).bulk_update(
-                # A row written since the day's keys were read may hold a new key: it stays unpriced.
-                [RatingDay(pk=pk, theo=prices.theo(wagers), theo_of=digest) for pk, wagers, digest in rows
-                 if all(key in prices.kinds for key in wagers)], ["theo", "theo_of"])
+            # A row written since the day's keys were read may hold a new key: it stays unpriced.
+            priced = [(prices.theo(wagers), digest, pk) for pk, wagers, digest in rows
+                      if all(key in prices.kinds for key in wagers)]
+            with connections[using].cursor() as cursor:
+                # One statement per row, sent together (psycopg's pipeline): bulk_update's CASE over
+                # the chunk's ids made the first read of a 10,000-player day take 16 s.
+                cursor.executemany(_UPDATE, priced)
 
 
 def day_ranking(*, casino_ids, first: date, last: date | None = None) -> StoredRanking | RankedDays | list[DayRating]:
