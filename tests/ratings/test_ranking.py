@@ -10,7 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -129,9 +129,10 @@ def test_the_ranking_is_the_full_pricings_order_and_figures(floor, ante, odds, r
                 day_dict(r, boss, sessions=False) for r in full]
             for start, stop in ((0, 1), (1, 4), (len(full) - 2, None)):
                 assert [r.identifier for r in ranked[start:stop]] == [r.identifier for r in full[start:stop]]
-        assert isinstance(day_ranking(casino_ids=[floor["casino"].pk], first=DAY), StoredRanking)
-        assert [r.theo for r in full] == list(RatingDay.objects.order_by("gaming_day", "-theo").values_list(
-            "theo", flat=True))
+        if connection.vendor == "postgresql":  # elsewhere the day is ranked in memory (RankedDays)
+            assert isinstance(day_ranking(casino_ids=[floor["casino"].pk], first=DAY), StoredRanking)
+            assert [r.theo for r in full] == list(RatingDay.objects.order_by("gaming_day", "-theo").values_list(
+                "theo", flat=True))
         assert [r.identifier for r in day_ratings(casino_ids=[floor["casino"].pk], first=DAY, sessions=False)] == [
             r.identifier for r in full]
         exact = {p: _exact_theo(w, ante, odds) for p, w in players}
@@ -183,9 +184,11 @@ def test_a_round_recorded_after_a_read_reranks_the_day_on_the_next_one():
     casino_ids = [table.pit.casino_id]
     assert [(r.identifier, r.theo) for r in day_ranking(casino_ids=casino_ids, first=DAY)] == [
         ("P-7", Decimal("6.00")), ("P-9", Decimal("3.00"))]
-    assert set(RatingDay.objects.values_list("theo", flat=True)) == {Decimal("6.00"), Decimal("3.00")}
+    if connection.vendor == "postgresql":
+        assert set(RatingDay.objects.values_list("theo", flat=True)) == {Decimal("6.00"), Decimal("3.00")}
     record(table, boss, "15:02", pob_round("P-9", "200.00"))
     assert RatingDay.objects.get(player="P-9").theo_of == ""
     assert [(r.identifier, r.theo) for r in day_ranking(casino_ids=casino_ids, first=DAY)] == [
         ("P-9", Decimal("15.00")), ("P-7", Decimal("6.00"))]
-    assert RatingDay.objects.get(player="P-9").theo == Decimal("15.00")
+    if connection.vendor == "postgresql":
+        assert RatingDay.objects.get(player="P-9").theo == Decimal("15.00")
