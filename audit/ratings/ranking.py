@@ -32,7 +32,7 @@ from .selectors import DayRating, RankedDays, _Prices, check_range, day_rating_o
 from .writer import MICRO, gap_threshold
 
 #: Rows priced and written per transaction: the locks a first read of a day holds stay short.
-CHUNK = 500
+CHUNK = 200
 #: Pricing passes before a day written to all the while is left to the in-memory ranking.
 PASSES = 3
 _UPDATE = (f"UPDATE {RatingDay._meta.db_table} SET {RatingDay._meta.get_field('theo').column} = %s, "  # noqa: S608
