@@ -260,6 +260,7 @@ MATRIX.update({
     "player-ratings": [("get", _RATING_READERS, "api")],
     "rating-list": [("get", _RATING_READERS, "api")],
     "rating-csv": [("get", _RATING_READERS, "api")],
+    "rating-identifier": [("get", _RATING_READERS, "api")],
     "players": [("get", (PIT_BOSS, GAMING_MANAGER), "page"), ("post", (PIT_BOSS, GAMING_MANAGER), "page")],
     "players-top": [("get", (PIT_BOSS, GAMING_MANAGER), "page")],
     "player": [("get", (PIT_BOSS, GAMING_MANAGER), "page"), ("post", (PIT_BOSS, GAMING_MANAGER), "page")],
@@ -270,7 +271,8 @@ PAGE_KWARGS = {"accounting-day-file": {"fmt": "xlsx"}, "accounting-exceptions-fi
                                 "dayclose-status"), {}),
                "fluctuations-holds-file": {"fmt": "csv"}, "investigations-file": {"fmt": "pdf"},
                "investigation-file": {"fmt": "pdf"}, "investigation-api-check": {},
-               "compliance-mtl-file": {"fmt": "csv"}, "compliance-identification": {"identifier": "MATRIX-1"}}
+               "compliance-mtl-file": {"fmt": "csv"}, "compliance-identification": {"identifier": "MATRIX-1"},
+               "rating-identifier": {"identifier": "MATRIX-1"}}
 _ACCOUNTING_OBJECTS = ("chipset", "inventoryslip", "chipslip", "accountingfinding", "buyin", "dropbox", "softcount",
                        "fluctuationsettings", "investigation-api", "cashout", "identification", "compliancesettings")
 #: Page URL name -> the `floor` object its pk names.

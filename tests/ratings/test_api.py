@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from casino.roles import FINANCE, PIT_BOSS
 from tests.conftest import api_as
-from tests.factories import user_with_role
+from tests.factories import CasinoFactory, user_with_role
 from tests.ratings.test_hand_worked import worked  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.django_db
@@ -67,9 +67,27 @@ def test_the_day_list_is_a_page_like_every_api_list(worked):  # noqa: F811
     assert (first["count"], first["gaming_day"], [r["identifier"] for r in first["results"]]) == (
         2, "2026-03-02", ["P-7"])
     assert first["previous"] is None and "offset=1" in first["next"]
-    assert len(first["results"][0]["sessions"]) == 3
+    # The list counts a day's sessions; the identifier's own days list them.
+    assert first["results"][0]["sessions"] == 3
     second = client.get(first["next"]).json()
     assert [r["identifier"] for r in second["results"]] == ["P-9"] and second["next"] is None
     for bad in ({"limit": 0}, {"limit": 501}, {"offset": "x"}):
         answer = client.get(reverse("rating-list"), {"gaming_day": "2026-03-02", **bad})
         assert answer.status_code == 400 and set(bad) <= set(answer.json()), answer.content
+
+
+def test_an_identifiers_days_list_its_sessions_registered_or_not(worked):  # noqa: F811
+    client = api_as(user_with_role(FINANCE))
+    body = client.get(reverse("rating-identifier", args=["P-7"]), {"gaming_day": "2026-03-02"}).json()
+    [day] = body["results"]
+    assert (day["identifier"], day["registered"], day["theo"]) == ("P-7", True, "4.80")
+    assert [(s["table_label"], s["rounds"], s["theo"]) for s in day["sessions"]] == [
+        ("T-A", 3, "1.80"), ("T-A", 2, "1.20"), ("T-B", 2, "1.80")]
+    [unregistered] = client.get(reverse("rating-identifier", args=["P-9"]), {"gaming_day": "2026-03-02"}).json()[
+        "results"]
+    assert unregistered["registered"] is False and len(unregistered["sessions"]) == 1
+    assert client.get(reverse("rating-identifier", args=["P-404"]), {"gaming_day": "2026-03-02"}).json()[
+        "results"] == []
+    # Another casino's user sees none of them.
+    other = api_as(user_with_role(FINANCE, "elsewhere-finance", casinos=[CasinoFactory(name="Elsewhere")]))
+    assert other.get(reverse("rating-identifier", args=["P-7"]), {"gaming_day": "2026-03-02"}).json()["results"] == []
