@@ -371,6 +371,9 @@ REPORTS_SLICE_ATTEMPTS = env_int("REPORTS_SLICE_ATTEMPTS", 3, minimum=1)
 #: of r (true count against bet) is above this, over at least this many rounds.
 ADVANTAGE_FLAG_LOWER_BOUND = env_number("ADVANTAGE_FLAG_LOWER_BOUND", 0.3, low=-1.0, high=1.0)
 ADVANTAGE_FLAG_MIN_ROUNDS = env_int("ADVANTAGE_FLAG_MIN_ROUNDS", 30, minimum=4)
+#: A gaming day (or table) of at most this many count lines is counted in the request when its
+#: stored result is not current; a larger one is recounted by the worker (audit/advantage/results.py).
+ADVANTAGE_INLINE_LINES = env_int("ADVANTAGE_INLINE_LINES", 50_000, minimum=0)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -12,11 +12,12 @@ from rest_framework.views import APIView
 from casino.api_fields import StrictCharField
 from casino.pagination import MAX_LIMIT, CappedLimitOffsetPagination
 from casino.query_dates import query_date
-from casino.scoping import user_casino_ids
+from casino.scoping import user_casino
 
 from .query import UnknownTable, chosen_table, default_day
+from .results import COUNTING, CURRENT, STALE, answer_rows, day_answer
 from .roles import ADVANTAGE_READERS
-from .selectors import SIGNAL_WORDS, advantage_day
+from .selectors import SIGNAL_WORDS, Thresholds
 
 
 class PairSerializer(serializers.Serializer):
@@ -28,6 +29,15 @@ class PairSerializer(serializers.Serializer):
     decks_remaining = serializers.FloatField()
     true_count = serializers.FloatField()
     bet = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="The base wager (see the app's README).")
+
+
+class _MadePairs(serializers.ListSerializer):
+    """The pairs of a row, already in PairSerializer's representation (:func:`_pairs`): a busy
+    day's page of players is ~16,000 pairs, which DRF's fields, one call per value, took longer
+    to write than the rest of the answer. The schema still documents PairSerializer."""
+
+    def to_representation(self, data):
+        return data
 
 
 class AdvantagePlayerSerializer(serializers.Serializer):
@@ -45,7 +55,7 @@ class AdvantagePlayerSerializer(serializers.Serializer):
                                              help_text="Mean bet at a true count of +2 or more.")
     signal = serializers.ChoiceField(choices=list(SIGNAL_WORDS))
     signal_words = StrictCharField()
-    pairs = PairSerializer(many=True)
+    pairs = _MadePairs(child=PairSerializer())
 
 
 class ThresholdsSerializer(serializers.Serializer):
@@ -59,10 +69,27 @@ class AdvantageDaySerializer(serializers.Serializer):
     previous = serializers.URLField(read_only=True, allow_null=True, help_text="The previous page of players; null on the first.")
     gaming_day = serializers.DateField()
     table = serializers.IntegerField(allow_null=True)
-    rounds = serializers.IntegerField()
-    shoes = serializers.IntegerField()
+    rounds = serializers.IntegerField(allow_null=True, help_text="null while the day is being counted.")
+    shoes = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=[CURRENT, STALE, COUNTING], help_text=(
+        "current: the day as it stands; stale: the figures as of `as_of`, the day has changed since and is being "
+        "recounted; counting: too large to count in the request and not counted yet (no rows)."))
+    as_of = serializers.DateTimeField(allow_null=True, help_text="When the figures were counted.")
+    lines = serializers.IntegerField(allow_null=True, help_text="The day's count lines (its size) when not current.")
     thresholds = ThresholdsSerializer()
     rows = AdvantagePlayerSerializer(many=True, help_text="This page's players, flagged first (see the README).")
+
+
+_BET = PairSerializer().fields["bet"]
+
+
+def _pairs(pairs) -> list[dict]:
+    """The pairs as PairSerializer writes them (see _MadePairs); a bet's text once per amount."""
+    bets: dict = {}
+    return [{"round": p.round_id, "table": p.table_label, "sequence": p.sequence, "shoe": p.shoe,
+             "running_count": p.running_count, "decks_remaining": round(p.decks_remaining, 2),
+             "true_count": round(p.true_count, 2),
+             "bet": bets.get(p.bet) or bets.setdefault(p.bet, _BET.to_representation(p.bet))} for p in pairs]
 
 
 def _player(row) -> dict:
@@ -71,9 +98,7 @@ def _player(row) -> dict:
             "ci_low": round(c.low, 4) if c else None, "ci_high": round(c.high, 4) if c else None,
             "min_bet": row.min_bet, "max_bet": row.max_bet, "spread": row.spread, "mean_bet_low": row.mean_bet_low,
             "mean_bet_high": row.mean_bet_high, "signal": row.signal, "signal_words": row.signal_words,
-            "pairs": [{"round_id": p.round_id, "table_label": p.table_label, "sequence": p.sequence, "shoe": p.shoe,
-                       "running_count": p.running_count, "decks_remaining": round(p.decks_remaining, 2),
-                       "true_count": round(p.true_count, 2), "bet": p.bet} for p in row.pairs]}
+            "pairs": _pairs(row.pairs)}
 
 
 class AdvantagePlayView(APIView):
@@ -100,12 +125,17 @@ class AdvantagePlayView(APIView):
         paginator = CappedLimitOffsetPagination()
         paginator.get_limit(request), paginator.get_offset(request)  # a bad page is a 400 before the day is read
         day = day or default_day(request.user, table)
-        result = advantage_day(day, casinos=user_casino_ids(request.user), table_id=table.pk if table else None)
-        page = paginator.paginate_queryset(result.rows, request, view=self)
+        # One casino's day: the table's, or for all tables the reader's first (as the default day).
+        casino = table.pit.casino if table is not None else user_casino(request.user)
+        result = day_answer(day, casino_id=casino.pk, table_id=table.pk if table else None) if casino else None
+        page = paginator.paginate_queryset(answer_rows(result) if result else [], request, view=self)
+        thresholds = result.thresholds if result else Thresholds.from_settings()
         payload = {"count": paginator.count, "next": paginator.get_next_link(),
                    "previous": paginator.get_previous_link(),
-                   "gaming_day": day, "table": table.pk if table else None, "rounds": result.rounds,
-                   "shoes": result.shoes, "thresholds": {"lower_bound": result.thresholds.lower_bound,
-                                                         "min_rounds": result.thresholds.min_rounds},
+                   "gaming_day": day, "table": table.pk if table else None,
+                   "rounds": result.rounds if result else 0, "shoes": result.shoes if result else 0,
+                   "status": result.status if result else CURRENT, "as_of": result.as_of if result else None,
+                   "lines": result.lines if result else None,
+                   "thresholds": {"lower_bound": thresholds.lower_bound, "min_rounds": thresholds.min_rounds},
                    "rows": [_player(r) for r in page]}
         return Response(AdvantageDaySerializer(payload).data)

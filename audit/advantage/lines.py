@@ -19,6 +19,7 @@ changes no round's cards, bets or status, so it leaves the lines as they are.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import date
 from decimal import Decimal
 
@@ -27,7 +28,7 @@ from django.db.models import F
 
 from audit import chain
 from audit.advantage.bets import ASSESSED_GAMES, round_bets, round_cards
-from audit.advantage.models import CountLine
+from audit.advantage.models import CountLine, DayChange
 from casino.rows import RowInserter
 from tables.history.days import days_with_tables
 from tables.models import Round, RoundRevision, RulesetVersion
@@ -36,6 +37,16 @@ _COLUMNS = ("round_id", "gaming_day", "table_id", "sequence", "session_id", "dea
             "bets")
 _INSERT = RowInserter(CountLine, _COLUMNS, returning_pk=False)
 _REPLACED = _COLUMNS[1:]
+#: The day's change counter of the table (models.DayChange): one upsert adding to it.
+_BUMP = RowInserter(DayChange, ("gaming_day", "table_id", "changes", "lines"), returning_pk=False,
+                    add=(("gaming_day", "table"), ("changes", "lines")))
+
+
+def _changed(db: str, rnd: Round, *, new_line: bool) -> None:
+    """Count a change of the table's day (the stored results of it are stale from now on): one
+    small statement in the recording transaction, under the table's lock every recorder takes,
+    so two rounds of one table never wait on each other here that did not already."""
+    _BUMP.insert([(rnd.gaming_day, rnd.table_id, 1, 1 if new_line else 0)], using=db)
 
 
 def encode_cards(cards: tuple[int, ...]) -> bytes:
@@ -102,18 +113,21 @@ def round_posted_hook(sender, *, round, revision, **kwargs) -> None:  # noqa: A0
     db = round._state.db or router.db_for_write(CountLine)
     if revision.number == 1:
         _INSERT.insert([values], using=db)
+        _changed(db, round, new_line=True)
         return
     # A correction (rare): the line replaced, or made if it was missing (a table of lines lost).
     line = CountLine(**dict(zip(_COLUMNS, values, strict=True)))
     CountLine.objects.using(db).bulk_create([line], update_conflicts=True, unique_fields=["round"],
                                             update_fields=list(_REPLACED))
+    _changed(db, round, new_line=False)
 
 
 def round_voided_hook(sender, *, round, **kwargs) -> None:  # noqa: A002
     """``round_voided``: the line stays, inactive (the walk leaves a voided round's cards out)."""
     if round.game in ASSESSED_GAMES:
-        CountLine.objects.using(round._state.db or router.db_for_write(CountLine)).filter(
-            round_id=round.pk).update(active=False)
+        db = round._state.db or router.db_for_write(CountLine)
+        CountLine.objects.using(db).filter(round_id=round.pk).update(active=False)
+        _changed(db, round, new_line=False)
 
 
 def lines_of_day(gaming_day: date, table_ids: list[int]) -> list[CountLine]:
@@ -138,24 +152,34 @@ def lines_of_day(gaming_day: date, table_ids: list[int]) -> list[CountLine]:
 
 
 @transaction.atomic
-def lines_recompute(gaming_day: date, table_ids: list[int]) -> int:
+def lines_recompute(gaming_day: date, table_ids: list[int], *, count_changes: bool = True) -> int:
     """Remake the lines of ``table_ids`` on ``gaming_day`` from the raw revisions (the repair path);
     how many lines. Under the tables' locks, taken in id order as every writer takes them: a round
     recorded, corrected or voided at those tables waits, so no line is lost between the delete and
-    the insert."""
+    the insert. ``count_changes`` False: the change counters are left alone (the data migration
+    that made the first lines ran before they existed; the next one counts them)."""
     table_ids = sorted(set(table_ids))
     for table_id in table_ids:
         chain.lock_table_chain(table_id, using=router.db_for_write(CountLine))
     CountLine.objects.filter(gaming_day=gaming_day, table_id__in=table_ids).delete()
     lines = lines_of_day(gaming_day, table_ids)
     CountLine.objects.bulk_create(lines, batch_size=2000)
+    # Every table's counter moves on (a stored result of the day is stale) and its size is counted
+    # afresh; the counter never goes back, or an old result could match it again.
+    sizes = Counter(line.table_id for line in lines)
+    for table_id in table_ids if count_changes else ():
+        change, made = DayChange.objects.get_or_create(gaming_day=gaming_day, table_id=table_id,
+                                                       defaults={"changes": 1, "lines": sizes[table_id]})
+        if not made:
+            DayChange.objects.filter(pk=change.pk).update(changes=F("changes") + 1, lines=sizes[table_id])
     return len(lines)
 
 
-def lines_rebuild(*, since: date | None = None, until: date | None = None) -> tuple[int, int]:
+def lines_rebuild(*, since: date | None = None, until: date | None = None,
+                  count_changes: bool = True) -> tuple[int, int]:
     """Remake the lines of every gaming day in the period (all when open), a day at a time (one
     transaction and one read of the day's revisions each); (days, lines). A day's stray lines (of
     no round) go too."""
     by_day = days_with_tables(Round, CountLine, since=since, until=until)
-    lines = sum(lines_recompute(day, by_day[day]) for day in sorted(by_day))
+    lines = sum(lines_recompute(day, by_day[day], count_changes=count_changes) for day in sorted(by_day))
     return len(by_day), lines

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from tables.models import Dealer, Round, Table, TableSession
+from tables.models import Casino, Dealer, Round, Table, TableSession
 
 
 class CountLine(models.Model):
@@ -39,3 +39,81 @@ class CountLine(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id} ({self.gaming_day}, table {self.table_id} #{self.sequence})"
+
+
+class DayChange(models.Model):
+    """How often the count lines of one table's gaming day changed, and how many there are: the
+    stamp a stored result (:class:`DayResult`) is compared with, so it is never served stale.
+
+    Kept by the lines' one writer (lines.py) in the recording transaction, under the table's
+    lock: one upsert adding 1 to ``changes`` (and 1 to ``lines`` for a new round's line)."""
+
+    gaming_day = models.DateField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", db_index=False)
+    changes = models.PositiveBigIntegerField(default=0, help_text="Lines written, replaced or voided; never goes down.")
+    lines = models.PositiveIntegerField(default=0, help_text="The day's lines at the table (voided ones too): its size.")
+
+    class Meta:
+        db_table = "advantage_daychange"
+        constraints = [models.UniqueConstraint(fields=["gaming_day", "table"], name="advantage_daychange_day_table")]
+
+    def __str__(self) -> str:
+        return f"{self.gaming_day} table {self.table_id}: {self.changes} changes, {self.lines} lines"
+
+
+class DayResult(models.Model):
+    """What ``selectors.advantage_day`` gave for one casino's gaming day, all its tables
+    (``table`` None) or one, stored (results.py): derived, rebuildable, no append-only guard.
+
+    ``computed_at`` None: no result yet, only a recount asked for (``requested_at``). Current
+    while ``changes`` equals the sum of the :class:`DayChange` rows it covers and the thresholds
+    are the settings' (selectors.Thresholds)."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.CASCADE, related_name="+", db_index=False)
+    gaming_day = models.DateField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", null=True, blank=True,
+                              db_index=False)
+    changes = models.PositiveBigIntegerField(default=0, help_text="The DayChange stamp it was computed at.")
+    lower_bound = models.FloatField(null=True, blank=True)
+    min_rounds = models.PositiveIntegerField(null=True, blank=True)
+    rounds = models.PositiveIntegerField(default=0)
+    shoes = models.PositiveIntegerField(default=0)
+    players = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    requested_at = models.DateTimeField(null=True, blank=True, help_text="When a recount was last queued.")
+
+    class Meta:
+        db_table = "advantage_dayresult"
+        constraints = [models.UniqueConstraint(fields=["casino", "gaming_day", "table"], nulls_distinct=False,
+                                               name="advantage_dayresult_key")]
+
+    def __str__(self) -> str:
+        return f"{self.gaming_day} casino {self.casino_id} table {self.table_id or 'all'}"
+
+
+class DayResultPlayer(models.Model):
+    """One player's row of a stored result, in the page's order (``rank``), with the player's
+    pairs: one small read for one player's rounds."""
+
+    result = models.ForeignKey(DayResult, on_delete=models.CASCADE, related_name="player_rows", db_index=False)
+    rank = models.PositiveIntegerField()
+    player = models.TextField()
+    n = models.PositiveIntegerField()
+    r = models.FloatField(null=True, blank=True)
+    ci_low = models.FloatField(null=True, blank=True)
+    ci_high = models.FloatField(null=True, blank=True)
+    min_bet = models.DecimalField(max_digits=14, decimal_places=2)
+    max_bet = models.DecimalField(max_digits=14, decimal_places=2)
+    spread = models.DecimalField(max_digits=16, decimal_places=2)
+    mean_bet_low = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    mean_bet_high = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    signal = models.CharField(max_length=20)
+    pairs = models.TextField(help_text='JSON [[round, table, sequence, shoe, running, cards seen, decks, "bet"], ...].')
+
+    class Meta:
+        db_table = "advantage_dayresultplayer"
+        constraints = [models.UniqueConstraint(fields=["result", "rank"], name="advantage_resultplayer_rank"),
+                       models.UniqueConstraint(fields=["result", "player"], name="advantage_resultplayer_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.result_id} #{self.rank})"

@@ -172,7 +172,13 @@ def advantage_day(gaming_day: date, *, casinos, table_id: int | None = None,
                   thresholds: Thresholds | None = None) -> AdvantageDay:
     """Everything the page and the API show for a gaming day (one table or all)."""
     thresholds = thresholds or Thresholds.from_settings()
-    counted = list(walk(day_rounds(gaming_day, casinos=casinos, table_id=table_id)))
+    return day_of(gaming_day, list(walk(day_rounds(gaming_day, casinos=casinos, table_id=table_id))), thresholds)
+
+
+def day_of(gaming_day: date, counted: list[CountedRound], thresholds: Thresholds) -> AdvantageDay:
+    """The day's figures from its counted rounds. A table's rounds counted in a walk of many
+    tables are counted as in a walk of that table alone (the walk starts each table afresh), so
+    results.py counts a day once and takes each table's figures from its part."""
     return AdvantageDay(
         gaming_day=gaming_day, thresholds=thresholds, rows=player_rows(counted, thresholds), rounds=len(counted),
         shoes=sum(1 for c in counted if c.new_shoe_reason is not None))

@@ -7,13 +7,14 @@ from django.shortcuts import render
 
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
-from casino.scoping import scope, user_casino_ids
+from casino.scoping import scope, user_casino
 from tables.models import Table
 
 from .bets import ASSESSED_GAMES
 from .query import UnknownTable, chosen_table, default_day
+from .results import day_answer
 from .roles import ADVANTAGE_READERS
-from .selectors import FLAG, WATCH, advantage_day
+from .selectors import FLAG, WATCH
 
 #: Rows whose rounds the page lists without being asked.
 OPEN_SIGNALS = (FLAG, WATCH)
@@ -43,23 +44,23 @@ def advantage(request):
     # An impossible date shows the default day, as every page does (the API answers 400).
     day = date_or_none(request.GET.get("gaming_day")) or default_day(request.user, table)
     form = AdvantageForm(initial={"gaming_day": day, "table": table}, user=request.user)
-    result = advantage_day(day, casinos=user_casino_ids(request.user), table_id=table.pk if table else None)
+    # One casino's day: the table's, or for all tables the reader's first (as the default day).
+    casino = table.pit.casino if table is not None else user_casino(request.user)
+    result = day_answer(day, casino_id=casino.pk, table_id=table.pk if table else None) if casino else None
     # A busy day is thousands of players and ~100,000 pairs: the page opens the rounds of the
     # flagged and watched players, and of the one chosen with ?player= (only that row shown);
     # every other row links to it. The API gives every pair. Players come PLAYER_PAGE at a time.
     player = request.GET.get("player", "").strip()
-    if player:
-        result.rows = [row for row in result.rows if row.player == player]
     raw_page = request.GET.get("page", "1")
     page = int(raw_page) if raw_page.isdigit() and int(raw_page) > 0 else 1
     if raw_page not in ("", "1") and str(page) != raw_page:
         error = f'Page: "{raw_page}" is not a page number (1, 2, ...); showing the first.'
-    players = len(result.rows)
+    players = result.count(player=player) if result else 0
     start = (page - 1) * PLAYER_PAGE
-    result.rows = result.rows[start:start + PLAYER_PAGE]
+    rows = result.rows(start, start + PLAYER_PAGE, player=player, pairs_of=OPEN_SIGNALS) if result else []
     return render(request, "surveillance/advantage.html",
-                  {"form": form, "result": result, "table": table, "error": error, "player": player,
-                   "day": day, "open_signals": OPEN_SIGNALS, "players": players, "page": page,
-                   "first_shown": start + 1, "last_shown": start + len(result.rows),
+                  {"form": form, "result": result, "rows": rows, "table": table, "casino": casino, "error": error,
+                   "player": player, "day": day, "open_signals": OPEN_SIGNALS, "players": players, "page": page,
+                   "first_shown": start + 1, "last_shown": start + len(rows),
                    "previous_page": page - 1 if page > 1 else None,
                    "next_page": page + 1 if start + PLAYER_PAGE < players else None})

@@ -79,7 +79,7 @@ def test_the_page_lists_the_players_a_page_at_a_time(client, monkeypatch):
     while number:
         response = client.get(url, {"gaming_day": day["day"], "table": day["table"].pk, "page": number})
         assert response.status_code == 200
-        shown = [row.player for row in response.context["result"].rows]
+        shown = [row.player for row in response.context["rows"]]
         assert len(shown) <= 3
         seen += shown
         page = response.content.decode()

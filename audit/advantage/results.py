@@ -1,0 +1,312 @@
+"""The advantage-play day as derived data: ``selectors.advantage_day`` computed once and stored
+(models.DayResult, a row per player in models.DayResultPlayer), compared with the day's change
+counters (models.DayChange) on every read so a result is never served stale as current.
+
+* :func:`day_answer`, the page's and the API's read: the stored result when it is current; else
+  a small day (at most ``ADVANTAGE_INLINE_LINES`` count lines) counted in the request and stored,
+  as before; else a recount queued (:func:`recount_request`) and the last stored result shown with
+  its time, or, with none, the day's size and a plain "being counted".
+* :func:`day_results_compute`, the task's and the rebuild's: one read and one walk of a casino's
+  day, stored for all its tables and for each table.
+
+No second copy of the count or of the statistics: every figure stored is what
+``selectors.day_of`` (count.walk, player_rows, judge) gave; a pair keeps the count's inputs
+(running count, cards seen, decks) and its true count and decks left come back through
+count.true_count / count.decks_remaining, as the walk made them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from itertools import groupby
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Sum, Value, When
+from django.utils import timezone
+
+from audit.advantage.count import decks_remaining, true_count, walk
+from audit.advantage.models import DayChange, DayResult, DayResultPlayer
+from audit.advantage.selectors import (
+    SIGNAL_WORDS,
+    AdvantageDay,
+    Pair,
+    PlayerRow,
+    Thresholds,
+    advantage_day,
+    day_of,
+    day_rounds,
+)
+from audit.advantage.stats import Correlation
+from tables.models import Table
+
+log = logging.getLogger(__name__)
+
+#: What a read found. CURRENT: the figures are the day's as it stands; STALE: the last stored
+#: figures, the day has changed since and is being recounted; COUNTING: no figures yet.
+CURRENT, STALE, COUNTING = "current", "stale", "counting"
+#: A recount queued this recently and not yet done is not queued again (a lost one is, after it).
+RECOUNT_PENDING = timedelta(minutes=5)
+
+
+@dataclass(slots=True)
+class StoredRow:
+    """A player's stored row, with the attributes of selectors.PlayerRow the page and API read."""
+
+    player: str
+    n: int
+    correlation: Correlation | None
+    min_bet: Decimal
+    max_bet: Decimal
+    spread: Decimal
+    mean_bet_low: Decimal | None
+    mean_bet_high: Decimal | None
+    signal: str
+    pairs: list[Pair] = field(default_factory=list)
+
+    @property
+    def signal_words(self) -> str:
+        return SIGNAL_WORDS[self.signal]
+
+
+@dataclass
+class DayAnswer:
+    """What the page and the API show of a day: its figures (None while COUNTING) and where they
+    come from. Rows are read a page at a time with :meth:`rows`."""
+
+    gaming_day: date
+    status: str
+    thresholds: Thresholds
+    rounds: int | None
+    shoes: int | None
+    players: int
+    as_of: datetime | None
+    #: The day's count lines (its size): given when the figures are not current.
+    lines: int | None = None
+    recount_queued: bool = False
+    _day: AdvantageDay | None = None
+    _result: DayResult | None = None
+
+    def rows(self, start: int, stop: int, *, player: str | None = None,
+             pairs_of: tuple[str, ...] | None = None) -> list:
+        """The players ``start``..``stop`` in the page's order (``player``: that one only), each
+        with its pairs when its signal is in ``pairs_of`` (None: every row's; ``player``: its)."""
+        if self._day is not None:
+            rows = self._day.rows
+            if player:
+                rows = [row for row in rows if row.player == player]
+            return rows[start:stop]
+        if self._result is None:
+            return []
+        return _stored_rows(self._result, start, stop, player=player, pairs_of=None if player else pairs_of)
+
+    def count(self, *, player: str | None = None) -> int:
+        """Players of the day (``player``: 1 if that one played, else 0)."""
+        if not player:
+            return self.players
+        if self._day is not None:
+            return sum(1 for row in self._day.rows if row.player == player)
+        return int(self._result is not None and self._result.player_rows.filter(player=player).exists())
+
+
+class _Rows:
+    """A day's rows as a sequence for DRF's paginator: its length is the day's players, a slice
+    reads that page only."""
+
+    def __init__(self, answer: DayAnswer):
+        self.answer = answer
+
+    def __len__(self) -> int:
+        return self.answer.players
+
+    def __getitem__(self, page: slice) -> list:
+        return self.answer.rows(page.start or 0, page.stop)
+
+
+def answer_rows(answer: DayAnswer) -> _Rows:
+    return _Rows(answer)
+
+
+def _stamp(gaming_day: date, casino_id: int, table_id: int | None) -> tuple[int, int]:
+    """(changes, lines) of the day's tables (one table's): what a stored result is compared with."""
+    rows = DayChange.objects.filter(gaming_day=gaming_day)
+    rows = rows.filter(table_id=table_id) if table_id is not None else rows.filter(table__pit__casino_id=casino_id)
+    sums = rows.aggregate(changes=Sum("changes"), lines=Sum("lines"))
+    return sums["changes"] or 0, sums["lines"] or 0
+
+
+def _is_current(result: DayResult | None, changes: int, thresholds: Thresholds) -> bool:
+    return (result is not None and result.computed_at is not None and result.changes == changes
+            and (result.lower_bound, result.min_rounds) == (thresholds.lower_bound, thresholds.min_rounds))
+
+
+def day_answer(gaming_day: date, *, casino_id: int, table_id: int | None = None) -> DayAnswer:
+    """The day of one casino (all its tables, or ``table_id``, a table of it) as the page shows it."""
+    thresholds = Thresholds.from_settings()
+    # The stamp is read before the lines: a round recorded in between makes the stored result
+    # look older than it is (recounted once more), never newer.
+    changes, lines = _stamp(gaming_day, casino_id, table_id)
+    result = DayResult.objects.filter(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id).first()
+    if _is_current(result, changes, thresholds):
+        return _stored_answer(result, CURRENT)
+    if lines <= settings.ADVANTAGE_INLINE_LINES:
+        day = advantage_day(gaming_day, casinos={casino_id}, table_id=table_id, thresholds=thresholds)
+        if lines:
+            result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id, changes=changes, day=day)
+        return DayAnswer(gaming_day=gaming_day, status=CURRENT, thresholds=thresholds, rounds=day.rounds,
+                         shoes=day.shoes, players=len(day.rows), as_of=timezone.now(), _day=day)
+    queued = recount_request(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id)
+    if result is not None and result.computed_at is not None:
+        answer = _stored_answer(result, STALE)
+        answer.lines, answer.recount_queued = lines, queued
+        return answer
+    return DayAnswer(gaming_day=gaming_day, status=COUNTING, thresholds=thresholds, rounds=None, shoes=None,
+                     players=0, as_of=None, lines=lines, recount_queued=queued)
+
+
+def _stored_answer(result: DayResult, status: str) -> DayAnswer:
+    return DayAnswer(gaming_day=result.gaming_day, status=status,
+                     thresholds=Thresholds(result.lower_bound, result.min_rounds), rounds=result.rounds,
+                     shoes=result.shoes, players=result.players, as_of=result.computed_at, _result=result)
+
+
+_ROW_FIELDS = ("player", "n", "r", "ci_low", "ci_high", "min_bet", "max_bet", "spread", "mean_bet_low",
+               "mean_bet_high", "signal")
+
+
+def _stored_rows(result: DayResult, start: int, stop: int, *, player: str | None,
+                 pairs_of: tuple[str, ...] | None) -> list[StoredRow]:
+    rows = result.player_rows.order_by("rank")
+    if player:
+        rows = rows.filter(player=player)
+    shown = F("pairs") if pairs_of is None else Case(When(signal__in=pairs_of, then=F("pairs")), default=Value(""))
+    values = list(rows.annotate(shown=shown).values_list(*_ROW_FIELDS, "shown")[start:stop])
+    texts = [v[-1] for v in values]
+    labels = _table_labels(texts)
+    out = []
+    for (name, n, r, low, high, min_bet, max_bet, spread, mean_low, mean_high, signal, _), text in zip(
+            values, texts, strict=True):
+        out.append(StoredRow(player=name, n=n, correlation=Correlation(r, low, high) if r is not None else None,
+                             min_bet=min_bet, max_bet=max_bet, spread=spread, mean_bet_low=mean_low,
+                             mean_bet_high=mean_high, signal=signal, pairs=pairs_decode(text, labels)))
+    return out
+
+
+def _table_labels(texts: list[str]) -> dict[int, str]:
+    """The tables' current labels (as the count lines' read gives them), for the tables the
+    pairs name: a pair stores its table's id."""
+    ids = {pair[1] for text in texts if text for pair in json.loads(text)} if any(texts) else set()
+    return dict(Table.objects.filter(pk__in=ids).values_list("pk", "label")) if ids else {}
+
+
+def pairs_encode(row: PlayerRow) -> str:
+    """A player's pairs as stored: the count's inputs, not its results (see pairs_decode)."""
+    return json.dumps([[c.round.round_id, c.round.table_id, c.round.sequence, c.shoe, c.running_count,
+                        c.cards_seen, c.round.decks, str(bet)] for c, bet in zip(row.counted, row.bets, strict=True)],
+                      separators=(",", ":"))
+
+
+def pairs_decode(text: str, labels: dict[int, str]) -> list[Pair]:
+    """The pairs of a stored row, as PlayerRow.pairs gives them: decks left and true count from
+    the stored running count, cards seen and decks through count.py's own functions."""
+    if not text:
+        return []
+    money: dict[str, Decimal] = {}
+    return [Pair(round_id=round_id, table_label=labels.get(table_id, ""), sequence=sequence, shoe=shoe,
+                 running_count=running, decks_remaining=decks_remaining(decks, seen),
+                 true_count=true_count(running, decks, seen),
+                 bet=money.get(bet) or money.setdefault(bet, Decimal(bet)))
+            for round_id, table_id, sequence, shoe, running, seen, decks, bet in json.loads(text)]
+
+
+def result_store(*, casino_id: int, gaming_day: date, table_id: int | None, changes: int,
+                 day: AdvantageDay) -> bool:
+    """Store ``day`` as the result of its key, computed at the stamp ``changes``; False when a
+    result of a later stamp is already stored, or another writer stored this one meanwhile."""
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            result = DayResult.objects.select_for_update().filter(
+                casino_id=casino_id, gaming_day=gaming_day, table_id=table_id).first()
+            if result is None:
+                result = DayResult(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id)
+            elif result.computed_at is not None and result.changes > changes:
+                return False
+            else:
+                result.player_rows.all().delete()
+            result.changes, result.computed_at = changes, now
+            result.lower_bound, result.min_rounds = day.thresholds.lower_bound, day.thresholds.min_rounds
+            result.rounds, result.shoes, result.players = day.rounds, day.shoes, len(day.rows)
+            result.save()
+            DayResultPlayer.objects.bulk_create(
+                (_player_row(result, rank, row) for rank, row in enumerate(day.rows, start=1)), batch_size=500)
+    except IntegrityError:  # another request or task stored the key's first result meanwhile
+        return False
+    return True
+
+
+def _player_row(result: DayResult, rank: int, row: PlayerRow) -> DayResultPlayer:
+    c = row.correlation
+    return DayResultPlayer(
+        result=result, rank=rank, player=row.player, n=row.n, r=c.r if c else None, ci_low=c.low if c else None,
+        ci_high=c.high if c else None, min_bet=row.min_bet, max_bet=row.max_bet, spread=row.spread,
+        mean_bet_low=row.mean_bet_low, mean_bet_high=row.mean_bet_high, signal=row.signal, pairs=pairs_encode(row))
+
+
+def day_results_compute(*, casino_id: int, gaming_day: date) -> int:
+    """Count a casino's day once and store its result for all its tables and for each table;
+    how many results were stored. Safe to run twice (a later stamp's result is kept)."""
+    thresholds = Thresholds.from_settings()
+    stamps = dict(DayChange.objects.filter(gaming_day=gaming_day, table__pit__casino_id=casino_id)
+                  .values_list("table_id", "changes"))
+    counted = list(walk(day_rounds(gaming_day, casinos={casino_id})))
+    stored = int(result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=None,
+                              changes=sum(stamps.values()), day=day_of(gaming_day, counted, thresholds)))
+    by_table = {table_id: list(part) for table_id, part in groupby(counted, key=lambda c: c.round.table_id)}
+    for table_id in sorted(stamps.keys() | by_table.keys()):
+        stored += result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id,
+                               changes=stamps.get(table_id, 0),
+                               day=day_of(gaming_day, by_table.get(table_id, []), thresholds))
+    return stored
+
+
+def recount_request(*, casino_id: int, gaming_day: date, table_id: int | None) -> bool:
+    """Queue the day's recount (the task counts every table of the casino's day) unless one
+    queued within RECOUNT_PENDING is still to come; True when queued. Through the outbox
+    (casino/outbox.py): a broker that is down delays the recount, never fails the read."""
+    from casino.outbox import task_enqueue
+
+    from .tasks import day_count
+
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            result, _ = DayResult.objects.select_for_update().get_or_create(
+                casino_id=casino_id, gaming_day=gaming_day, table_id=table_id)
+            pending = result.requested_at is not None and result.requested_at > now - RECOUNT_PENDING and (
+                result.computed_at is None or result.requested_at > result.computed_at)
+            if pending:
+                return False
+            result.requested_at = now
+            result.save(update_fields=["requested_at"])
+            task_enqueue(day_count, casino_id, gaming_day.isoformat())
+    except IntegrityError:  # another reader asked at the same moment: its request stands
+        return False
+    return True
+
+
+def results_rebuild(*, since: date | None = None, until: date | None = None) -> tuple[int, int]:
+    """Recount every gaming day of the period (all when open) that has count lines, per casino;
+    (days, results stored)."""
+    days = DayChange.objects.order_by().values_list("gaming_day", "table__pit__casino_id").distinct()
+    if since:
+        days = days.filter(gaming_day__gte=since)
+    if until:
+        days = days.filter(gaming_day__lte=until)
+    pairs = sorted(set(days))
+    stored = sum(day_results_compute(casino_id=casino_id, gaming_day=day) for day, casino_id in pairs)
+    return len({day for day, _ in pairs}), stored
