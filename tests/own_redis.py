@@ -11,7 +11,7 @@ import shutil
 import socket
 import subprocess
 import time
-from contextlib import closing
+from contextlib import closing, contextmanager
 
 import pytest
 
@@ -56,3 +56,33 @@ class OwnRedis:
             time.sleep(0.05)
         raise RuntimeError(f"redis-server on {self.port} did not stop")
 
+
+@contextmanager
+def broker_at(url: str):
+    """Celery sends to ``url`` (not eagerly) for the block, as a deployed web process does (a
+    ``url`` where no Redis listens: a broker that is down)."""
+    from casino.celery import app as celery_app
+
+    conf = celery_app.conf
+    saved = conf.broker_url, conf.broker_write_url, conf.task_always_eager
+    # Celery reads the environment's CELERY_BROKER_URL before its own setting (as CI sets it).
+    saved_env = os.environ.pop("CELERY_BROKER_URL", None)
+    _drop_pooled_connections()
+    conf.broker_url, conf.broker_write_url, conf.task_always_eager = url, None, False
+    try:
+        yield
+    finally:
+        _drop_pooled_connections()
+        conf.broker_url, conf.broker_write_url, conf.task_always_eager = saved
+        if saved_env is not None:
+            os.environ["CELERY_BROKER_URL"] = saved_env
+
+
+def _drop_pooled_connections() -> None:
+    """Celery's pooled connections and producers lead to the broker they were made for: drop
+    them, as Celery itself does in a forked child (``Celery._after_fork``). Not closed: kombu
+    keeps the pools by broker and hands them out again for the same broker."""
+    from casino.celery import app as celery_app
+
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None

@@ -26,7 +26,7 @@ from itertools import groupby
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Sum, Value, When
+from django.db.models import Case, F, Sum, TextField, Value, When
 from django.utils import timezone
 
 from audit.advantage.count import decks_remaining, true_count, walk
@@ -183,7 +183,8 @@ def _stored_rows(result: DayResult, start: int, stop: int, *, player: str | None
     rows = result.player_rows.order_by("rank")
     if player:
         rows = rows.filter(player=player)
-    shown = F("pairs") if pairs_of is None else Case(When(signal__in=pairs_of, then=F("pairs")), default=Value(""))
+    shown = F("pairs") if pairs_of is None else Case(When(signal__in=pairs_of, then=F("pairs")), default=Value(""),
+                                                  output_field=TextField())
     values = list(rows.annotate(shown=shown).values_list(*_ROW_FIELDS, "shown")[start:stop])
     texts = [v[-1] for v in values]
     labels = _table_labels(texts)
@@ -263,6 +264,8 @@ def day_results_compute(*, casino_id: int, gaming_day: date) -> int:
     thresholds = Thresholds.from_settings()
     stamps = dict(DayChange.objects.filter(gaming_day=gaming_day, table__pit__casino_id=casino_id)
                   .values_list("table_id", "changes"))
+    if not stamps:  # no count line of the casino that day: nothing to count
+        return 0
     counted = list(walk(day_rounds(gaming_day, casinos={casino_id})))
     stored = int(result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=None,
                               changes=sum(stamps.values()), day=day_of(gaming_day, counted, thresholds)))

@@ -29,6 +29,7 @@ from casino.celery import app as celery_app
 from casino.tokens import api_token_issue
 from tests.factories import user_with_role
 from tests.own_redis import OwnRedis
+from tests.own_redis import broker_at as _broker
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = date(2026, 6, 11)
@@ -59,32 +60,6 @@ def _deployed_caches(redis_url: str) -> dict:
          "import json; from django.conf import settings; print(json.dumps(settings.CACHES))"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
     return json.loads(shown.stdout.strip().splitlines()[-1])
-
-
-@contextmanager
-def _broker(url: str):
-    """Celery sends to ``url`` (not eagerly) for the block, as a deployed web process does."""
-    conf = celery_app.conf
-    saved = conf.broker_url, conf.broker_write_url, conf.task_always_eager
-    # Celery reads the environment's CELERY_BROKER_URL before its own setting (as CI sets it).
-    saved_env = os.environ.pop("CELERY_BROKER_URL", None)
-    _drop_pooled_connections()
-    conf.broker_url, conf.broker_write_url, conf.task_always_eager = url, None, False
-    try:
-        yield
-    finally:
-        _drop_pooled_connections()
-        conf.broker_url, conf.broker_write_url, conf.task_always_eager = saved
-        if saved_env is not None:
-            os.environ["CELERY_BROKER_URL"] = saved_env
-
-
-def _drop_pooled_connections() -> None:
-    """Celery's pooled connections and producers lead to the broker they were made for: drop
-    them, as Celery itself does in a forked child (``Celery._after_fork``). Not closed: kombu
-    keeps the pools by broker and hands them out again for the same broker."""
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
 
 
 # --- the cache: the throttle fails open ------------------------------------------------------
