@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,29 +16,10 @@ from casino.query_dates import query_date
 from casino.scoping import user_casino
 
 from .query import UnknownTable, chosen_table, default_day
-from .results import COUNTING, CURRENT, STALE, answer_rows, day_answer
+from .results import COUNTING, CURRENT, STALE, StoredRow, answer_rows, day_answer
 from .roles import ADVANTAGE_READERS
 from .selectors import SIGNAL_WORDS, Thresholds
-
-
-class PairSerializer(serializers.Serializer):
-    round = serializers.IntegerField(source="round_id")
-    table = StrictCharField(source="table_label")
-    sequence = serializers.IntegerField()
-    shoe = serializers.IntegerField(help_text="The inferred shoe of the table that day, from 1.")
-    running_count = serializers.IntegerField(help_text="Hi-Lo running count before the round.")
-    decks_remaining = serializers.FloatField()
-    true_count = serializers.FloatField()
-    bet = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="The base wager (see the app's README).")
-
-
-class _MadePairs(serializers.ListSerializer):
-    """The pairs of a row, already in PairSerializer's representation (:func:`_pairs`): a busy
-    day's page of players is ~16,000 pairs, which DRF's fields, one call per value, took longer
-    to write than the rest of the answer. The schema still documents PairSerializer."""
-
-    def to_representation(self, data):
-        return data
+from .serializers import MadeJSON, MadePairs, PairSerializer, PairsJSONRenderer, pairs_json
 
 
 class AdvantagePlayerSerializer(serializers.Serializer):
@@ -55,7 +37,7 @@ class AdvantagePlayerSerializer(serializers.Serializer):
                                              help_text="Mean bet at a true count of +2 or more.")
     signal = serializers.ChoiceField(choices=list(SIGNAL_WORDS))
     signal_words = StrictCharField()
-    pairs = _MadePairs(child=PairSerializer())
+    pairs = MadePairs(child=PairSerializer())
 
 
 class ThresholdsSerializer(serializers.Serializer):
@@ -80,25 +62,14 @@ class AdvantageDaySerializer(serializers.Serializer):
     rows = AdvantagePlayerSerializer(many=True, help_text="This page's players, flagged first (see the README).")
 
 
-_BET = PairSerializer().fields["bet"]
-
-
-def _pairs(pairs) -> list[dict]:
-    """The pairs as PairSerializer writes them (see _MadePairs); a bet's text once per amount."""
-    bets: dict = {}
-    return [{"round": p.round_id, "table": p.table_label, "sequence": p.sequence, "shoe": p.shoe,
-             "running_count": p.running_count, "decks_remaining": round(p.decks_remaining, 2),
-             "true_count": round(p.true_count, 2),
-             "bet": bets.get(p.bet) or bets.setdefault(p.bet, _BET.to_representation(p.bet))} for p in pairs]
-
-
 def _player(row) -> dict:
     c = row.correlation
     return {"player": row.player, "n": row.n, "r": round(c.r, 4) if c else None,
             "ci_low": round(c.low, 4) if c else None, "ci_high": round(c.high, 4) if c else None,
             "min_bet": row.min_bet, "max_bet": row.max_bet, "spread": row.spread, "mean_bet_low": row.mean_bet_low,
             "mean_bet_high": row.mean_bet_high, "signal": row.signal, "signal_words": row.signal_words,
-            "pairs": _pairs(row.pairs)}
+            # A stored row's pairs were made when it was counted; a row counted now makes them.
+            "pairs": MadeJSON(row.pairs_json if isinstance(row, StoredRow) else pairs_json(row.pairs))}
 
 
 class AdvantagePlayView(APIView):
@@ -109,6 +80,7 @@ class AdvantagePlayView(APIView):
     figures (rounds, shoes) are the whole day's on every page."""
 
     read_roles = ADVANTAGE_READERS
+    renderer_classes = [PairsJSONRenderer, BrowsableAPIRenderer]
 
     @extend_schema(parameters=[
         OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: the current gaming day"),

@@ -108,7 +108,9 @@ class DayResultPlayer(models.Model):
     mean_bet_low = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     mean_bet_high = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     signal = models.CharField(max_length=20)
-    pairs = models.TextField(help_text='JSON [[round, table, sequence, shoe, running, cards seen, decks, "bet"], ...].')
+    counts = models.TextField(help_text='The page\'s: JSON [[round, table label, sequence, shoe, running count, '
+                              'cards seen, decks, "bet"], ...].')
+    pairs = models.TextField(help_text="The API's: the pairs as serializers.pairs_json writes them.")
 
     class Meta:
         db_table = "advantage_dayresultplayer"

@@ -10,9 +10,11 @@ counters (models.DayChange) on every read so a result is never served stale as c
   day, stored for all its tables and for each table.
 
 No second copy of the count or of the statistics: every figure stored is what
-``selectors.day_of`` (count.walk, player_rows, judge) gave; a pair keeps the count's inputs
-(running count, cards seen, decks) and its true count and decks left come back through
-count.true_count / count.decks_remaining, as the walk made them.
+``selectors.day_of`` (count.walk, player_rows, judge) gave. A player's pairs are kept twice: for
+the page the count's inputs (running count, cards seen, decks), its true count and decks left
+coming back through count.true_count / count.decks_remaining as the walk made them; for the API
+its JSON as serializers.pairs_json writes it (a busy day's page of 50 players is ~50,000 pairs:
+written as they are, not serialized again).
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ from audit.advantage.selectors import (
     day_of,
     day_rounds,
 )
+from audit.advantage.serializers import pairs_json
 from audit.advantage.stats import Correlation
-from tables.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +68,10 @@ class StoredRow:
     mean_bet_low: Decimal | None
     mean_bet_high: Decimal | None
     signal: str
+    #: The page's: the rounds of an opened row (empty for the others).
     pairs: list[Pair] = field(default_factory=list)
+    #: The API's: every pair, as serializers.pairs_json made them when the day was counted.
+    pairs_json: str = "[]"
 
     @property
     def signal_words(self) -> str:
@@ -92,9 +97,10 @@ class DayAnswer:
     _result: DayResult | None = None
 
     def rows(self, start: int, stop: int, *, player: str | None = None,
-             pairs_of: tuple[str, ...] | None = None) -> list:
+             pairs_of: tuple[str, ...] | None = None, api: bool = False) -> list:
         """The players ``start``..``stop`` in the page's order (``player``: that one only), each
-        with its pairs when its signal is in ``pairs_of`` (None: every row's; ``player``: its)."""
+        with its pairs when its signal is in ``pairs_of`` (None: every row's; ``player``: its);
+        ``api``: a stored row's pairs as the API's JSON (``pairs_json``) instead."""
         if self._day is not None:
             rows = self._day.rows
             if player:
@@ -102,7 +108,8 @@ class DayAnswer:
             return rows[start:stop]
         if self._result is None:
             return []
-        return _stored_rows(self._result, start, stop, player=player, pairs_of=None if player else pairs_of)
+        return _stored_rows(self._result, start, stop, player=player, pairs_of=None if player else pairs_of,
+                            api=api)
 
     def count(self, *, player: str | None = None) -> int:
         """Players of the day (``player``: 1 if that one played, else 0)."""
@@ -124,7 +131,7 @@ class _Rows:
         return self.answer.players
 
     def __getitem__(self, page: slice) -> list:
-        return self.answer.rows(page.start or 0, page.stop)
+        return self.answer.rows(page.start or 0, page.stop, api=True)
 
 
 def answer_rows(answer: DayAnswer) -> _Rows:
@@ -154,11 +161,13 @@ def day_answer(gaming_day: date, *, casino_id: int, table_id: int | None = None)
     if _is_current(result, changes, thresholds):
         return _stored_answer(result, CURRENT)
     if lines <= settings.ADVANTAGE_INLINE_LINES:
+        now = timezone.now()
         day = advantage_day(gaming_day, casinos={casino_id}, table_id=table_id, thresholds=thresholds)
         if lines:
-            result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id, changes=changes, day=day)
+            result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id, changes=changes, day=day,
+                         at=now)
         return DayAnswer(gaming_day=gaming_day, status=CURRENT, thresholds=thresholds, rounds=day.rounds,
-                         shoes=day.shoes, players=len(day.rows), as_of=timezone.now(), _day=day)
+                         shoes=day.shoes, players=len(day.rows), as_of=now, _day=day)
     queued = recount_request(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id)
     if result is not None and result.computed_at is not None:
         answer = _stored_answer(result, STALE)
@@ -179,56 +188,53 @@ _ROW_FIELDS = ("player", "n", "r", "ci_low", "ci_high", "min_bet", "max_bet", "s
 
 
 def _stored_rows(result: DayResult, start: int, stop: int, *, player: str | None,
-                 pairs_of: tuple[str, ...] | None) -> list[StoredRow]:
+                 pairs_of: tuple[str, ...] | None, api: bool) -> list[StoredRow]:
     rows = result.player_rows.order_by("rank")
     if player:
         rows = rows.filter(player=player)
-    shown = F("pairs") if pairs_of is None else Case(When(signal__in=pairs_of, then=F("pairs")), default=Value(""),
-                                                  output_field=TextField())
-    values = list(rows.annotate(shown=shown).values_list(*_ROW_FIELDS, "shown")[start:stop])
-    texts = [v[-1] for v in values]
-    labels = _table_labels(texts)
+    column = "pairs" if api else "counts"
+    shown = F(column) if pairs_of is None or api else Case(
+        When(signal__in=pairs_of, then=F(column)), default=Value(""), output_field=TextField())
     out = []
-    for (name, n, r, low, high, min_bet, max_bet, spread, mean_low, mean_high, signal, _), text in zip(
-            values, texts, strict=True):
-        out.append(StoredRow(player=name, n=n, correlation=Correlation(r, low, high) if r is not None else None,
-                             min_bet=min_bet, max_bet=max_bet, spread=spread, mean_bet_low=mean_low,
-                             mean_bet_high=mean_high, signal=signal, pairs=pairs_decode(text, labels)))
+    for *figures, text in rows.annotate(shown=shown).values_list(*_ROW_FIELDS, "shown")[start:stop]:
+        name, n, r, low, high, min_bet, max_bet, spread, mean_low, mean_high, signal = figures
+        row = StoredRow(player=name, n=n, correlation=Correlation(r, low, high) if r is not None else None,
+                        min_bet=min_bet, max_bet=max_bet, spread=spread, mean_bet_low=mean_low,
+                        mean_bet_high=mean_high, signal=signal)
+        if api:
+            row.pairs_json = text
+        else:
+            row.pairs = counts_decode(text)
+        out.append(row)
     return out
 
 
-def _table_labels(texts: list[str]) -> dict[int, str]:
-    """The tables' current labels (as the count lines' read gives them), for the tables the
-    pairs name: a pair stores its table's id."""
-    ids = {pair[1] for text in texts if text for pair in json.loads(text)} if any(texts) else set()
-    return dict(Table.objects.filter(pk__in=ids).values_list("pk", "label")) if ids else {}
-
-
-def pairs_encode(row: PlayerRow) -> str:
-    """A player's pairs as stored: the count's inputs, not its results (see pairs_decode)."""
-    return json.dumps([[c.round.round_id, c.round.table_id, c.round.sequence, c.shoe, c.running_count,
+def counts_encode(row: PlayerRow) -> str:
+    """A player's pairs as the page reads them back: the count's inputs (running count, cards
+    seen, decks), not its results (see counts_decode)."""
+    return json.dumps([[c.round.round_id, c.round.table_label, c.round.sequence, c.shoe, c.running_count,
                         c.cards_seen, c.round.decks, str(bet)] for c, bet in zip(row.counted, row.bets, strict=True)],
-                      separators=(",", ":"))
+                      separators=(",", ":"), ensure_ascii=False)
 
 
-def pairs_decode(text: str, labels: dict[int, str]) -> list[Pair]:
+def counts_decode(text: str) -> list[Pair]:
     """The pairs of a stored row, as PlayerRow.pairs gives them: decks left and true count from
     the stored running count, cards seen and decks through count.py's own functions."""
     if not text:
         return []
     money: dict[str, Decimal] = {}
-    return [Pair(round_id=round_id, table_label=labels.get(table_id, ""), sequence=sequence, shoe=shoe,
-                 running_count=running, decks_remaining=decks_remaining(decks, seen),
-                 true_count=true_count(running, decks, seen),
+    return [Pair(round_id=round_id, table_label=label, sequence=sequence, shoe=shoe, running_count=running,
+                 decks_remaining=decks_remaining(decks, seen), true_count=true_count(running, decks, seen),
                  bet=money.get(bet) or money.setdefault(bet, Decimal(bet)))
-            for round_id, table_id, sequence, shoe, running, seen, decks, bet in json.loads(text)]
+            for round_id, label, sequence, shoe, running, seen, decks, bet in json.loads(text)]
 
 
 def result_store(*, casino_id: int, gaming_day: date, table_id: int | None, changes: int,
-                 day: AdvantageDay) -> bool:
-    """Store ``day`` as the result of its key, computed at the stamp ``changes``; False when a
-    result of a later stamp is already stored, or another writer stored this one meanwhile."""
-    now = timezone.now()
+                 day: AdvantageDay, at: datetime | None = None) -> bool:
+    """Store ``day`` as the result of its key, computed at the stamp ``changes`` (``at``: when its
+    count began, default now); False when a result of a later stamp is already stored, or another
+    writer stored this one meanwhile."""
+    now = at or timezone.now()
     try:
         with transaction.atomic():
             result = DayResult.objects.select_for_update().filter(
@@ -255,25 +261,27 @@ def _player_row(result: DayResult, rank: int, row: PlayerRow) -> DayResultPlayer
     return DayResultPlayer(
         result=result, rank=rank, player=row.player, n=row.n, r=c.r if c else None, ci_low=c.low if c else None,
         ci_high=c.high if c else None, min_bet=row.min_bet, max_bet=row.max_bet, spread=row.spread,
-        mean_bet_low=row.mean_bet_low, mean_bet_high=row.mean_bet_high, signal=row.signal, pairs=pairs_encode(row))
+        mean_bet_low=row.mean_bet_low, mean_bet_high=row.mean_bet_high, signal=row.signal,
+        counts=counts_encode(row), pairs=pairs_json(row.pairs))
 
 
 def day_results_compute(*, casino_id: int, gaming_day: date) -> int:
     """Count a casino's day once and store its result for all its tables and for each table;
     how many results were stored. Safe to run twice (a later stamp's result is kept)."""
     thresholds = Thresholds.from_settings()
+    at = timezone.now()  # the figures are the day as of its read, not of the end of the count
     stamps = dict(DayChange.objects.filter(gaming_day=gaming_day, table__pit__casino_id=casino_id)
                   .values_list("table_id", "changes"))
     if not stamps:  # no count line of the casino that day: nothing to count
         return 0
     counted = list(walk(day_rounds(gaming_day, casinos={casino_id})))
     stored = int(result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=None,
-                              changes=sum(stamps.values()), day=day_of(gaming_day, counted, thresholds)))
+                              changes=sum(stamps.values()), day=day_of(gaming_day, counted, thresholds), at=at))
     by_table = {table_id: list(part) for table_id, part in groupby(counted, key=lambda c: c.round.table_id)}
     for table_id in sorted(stamps.keys() | by_table.keys()):
         stored += result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id,
                                changes=stamps.get(table_id, 0),
-                               day=day_of(gaming_day, by_table.get(table_id, []), thresholds))
+                               day=day_of(gaming_day, by_table.get(table_id, []), thresholds), at=at)
     return stored
 
 

@@ -381,11 +381,12 @@ def _schema_drop(cur) -> list[str]:
 
 def derived_tables() -> list[str]:
     """The tables kept from the rounds as they are recorded (rebuilt by their commands)."""
-    from audit.advantage.models import CountLine
+    from audit.advantage.models import CountLine, DayChange, DayResult, DayResultPlayer
     from audit.ratings.models import RatingDay, RatingSession
     from audit.rollups.writer import SHAPES
 
-    return [m._meta.db_table for m in (*SHAPES, RatingSession, RatingDay, CountLine)]
+    return [m._meta.db_table for m in (*SHAPES, RatingSession, RatingDay, CountLine, DayChange, DayResultPlayer,
+                                       DayResult)]
 
 
 def load(floor: Floor, pool: dict, plan: Plan) -> dict:

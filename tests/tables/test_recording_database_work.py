@@ -84,6 +84,10 @@ HOT_TABLE_INDEXES = {
     "ratings_session": {"ratings_session_pkey", "ratings_session_day", "ratings_session_player"},
     # A round of the assessed games writes its count line (audit/advantage/lines.py).
     "advantage_countline": {"advantage_countline_pkey", "advantage_line_day_table_seq"},
+    # And counts the change of its table's day (the stored advantage results compare with it): the
+    # first round of a table's day inserts the row, every later one updates it in place (no
+    # indexed column changes, so no index is written).
+    "advantage_daychange": {"advantage_daychange_pkey", "advantage_daychange_day_table"},
 }
 
 

@@ -48,7 +48,8 @@ class Migration(migrations.Migration):
                 ('mean_bet_low', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True)),
                 ('mean_bet_high', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True)),
                 ('signal', models.CharField(max_length=20)),
-                ('pairs', models.TextField(help_text='JSON [[round, table, sequence, shoe, running, cards seen, decks, "bet"], ...].')),
+                ('counts', models.TextField(help_text='The page\'s: JSON [[round, table label, sequence, shoe, running count, cards seen, decks, "bet"], ...].')),
+                ('pairs', models.TextField(help_text="The API's: the pairs as serializers.pairs_json writes them.")),
                 ('result', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='player_rows', to='advantage.dayresult')),
             ],
             options={
