@@ -111,6 +111,9 @@ class DayResultPlayer(models.Model):
     counts = models.TextField(help_text='The page\'s: JSON [[round, table label, sequence, shoe, running count, '
                               'cards seen, decks, "bet"], ...].')
     pairs = models.TextField(help_text="The API's: the pairs as serializers.pairs_json writes them.")
+    pairs_html = models.TextField(blank=True, default="", help_text=(
+        "The page's rounds of a row it opens (selectors.OPEN_SIGNALS), as surveillance/_advantage_pairs.html "
+        "renders them; empty for the others."))
 
     class Meta:
         db_table = "advantage_dayresultplayer"

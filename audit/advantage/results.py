@@ -27,13 +27,15 @@ from decimal import Decimal
 from itertools import groupby
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Sum, TextField, Value, When
+from django.db import IntegrityError, connections, router, transaction
+from django.db.models import F, Sum, TextField, Value
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from audit.advantage.count import decks_remaining, true_count, walk
 from audit.advantage.models import DayChange, DayResult, DayResultPlayer
 from audit.advantage.selectors import (
+    OPEN_SIGNALS,
     SIGNAL_WORDS,
     AdvantageDay,
     Pair,
@@ -51,6 +53,8 @@ log = logging.getLogger(__name__)
 #: What a read found. CURRENT: the figures are the day's as it stands; STALE: the last stored
 #: figures, the day has changed since and is being recounted; COUNTING: no figures yet.
 CURRENT, STALE, COUNTING = "current", "stale", "counting"
+#: A row's rounds as the page shows them (the page includes it for a row counted in the request).
+PAIRS_TEMPLATE = "surveillance/_advantage_pairs.html"
 #: A recount queued this recently and not yet done is not queued again (a lost one is, after it).
 RECOUNT_PENDING = timedelta(minutes=5)
 
@@ -68,8 +72,10 @@ class StoredRow:
     mean_bet_low: Decimal | None
     mean_bet_high: Decimal | None
     signal: str
-    #: The page's: the rounds of an opened row (empty for the others).
+    #: The page's: the rounds of the ``?player=`` row (empty for the others).
     pairs: list[Pair] = field(default_factory=list)
+    #: The page's: an opened row's rounds as made when the day was counted (selectors.OPEN_SIGNALS).
+    pairs_html: str = ""
     #: The API's: every pair, as serializers.pairs_json made them when the day was counted.
     pairs_json: str = "[]"
 
@@ -96,11 +102,10 @@ class DayAnswer:
     _day: AdvantageDay | None = None
     _result: DayResult | None = None
 
-    def rows(self, start: int, stop: int, *, player: str | None = None,
-             pairs_of: tuple[str, ...] | None = None, api: bool = False) -> list:
-        """The players ``start``..``stop`` in the page's order (``player``: that one only), each
-        with its pairs when its signal is in ``pairs_of`` (None: every row's; ``player``: its);
-        ``api``: a stored row's pairs as the API's JSON (``pairs_json``) instead."""
+    def rows(self, start: int, stop: int, *, player: str | None = None, api: bool = False) -> list:
+        """The players ``start``..``stop`` in the page's order (``player``: that one only, with its
+        pairs). A stored row carries for the page its rounds made if it opens them
+        (``pairs_html``), for the API (``api``) its pairs' JSON (``pairs_json``)."""
         if self._day is not None:
             rows = self._day.rows
             if player:
@@ -108,8 +113,7 @@ class DayAnswer:
             return rows[start:stop]
         if self._result is None:
             return []
-        return _stored_rows(self._result, start, stop, player=player, pairs_of=None if player else pairs_of,
-                            api=api)
+        return _stored_rows(self._result, start, stop, player=player, api=api)
 
     def count(self, *, player: str | None = None) -> int:
         """Players of the day (``player``: 1 if that one played, else 0)."""
@@ -187,24 +191,23 @@ _ROW_FIELDS = ("player", "n", "r", "ci_low", "ci_high", "min_bet", "max_bet", "s
                "mean_bet_high", "signal")
 
 
-def _stored_rows(result: DayResult, start: int, stop: int, *, player: str | None,
-                 pairs_of: tuple[str, ...] | None, api: bool) -> list[StoredRow]:
+def _stored_rows(result: DayResult, start: int, stop: int, *, player: str | None, api: bool) -> list[StoredRow]:
     rows = result.player_rows.order_by("rank")
     if player:
         rows = rows.filter(player=player)
-    column = "pairs" if api else "counts"
-    shown = F(column) if pairs_of is None or api else Case(
-        When(signal__in=pairs_of, then=F(column)), default=Value(""), output_field=TextField())
+    text = F("pairs") if api else F("counts") if player else Value("", output_field=TextField())
+    html = Value("", output_field=TextField()) if api else F("pairs_html")
     out = []
-    for *figures, text in rows.annotate(shown=shown).values_list(*_ROW_FIELDS, "shown")[start:stop]:
+    for *figures, pairs, made in rows.annotate(text=text, html=html).values_list(
+            *_ROW_FIELDS, "text", "html")[start:stop]:
         name, n, r, low, high, min_bet, max_bet, spread, mean_low, mean_high, signal = figures
         row = StoredRow(player=name, n=n, correlation=Correlation(r, low, high) if r is not None else None,
                         min_bet=min_bet, max_bet=max_bet, spread=spread, mean_bet_low=mean_low,
-                        mean_bet_high=mean_high, signal=signal)
+                        mean_bet_high=mean_high, signal=signal, pairs_html=made)
         if api:
-            row.pairs_json = text
-        else:
-            row.pairs = counts_decode(text)
+            row.pairs_json = pairs
+        elif player:
+            row.pairs = counts_decode(pairs)
         out.append(row)
     return out
 
@@ -249,11 +252,26 @@ def result_store(*, casino_id: int, gaming_day: date, table_id: int | None, chan
             result.lower_bound, result.min_rounds = day.thresholds.lower_bound, day.thresholds.min_rounds
             result.rounds, result.shoes, result.players = day.rounds, day.shoes, len(day.rows)
             result.save()
-            DayResultPlayer.objects.bulk_create(
-                (_player_row(result, rank, row) for rank, row in enumerate(day.rows, start=1)), batch_size=500)
+            _players_insert([_player_row(result, rank, row) for rank, row in enumerate(day.rows, start=1)])
     except IntegrityError:  # another request or task stored the key's first result meanwhile
         return False
     return True
+
+
+_PLAYER_FIELDS = [f for f in DayResultPlayer._meta.concrete_fields if not f.primary_key]
+
+
+def _players_insert(rows: list[DayResultPlayer]) -> None:
+    """The rows in one pipelined ``executemany`` of a plain INSERT: bulk_create sends them as one
+    array per column, and psycopg quotes a text array element by element with a regular
+    expression (a busy day's ~100 MB of pairs took minutes that way)."""
+    connection = connections[router.db_for_write(DayResultPlayer)]
+    quote = connection.ops.quote_name
+    sql = (f"INSERT INTO {quote(DayResultPlayer._meta.db_table)} "  # noqa: S608 - names from the model
+           f"({', '.join(quote(f.column) for f in _PLAYER_FIELDS)}) VALUES ({', '.join(['%s'] * len(_PLAYER_FIELDS))})")
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [[f.get_db_prep_save(getattr(row, f.attname), connection) for f in _PLAYER_FIELDS]
+                                 for row in rows])
 
 
 def _player_row(result: DayResult, rank: int, row: PlayerRow) -> DayResultPlayer:
@@ -262,7 +280,10 @@ def _player_row(result: DayResult, rank: int, row: PlayerRow) -> DayResultPlayer
         result=result, rank=rank, player=row.player, n=row.n, r=c.r if c else None, ci_low=c.low if c else None,
         ci_high=c.high if c else None, min_bet=row.min_bet, max_bet=row.max_bet, spread=row.spread,
         mean_bet_low=row.mean_bet_low, mean_bet_high=row.mean_bet_high, signal=row.signal,
-        counts=counts_encode(row), pairs=pairs_json(row.pairs))
+        counts=counts_encode(row), pairs=pairs_json(row.pairs),
+        # The rows the page opens are made once here (a flagged player of a busy day has ~1,000
+        # rounds; rendering them took the page seconds), by the page's own template.
+        pairs_html=render_to_string(PAIRS_TEMPLATE, {"row": row}) if row.signal in OPEN_SIGNALS else "")
 
 
 def day_results_compute(*, casino_id: int, gaming_day: date) -> int:

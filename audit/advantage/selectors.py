@@ -25,6 +25,8 @@ LOW_COUNT, HIGH_COUNT = 0.0, 2.0
 
 FLAG, WATCH, CLEAR, FLAT_BET, COUNT_CONSTANT, TOO_FEW = (
     "flag", "watch", "clear", "flat_bet", "count_constant", "too_few_rounds")
+#: Rows whose rounds the page lists without being asked (results.py keeps them made).
+OPEN_SIGNALS = (FLAG, WATCH)
 SIGNAL_WORDS = {
     FLAG: "Flag: the bet follows the count",
     WATCH: "Watch: the bet follows the count, too few rounds to flag",

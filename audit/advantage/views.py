@@ -14,10 +14,8 @@ from .bets import ASSESSED_GAMES
 from .query import UnknownTable, chosen_table, default_day
 from .results import day_answer
 from .roles import ADVANTAGE_READERS
-from .selectors import FLAG, WATCH
+from .selectors import OPEN_SIGNALS
 
-#: Rows whose rounds the page lists without being asked.
-OPEN_SIGNALS = (FLAG, WATCH)
 #: The page lists this many players at a time (a busy day is ~2,500 players; rendering them all
 #: cost more than reading and counting the day).
 PLAYER_PAGE = 100
@@ -57,7 +55,7 @@ def advantage(request):
         error = f'Page: "{raw_page}" is not a page number (1, 2, ...); showing the first.'
     players = result.count(player=player) if result else 0
     start = (page - 1) * PLAYER_PAGE
-    rows = result.rows(start, start + PLAYER_PAGE, player=player, pairs_of=OPEN_SIGNALS) if result else []
+    rows = result.rows(start, start + PLAYER_PAGE, player=player) if result else []
     return render(request, "surveillance/advantage.html",
                   {"form": form, "result": result, "rows": rows, "table": table, "casino": casino, "error": error,
                    "player": player, "day": day, "open_signals": OPEN_SIGNALS, "players": players, "page": page,

@@ -4,6 +4,7 @@ recounts it (a broker that is down included), and the task, the rebuild and the 
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from types import SimpleNamespace
 
@@ -51,7 +52,8 @@ def floor():
 
 def _stored(answer) -> list:
     return [(r.player, r.n, r.correlation, r.min_bet, r.max_bet, r.spread, r.mean_bet_low, r.mean_bet_high,
-             r.signal, r.signal_words, r.pairs) for r in answer.rows(0, 10_000)]
+             r.signal, r.signal_words, answer.rows(0, 1, player=r.player)[0].pairs)
+            for r in answer.rows(0, 10_000)]
 
 
 def _fresh(day) -> list:
@@ -211,3 +213,22 @@ def test_the_api_writes_the_same_answer_from_the_stored_result_as_from_a_count_i
     plain = api.get(API, {"gaming_day": floor.day.isoformat()})
     indented = api.get(API, {"gaming_day": floor.day.isoformat()}, HTTP_ACCEPT="application/json; indent=2")
     assert b'\n  "count"' in indented.content and indented.json() == plain.json()
+
+
+def _page(response) -> str:
+    """The page without its CSRF token (a new one each request)."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
+
+
+def test_the_page_is_the_same_from_the_stored_result_as_from_a_count_in_the_request(floor, client):
+    client.force_login(user_with_role("surveillance", casinos=[floor.casino]))
+    for query in ({}, {"table": floor.tables[0].pk}, {"player": "P-COUNTER"}, {"player": "P-FLAT"}):
+        DayResult.objects.all().delete()
+        counted = _page(client.get(PAGE, {"gaming_day": floor.day.isoformat(), **query}))
+        assert DayResult.objects.exists()
+        stored = _page(client.get(PAGE, {"gaming_day": floor.day.isoformat(), **query}))
+        assert counted == stored and query.get("player", "P-COUNTER") in stored and "Counted as of" not in stored
+    assert '<table class="data pairs">' in stored  # the player's rounds
+    flagged = DayResultPlayer.objects.filter(result__table=None, signal="flag").first()
+    assert '<table class="data pairs">' in flagged.pairs_html, "a flagged row's rounds are made when counted"
+    assert not DayResultPlayer.objects.filter(result__table=None, signal="flat_bet").exclude(pairs_html="").exists()
