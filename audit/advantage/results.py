@@ -235,24 +235,29 @@ def counts_decode(text: str) -> list[Pair]:
 def result_store(*, casino_id: int, gaming_day: date, table_id: int | None, changes: int,
                  day: AdvantageDay, at: datetime | None = None) -> bool:
     """Store ``day`` as the result of its key, computed at the stamp ``changes`` (``at``: when its
-    count began, default now); False when a result of a later stamp is already stored, or another
-    writer stored this one meanwhile."""
+    count began, default now), in place of the one stored; False when another writer stored the
+    key's first result meanwhile."""
     now = at or timezone.now()
     try:
         with transaction.atomic():
             result = DayResult.objects.select_for_update().filter(
                 casino_id=casino_id, gaming_day=gaming_day, table_id=table_id).first()
+            # The last count stored wins: one older than the day's stamp only reads as stale (and is
+            # recounted); a "keep the higher stamp" rule would keep a result forever once the
+            # counters started again lower (their rows deleted with a bulk load).
             if result is None:
                 result = DayResult(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id)
-            elif result.computed_at is not None and result.changes > changes:
-                return False
             else:
                 result.player_rows.all().delete()
             result.changes, result.computed_at = changes, now
             result.lower_bound, result.min_rounds = day.thresholds.lower_bound, day.thresholds.min_rounds
             result.rounds, result.shoes, result.players = day.rounds, day.shoes, len(day.rows)
             result.save()
-            _players_insert([_player_row(result, rank, row) for rank, row in enumerate(day.rows, start=1)])
+            # A few hundred rows at a time, each row's pairs dropped once written: a busy day's
+            # ~1,000,000 pairs are not all held twice.
+            for first in range(0, len(day.rows), 500):
+                _players_insert([_player_row(result, rank, row) for rank, row in
+                                 enumerate(day.rows[first:first + 500], start=first + 1)])
     except IntegrityError:  # another request or task stored the key's first result meanwhile
         return False
     return True
@@ -276,7 +281,7 @@ def _players_insert(rows: list[DayResultPlayer]) -> None:
 
 def _player_row(result: DayResult, rank: int, row: PlayerRow) -> DayResultPlayer:
     c = row.correlation
-    return DayResultPlayer(
+    stored = DayResultPlayer(
         result=result, rank=rank, player=row.player, n=row.n, r=c.r if c else None, ci_low=c.low if c else None,
         ci_high=c.high if c else None, min_bet=row.min_bet, max_bet=row.max_bet, spread=row.spread,
         mean_bet_low=row.mean_bet_low, mean_bet_high=row.mean_bet_high, signal=row.signal,
@@ -284,11 +289,14 @@ def _player_row(result: DayResult, rank: int, row: PlayerRow) -> DayResultPlayer
         # The rows the page opens are made once here (a flagged player of a busy day has ~1,000
         # rounds; rendering them took the page seconds), by the page's own template.
         pairs_html=render_to_string(PAIRS_TEMPLATE, {"row": row}) if row.signal in OPEN_SIGNALS else "")
+    # PlayerRow keeps its pairs once made (cached_property): they go with this row.
+    row.__dict__.pop("pairs", None)
+    return stored
 
 
 def day_results_compute(*, casino_id: int, gaming_day: date) -> int:
     """Count a casino's day once and store its result for all its tables and for each table;
-    how many results were stored. Safe to run twice (a later stamp's result is kept)."""
+    how many results were stored. Safe to run twice (the second stores the same, or a later day)."""
     thresholds = Thresholds.from_settings()
     at = timezone.now()  # the figures are the day as of its read, not of the end of the count
     stamps = dict(DayChange.objects.filter(gaming_day=gaming_day, table__pit__casino_id=casino_id)

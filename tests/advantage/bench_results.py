@@ -38,7 +38,7 @@ def _deal(options, tables, rng):
     flat = set(rng.sample(players, options.players // 3)) - counters
     amounts = [Decimal(a) for a in ("10.00", "25.00", "50.00", "100.00")]
     per_table = options.lines // len(tables)
-    round_id = 10**12
+    round_id = 10**12 + (options.day - date(2000, 1, 1)).days * 10**7  # a range of its own per day
     for table in tables:
         shoe, dealt, seen_tag = [], 0, 0
         seats: dict[int, list] = {}
@@ -141,6 +141,8 @@ def main(argv: list[str]) -> int:
     day = advantage_day(options.day, casinos={casino.pk})
     before = time.perf_counter() - t
     pairs = sum(row.n for row in day.rows)
+    flagged = next((row.player for row in day.rows if row.signal == "flag"), day.rows[0].player)
+    clear = next((row.player for row in day.rows if row.signal == "clear"), day.rows[-1].player)
     print(f"advantage_day (the request's count before): {before * 1000:,.0f} ms; {day.rounds:,} rounds, "
           f"{day.shoes:,} shoes, {len(day.rows):,} players, {pairs:,} pairs, "
           f"{sum(r.signal == 'flag' for r in day.rows)} flagged", flush=True)
@@ -155,11 +157,12 @@ def main(argv: list[str]) -> int:
     client.force_login(user_with_role("surveillance", "bench-advantage", casinos=[casino]))
     for url, query in (("/desk/advantage/", {}), ("/desk/advantage/", {"table": tables[0]}),
                        ("/api/v1/advantage-play/", {}), ("/api/v1/advantage-play/", {"table": tables[0]}),
-                       ("/api/v1/advantage-play/", {"limit": 500})):
+                       ("/api/v1/advantage-play/", {"limit": 500}), ("/desk/advantage/", {"player": flagged}),
+                       ("/desk/advantage/", {"player": clear})):
         query = {"gaming_day": options.day.isoformat(), **query}
         median, runs, response = _timed(lambda url=url, query=query: client.get(url, query))
         assert response.status_code == 200, response.status_code
-        print(f"{url:26} {str({k: v for k, v in query.items() if k != 'gaming_day'}):18} median "
+        print(f"{url:26} {str({k: v for k, v in query.items() if k != 'gaming_day'}):22} median "
               f"{median * 1000:6.0f} ms (runs {', '.join(f'{s * 1000:.0f}' for s in runs)}) "
               f"{len(response.content) / 1e6:.2f} MB", flush=True)
     return 0
