@@ -373,7 +373,7 @@ ADVANTAGE_FLAG_LOWER_BOUND = env_number("ADVANTAGE_FLAG_LOWER_BOUND", 0.3, low=-
 ADVANTAGE_FLAG_MIN_ROUNDS = env_int("ADVANTAGE_FLAG_MIN_ROUNDS", 30, minimum=4)
 #: A gaming day (or table) of at most this many count lines is counted in the request when its
 #: stored result is not current; a larger one is recounted by the worker (audit/advantage/results.py).
-ADVANTAGE_INLINE_LINES = env_int("ADVANTAGE_INLINE_LINES", 50_000, minimum=0)
+ADVANTAGE_INLINE_LINES = env_int("ADVANTAGE_INLINE_LINES", 10_000, minimum=0)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
