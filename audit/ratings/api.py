@@ -146,7 +146,8 @@ class RatingListView(APIView):
 class IdentifierRatingsView(APIView):
     read_roles = RATING_READERS
 
-    @extend_schema(parameters=[_DAY, _FROM, _TO, _CASINO], responses=_RATINGS)
+    @extend_schema(operation_id="v1_ratings_identifier_retrieve", parameters=[_DAY, _FROM, _TO, _CASINO],
+                   responses=_RATINGS)
     def get(self, request, identifier: str):
         """The gaming days of the identifier recorded at the seats (registered or not) at the
         caller's casinos, each with its sessions, as ``/api/v1/players/{id}/ratings/`` gives a

@@ -60,11 +60,13 @@ def test_recording_or_correcting_at_a_banked_table_looks_the_bank_up_once():
 HOT_TABLE_INDEXES = {
     "tables_round": {"tables_round_pkey", "round_unique_sequence", "tables_roun_gaming__f3f5f1_idx",
                      "tables_round_session_id_98e189d5", "tables_round_ruleset_version_id_df860b14",
-                     "tables_round_dealer_id_46b1ba0d", "tables_round_recorded_by_id_c6c0c58c",
+                     "tables_round_recorded_by_id_c6c0c58c",
                      "tables_round_recorded_at_0782a9a4", "tables_round_voided_by_id_0faa0b4b",
                      # The day's lists (tests/history/test_day_list_plans.py): each finding's round
                      # reached from the index alone, and the rounds of a day in recording order.
-                     "round_scope_probe", "round_day_recorded"},
+                     "round_scope_probe", "round_day_recorded",
+                     # A dealer's rounds newest first (the dealer page), in place of the dealer's own.
+                     "round_dealer_recorded"},
     "tables_historicalround": {"tables_historicalround_pkey", "tables_historicalround_id_a0346f38",
                                "tables_historicalround_history_date_14f6a8dc",
                                "tables_historicalround_history_user_id_3d007e81"},
