@@ -39,12 +39,15 @@ _PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "
 
 
 def task_enqueue(task, *args, **kwargs) -> OutboxTask:
-    """Queue ``task(*args, **kwargs)``: written in the caller's transaction, sent once it commits.
+    """Queue ``task(*args, **kwargs)`` (a task, or its registered name: a service queues its own
+    task by name without importing the tasks module that imports it): written in the caller's
+    transaction, sent once it commits.
 
     Arguments must be JSON (ids, strings, booleans), as the broker's serializer requires anyway.
     Outside a transaction the row is written and sent at once.
     """
-    row = OutboxTask.objects.create(task=task.name, args=list(args), kwargs=kwargs, created_at=timezone.now())
+    name = task if isinstance(task, str) else task.name
+    row = OutboxTask.objects.create(task=name, args=list(args), kwargs=kwargs, created_at=timezone.now())
     transaction.on_commit(lambda: _send_committed(row))
     return row
 

@@ -47,6 +47,7 @@ from audit.advantage.selectors import (
 )
 from audit.advantage.serializers import pairs_json
 from audit.advantage.stats import Correlation
+from casino.outbox import task_enqueue
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,8 @@ CURRENT, STALE, COUNTING = "current", "stale", "counting"
 PAIRS_TEMPLATE = "surveillance/_advantage_pairs.html"
 #: A recount queued this recently and not yet done is not queued again (a lost one is, after it).
 RECOUNT_PENDING = timedelta(minutes=5)
+#: The recount's Celery task (tasks.day_count registers under it; queued here by name).
+RECOUNT_TASK = "advantage.day_count"
 
 
 @dataclass(slots=True)
@@ -318,10 +321,6 @@ def recount_request(*, casino_id: int, gaming_day: date, table_id: int | None) -
     """Queue the day's recount (the task counts every table of the casino's day) unless one
     queued within RECOUNT_PENDING is still to come; True when queued. Through the outbox
     (casino/outbox.py): a broker that is down delays the recount, never fails the read."""
-    from casino.outbox import task_enqueue
-
-    from .tasks import day_count
-
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -333,7 +332,7 @@ def recount_request(*, casino_id: int, gaming_day: date, table_id: int | None) -
                 return False
             result.requested_at = now
             result.save(update_fields=["requested_at"])
-            task_enqueue(day_count, casino_id, gaming_day.isoformat())
+            task_enqueue(RECOUNT_TASK, casino_id, gaming_day.isoformat())
     except IntegrityError:  # another reader asked at the same moment: its request stands
         return False
     return True

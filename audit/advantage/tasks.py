@@ -11,13 +11,16 @@ from datetime import date
 
 from celery import shared_task
 
+from casino.outbox import task_enqueue
+
+from .models import DayChange
+from .results import RECOUNT_TASK, day_results_compute
+
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="advantage.day_count", ignore_result=True)
+@shared_task(name=RECOUNT_TASK, ignore_result=True)
 def day_count(casino_id: int, gaming_day: str) -> int:
-    from .results import day_results_compute
-
     try:
         return day_results_compute(casino_id=casino_id, gaming_day=date.fromisoformat(gaming_day))
     except Exception:  # noqa: BLE001 - logged; a later read or report queues the recount again
@@ -28,10 +31,6 @@ def day_count(casino_id: int, gaming_day: str) -> int:
 def count_after_report(sender=None, report=None, **kwargs) -> None:
     """audit/reports/signals.report_finished (sent on commit): queue the recount of the report's
     day, so the desk finds it counted (through the outbox: a broker that is down delays it)."""
-    from casino.outbox import task_enqueue
-
-    from .models import DayChange
-
     # A day without a count line (no blackjack or Poker or Bust played) has nothing to count.
     if report is not None and DayChange.objects.filter(gaming_day=report.gaming_day,
                                                        table__pit__casino_id=report.casino_id).exists():
