@@ -10,7 +10,6 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from audit.models import Finding
 from audit.services import DECISIONS, finding_review
 from casino.api_fields import StrictCharField
 from casino.api_filters import StrictBooleanFilter, StrictFilterSet
@@ -19,7 +18,7 @@ from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE
 from casino.scoping import CasinoScopedMixin
 from tables.api.live import FindingSerializer
-from tables.models import RoundRevision
+from tables.models import Finding, RoundRevision
 
 
 class FindingFilter(StrictFilterSet):

@@ -15,7 +15,7 @@ lines (once its lines are written) and for each state of a fill or credit, by th
 of the accounting's ``money_written`` signal, which the service sends; for a record of one
 row, by a ``post_save`` receiver (both installed by :func:`connect`). The accounting and
 the close import nothing from audit. A day's chain head
-(audit/chain.py ``day_heads``) includes the day's money chain whole, so the final report,
+(``audit.chain_verify.day_heads``) includes the day's money chain whole, so the final report,
 printed once the day is closed (when its counts are in and its records refuse changes),
 covers every money record of the day.
 
@@ -34,7 +34,7 @@ from django.apps import apps
 from django.db import connections
 from django.db.models.signals import post_save
 
-from audit import chain
+from tables import chain
 
 #: The advisory-lock key space of the money chains (closing uses 0x7C1, reports 0x3A7, 0x5E1C).
 _CHAIN_LOCK_SPACE = 0x7C3
@@ -114,7 +114,7 @@ def closes_head(casino_id: int, day: date, end) -> str | None:
     """The casino's chain of closes and reopens as the day's head covers it: its links made
     before the day's ``end``, up to the first that closes or reopens ``day`` or a later day
     (a day's final report prints its head before the day is closed)."""
-    from audit.models import ChainLink
+    from tables.models import ChainLink
 
     links = list(ChainLink.objects.filter(chain=closes_chain(casino_id), created_at__lt=end).order_by("id")
                  .values_list("kind", "ref", "digest"))
@@ -182,7 +182,7 @@ def records(kind: str, refs: Iterable[int], *, using: str = "default") -> dict[i
 def _days_of(out: dict, using: str) -> None:
     """Gaming days of records that carry none (a patron's identification): of their time."""
     from casino.gaming_day import gaming_day_of
-    from tables.models import Casino
+    from casino.models import Casino
 
     casinos = {c.pk: c for c in Casino.objects.using(using).filter(pk__in={v[0] for v in out.values()})}
     for value in out.values():
@@ -286,7 +286,7 @@ def _states_differ(spec: Kind, linked_history: set[int]) -> list[str]:
 def seal_existing() -> int:
     """Link every money record written before these chains, per casino in the order it
     happened, into ``money:<casino>:sealed`` (run once, by migration audit 0012)."""
-    from audit.models import ChainLink
+    from tables.models import ChainLink
 
     events: dict[int, list[tuple]] = {}
     for order, spec in enumerate(KINDS.values()):

@@ -21,13 +21,12 @@ from decimal import Decimal
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
-from audit.models import Finding
 from casino.money import Money, money_sum
 from casino.periods import DEFAULT_DAYS
 from casino.scoping import narrow
 from tables.closing.models import DayClose
 from tables.games.vocabulary.catalogue import OVERPAY, UNDERPAY
-from tables.models import Dealer, Round
+from tables.models import Dealer, Finding, Round
 
 #: A period of gaming days (first, last), or None for all of them.
 Days = tuple[date, date] | None

@@ -42,7 +42,7 @@ _PIN_SALT = "casino.db_routing.pin"
 # after the replica's lag.
 PRIMARY_ONLY = frozenset({
     "auth", "sessions", "axes", "authtoken", "contenttypes", "admin",
-    "casino.apitoken", "tables.casinomembership",
+    "casino.apitoken", "casino.casinomembership",
 })
 
 

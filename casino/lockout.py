@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from axes.helpers import get_client_username, get_cool_off
 from axes.models import AccessAttempt
-from django.apps import apps
 from django.conf import settings
 from django.db.models import Max
 from django.http import JsonResponse
@@ -16,12 +15,13 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from casino.local_time import local_time_text
+from casino.models import CasinoMembership
 
 
 def _zone_for(username: str | None) -> str:
     """The zone of the login's own (first) casino; a name that is no member of a casino gets
     the installation's default zone, so the answer says nothing about which names exist."""
-    membership = apps.get_model("tables", "CasinoMembership")
+    membership = CasinoMembership
     zone = (membership.objects.filter(user__username=username).order_by("casino_id")
             .values_list("casino__time_zone", flat=True).first()) if username else None
     return zone or settings.CASINO_TIME_ZONE

@@ -36,7 +36,7 @@ _GROUP_ROLES = {name: role for role, name in ROLE_GROUPS.items()}
 #: Write access through pages and the API is decided by role checks; these permissions
 #: drive the admin, where only gaming managers (and superusers) work.
 _FLOOR_VIEW = {
-    "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
+    "casino.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
     "tables.dealer": ("view",), "tables.ruleset": ("view",), "tables.rulesetversion": ("view",),
 }
 _ACCOUNTING_VIEW = {
@@ -45,26 +45,26 @@ _ACCOUNTING_VIEW = {
 }
 ROLE_MODEL_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
     PIT_BOSS: {
-        "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
+        "casino.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
         "tables.dealer": ("view",), "tables.ruleset": ("view",), "tables.rulesetversion": ("view",),
     },
     SURVEILLANCE: {
-        "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
+        "casino.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
         "tables.dealer": ("view",), "tables.ruleset": ("view",), "tables.rulesetversion": ("view",),
     },
     FINANCE: {
-        "tables.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
+        "casino.casino": ("view",), "tables.pit": ("view",), "tables.table": ("view",),
         "tables.dealer": ("view",), "tables.ruleset": ("view",), "tables.rulesetversion": ("view",),
     },
     GAMING_MANAGER: {
-        "tables.casino": ("view", "add", "change"), "tables.pit": ("view", "add", "change"),
+        "casino.casino": ("view", "add", "change"), "tables.pit": ("view", "add", "change"),
         "tables.table": ("view", "add", "change"), "tables.dealer": ("view", "add", "change"),
         "tables.ruleset": ("view", "add", "change"), "tables.rulesetversion": ("view",),
         # Jackpot banks: added through the services (a new line version, never an edit).
         "jackpots.jackpotbank": ("view", "add"), "jackpots.jackpotbanktable": ("view", "add"),
         "jackpots.jackpotlineconfig": ("view", "add"),
         "jackpots.w2gthreshold": ("view", "add", "change"),
-        "tables.casinomembership": ("view", "add", "delete"),
+        "casino.casinomembership": ("view", "add", "delete"),
         # Unlocking a login locked by django-axes is deleting its attempt record.
         "axes.accessattempt": ("view", "delete"), "axes.accessfailurelog": ("view",),
         # Chips: a denomination is retired, never deleted (slips and legs name it).

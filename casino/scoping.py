@@ -1,6 +1,6 @@
 """Which casinos a user works at, and the one way every page, API and report narrows to them.
 
-A user sees the casinos they are a member of (tables.models.CasinoMembership); a superuser
+A user sees the casinos they are a member of (casino.models.CasinoMembership); a superuser
 sees every casino. Querysets are narrowed with :func:`scope` and the path from their model to
 its casino (``"pk"`` for a casino itself, ``"casino"``, ``"pit__casino"``, ``"table__pit__casino"``, ...); DRF viewsets
 use :class:`CasinoScopedMixin`, so another casino's object is a 404, never a 403 that would
@@ -9,11 +9,12 @@ say it exists.
 
 from __future__ import annotations
 
-from django.apps import apps
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from rest_framework.relations import PrimaryKeyRelatedField
+
+from casino.models import Casino, CasinoMembership
 
 
 def user_casino_ids(user) -> frozenset[int] | None:
@@ -24,7 +25,7 @@ def user_casino_ids(user) -> frozenset[int] | None:
         return None
     cached = getattr(user, "_casino_ids", None)
     if cached is None:
-        membership = apps.get_model("tables", "CasinoMembership")
+        membership = CasinoMembership
         cached = frozenset(membership.objects.filter(user_id=user.pk).values_list("casino_id", flat=True))
         user._casino_ids = cached
     return cached
@@ -114,7 +115,7 @@ def user_casino(user, raw: str | None = None, *, order: str = "pk"):
     parameter), or their first (by ``order``) when none is named. ``None`` when ``raw`` names no
     casino of theirs or they work at none: the caller answers as its interface does (a 404, so
     another casino's id reads as one that does not exist, or a field error)."""
-    casinos = scope(apps.get_model("tables", "Casino").objects.order_by(order), user, "pk")
+    casinos = scope(Casino.objects.order_by(order), user, "pk")
     raw = (raw or "").strip()
     if not raw:
         return casinos.first()

@@ -155,6 +155,19 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- What a round sets off (tables/round_effects.py) ------------------------------------------
+# Recording, correcting or voiding a round writes its own rows, then, in the same transaction and
+# in this order: the ledgers that move with rounds and may refuse one, then the figures derived
+# from rounds. The floor never imports these apps; this list is where they are named.
+ROUND_LEDGERS = [
+    "audit.jackpots.meters.JackpotMeters",  # the Taxpayer's Fortune banks: meters, awards, reversals
+]
+ROUND_PROJECTIONS = [
+    "audit.rollups.writer.DeskRollups",  # the desk's daily dealer and pattern figures
+    "audit.advantage.lines.CountLines",  # the running count's line of each round
+    "audit.ratings.writer.RatingSessions",  # the players' rating sessions
+]
+
 # --- Read replica (casino/db_routing.py; deploy/README.md, "Read replica") ------------------
 #: A browser or user that wrote reads the primary for this long after, so it sees its own
 #: write whatever the replica's lag; keep it above REPLICA_MAX_LAG_SECONDS + REPLICA_LAG_CHECK_SECONDS.
@@ -318,7 +331,7 @@ SPECTACULAR_SETTINGS = {
     ],
     "ENUM_NAME_OVERRIDES": {
         "RoundStatusEnum": "tables.models.Round.STATUSES",
-        "FindingStatusEnum": "audit.models.Finding.STATUSES",
+        "FindingStatusEnum": "tables.models.Finding.STATUSES",
         "ReportStatusEnum": "audit.reports.models.DailyReport.STATUSES",
         "InventorySlipKindEnum": "tables.accounting.models.InventorySlip.KINDS",
         "ChipSlipKindEnum": "tables.accounting.models.ChipSlip.KINDS",

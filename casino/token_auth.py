@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connections, router
@@ -21,7 +20,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
-from casino.models import ApiToken, token_state
+from casino.models import ApiToken, CasinoMembership, token_state
 from casino.prepared import PREPARED
 from casino.roles import ALL_ROLES, role_of_group
 from casino.tokens import key_digest
@@ -30,7 +29,7 @@ from casino.tokens import key_digest
 def _sql() -> str:
     user_model = get_user_model()
     groups = user_model._meta.get_field("groups").remote_field.through._meta.db_table
-    memberships = apps.get_model("tables", "CasinoMembership")._meta.db_table
+    memberships = CasinoMembership._meta.db_table
     # Identifiers come from the models' metadata; the digest is a parameter.
     return (f"{PREPARED}SELECT u.id, u.is_active, u.is_superuser, g.name, m.casino_id, t.id, t.expires_at, "  # noqa: S608
             f"t.revoked_at FROM {ApiToken._meta.db_table} t "

@@ -4,7 +4,6 @@ may be issued for, and whose tokens are listed and revoked, is casino.tokens' ru
 from __future__ import annotations
 
 from django import forms
-from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -12,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from casino.models import Casino
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER
 from casino.scoping import scope
@@ -39,7 +39,7 @@ class IssueForm(forms.Form):
 def _viewer_zone(viewer) -> str:
     """A token belongs to a login, not to a casino: its times are shown in the zone of the
     manager's own (first) casino, or UTC for one with none (the label says which)."""
-    casinos = apps.get_model("tables", "Casino").objects
+    casinos = Casino.objects
     return scope(casinos.order_by("pk"), viewer, "pk").values_list("time_zone", flat=True).first() or "UTC"
 
 

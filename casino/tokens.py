@@ -16,7 +16,6 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
@@ -24,7 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils import timezone
 
-from casino.models import ApiToken
+from casino.models import ApiToken, CasinoMembership
 from casino.roles import GAMING_MANAGER, PIT_BOSS, ROLE_GROUPS, has_role, user_roles
 from casino.scoping import user_casino_ids, users_visible_to
 
@@ -68,7 +67,7 @@ def token_users_for(issuer):
     users = get_user_model().objects.filter(is_active=True)
     if not has_role(issuer, GAMING_MANAGER):
         return users.filter(pk=issuer.pk)
-    membership = apps.get_model("tables", "CasinoMembership")
+    membership = CasinoMembership
     service = users_visible_to(issuer).filter(is_superuser=False, is_staff=False,
                                               password__startswith=UNUSABLE_PASSWORD_PREFIX)
     service = service.exclude(groups__name__in=_OTHER_ROLE_GROUPS)

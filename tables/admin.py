@@ -9,9 +9,10 @@ from django.utils.html import conditional_escape
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.template_utils import HistoricalRecordContextHelper
 
+from casino.models import Casino, CasinoMembership
 from casino.scoping import ScopedAdminMixin, users_visible_to
 from tables.forms import ChangeReasonMixin, RulesetAdminForm, TableAdminForm
-from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
+from tables.models import Dealer, Pit, Ruleset, RulesetVersion, Table
 from tables.services.floor import floor_object_save, ruleset_create, ruleset_update
 
 

@@ -8,9 +8,10 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
+from casino.models import Casino, CasinoMembership
 from casino.roles import ROLE_GROUPS, sync_role_groups
 from tables.games import GAMES
-from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
+from tables.models import Dealer, Pit, Ruleset, RulesetVersion, Table
 
 PASSWORD = "correct-horse-battery"
 

@@ -12,8 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from audit.models import Finding
-from tables.models import Dealer, Pit, Round, Table
+from tables.models import Dealer, Finding, Pit, Round, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from contextlib import nullcontext
 from datetime import date
 from decimal import Decimal
 
 from django.db import router, transaction
 from django.db.models import F
 
-from audit import chain
 from audit.advantage.bets import ASSESSED_GAMES, round_bets, round_cards
 from audit.advantage.models import CountLine, DayChange
 from casino.rows import RowInserter
+from tables import chain
 from tables.history.days import days_with_tables
 from tables.models import Round, RoundRevision, RulesetVersion
 
@@ -105,8 +106,21 @@ def _of_round(rnd: Round, data: dict) -> tuple:
                        active=rnd.status == Round.ACTIVE, game=rnd.game, data=data)
 
 
-def round_posted_hook(sender, *, round, revision, **kwargs) -> None:  # noqa: A002
-    """``round_posted``: the line of a new round, or a corrected round's line replaced."""
+class CountLines:
+    """The count lines as a ``tables.round_effects.RoundProjection`` (``ROUND_PROJECTIONS``)."""
+
+    def changing(self, round_ids):
+        return nullcontext()
+
+    def round_posted(self, *, round, revision, casino_id=None) -> None:  # noqa: A002
+        line_posted(round=round, revision=revision)
+
+    def round_voided(self, *, round) -> None:  # noqa: A002
+        line_voided(round=round)
+
+
+def line_posted(*, round, revision) -> None:  # noqa: A002
+    """The line of a new round, or a corrected round's line replaced."""
     if round.game not in ASSESSED_GAMES:
         return
     values = _of_round(round, revision.data)
@@ -122,8 +136,8 @@ def round_posted_hook(sender, *, round, revision, **kwargs) -> None:  # noqa: A0
     _changed(db, round, new_line=False)
 
 
-def round_voided_hook(sender, *, round, **kwargs) -> None:  # noqa: A002
-    """``round_voided``: the line stays, inactive (the walk leaves a voided round's cards out)."""
+def line_voided(*, round) -> None:  # noqa: A002
+    """A voided round's line stays, inactive (the walk leaves a voided round's cards out)."""
     if round.game in ASSESSED_GAMES:
         db = round._state.db or router.db_for_write(CountLine)
         CountLine.objects.using(db).filter(round_id=round.pk).update(active=False)

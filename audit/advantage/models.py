@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from tables.models import Casino, Dealer, Round, Table, TableSession
+from casino.models import Casino
+from tables.models import Dealer, Round, Table, TableSession
 
 
 class CountLine(models.Model):

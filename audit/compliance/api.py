@@ -17,11 +17,11 @@ from rest_framework.response import Response
 from casino.api_fields import MoneyField, StrictBooleanField, StrictCharField
 from casino.gaming_day import current_gaming_day
 from casino.local_time import local_time_text
+from casino.models import Casino
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
 from casino.roles import CAGE, COMPLIANCE, FINANCE, GAMING_MANAGER, has_role
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope, user_casino
-from tables.models import Casino
 
 from . import services
 from .models import DIRECTIONS, CashOut, ComplianceSettings, PatronIdentification

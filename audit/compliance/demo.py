@@ -12,8 +12,9 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from casino.models import Casino
 from tables.accounting.services.buyins import buy_in_record
-from tables.models import Casino, Table
+from tables.models import Table
 from tables.players.models import Player
 from tables.players.services.register import player_register
 

@@ -17,7 +17,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from tables.models import Casino
+from casino.models import Casino
 from tables.players.models import Player
 
 MONEY = {"max_digits": 14, "decimal_places": 2}

@@ -22,8 +22,8 @@ from decimal import Decimal
 from django.urls import reverse
 
 from casino.gaming_day import gaming_day_bounds
+from casino.models import Casino
 from tables.accounting.models import BuyIn
-from tables.models import Casino
 from tables.players.selectors import players_by_identifier
 
 from .models import (

@@ -18,12 +18,12 @@ from django.utils import timezone
 
 from casino.api_input import text_problem
 from casino.gaming_day import gaming_day_of
+from casino.models import Casino
 from casino.roles import CAGE, COMPLIANCE, GAMING_MANAGER, has_role
 from casino.scoping import may_see_casino
 from tables.accounting.models import BuyIn
 from tables.closing.services.check import day_close_current, refuse_closed_day
 from tables.closing.services.close import day_close_if_due
-from tables.models import Casino
 from tables.players.models import Player
 from tables.players.services.register import player_register
 

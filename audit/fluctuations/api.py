@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.db_routing import replica_reads_for
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.periods import PERIOD_DAY_PARAMETER, PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
 from casino.roles import FINANCE, GAMING_MANAGER
@@ -30,7 +31,6 @@ from casino.scoping import (
     user_casino_ids,
     users_visible_to,
 )
-from tables.models import Casino
 
 from . import services
 from .models import PRESETS, FluctuationSettings, Investigation

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from tables.models import Casino
+from casino.models import Casino
 
 _PCT = {"max_digits": 7, "decimal_places": 2}
 

@@ -14,13 +14,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.db_routing import replica_reads
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.periods import page_period, today_of
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import has_role
 from casino.scoping import scope, user_casino_ids, users_visible_to
 from tables.accounting.exports import download
-from tables.models import Casino
 
 from . import services
 from .models import PERIODS, Investigation

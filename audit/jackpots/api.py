@@ -36,6 +36,7 @@ from audit.jackpots.selectors import (
 )
 from casino.api_fields import MoneyField, StrictBooleanField, StrictCharField
 from casino.gaming_day import gaming_day_of
+from casino.models import Casino
 from casino.pagination import paginated
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import aware_datetime_or_none, query_date
@@ -48,7 +49,7 @@ from casino.roles import (
     may_see_winner_identity,
 )
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
-from tables.models import Casino, Table
+from tables.models import Table
 
 READERS = (FINANCE, GAMING_MANAGER)
 

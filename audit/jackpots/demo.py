@@ -18,9 +18,10 @@ from audit.jackpots.services import (
     jackpot_bank_create,
     jackpot_line_configure,
 )
+from casino.models import Casino, CasinoMembership
 from casino.roles import ROLE_GROUPS, sync_role_groups
 from tables.games import GAMES
-from tables.models import Casino, CasinoMembership, Dealer, Pit, Table
+from tables.models import Dealer, Pit, Table
 from tables.services.floor import floor_object_save, ruleset_create
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open

@@ -15,15 +15,15 @@ from decimal import Decimal
 from django.db.models import Q
 from django.utils import timezone
 
-from audit import chain
 from audit.jackpots import rollup
 from audit.jackpots.models import JackpotBank, LedgerAccount, LedgerLeg, LedgerTransaction
 from audit.jackpots.rules import ZERO, apply
-from audit.models import ChainLink
 from casino.double_entry import LedgerUnbalanced, legs_merged  # noqa: F401 - LedgerUnbalanced: callers catch it here
 from casino.gaming_day import gaming_day_of
 from casino.money import money_sum
+from tables import chain
 from tables.games.settings.paytables import JACKPOT_LINES
+from tables.models import ChainLink
 
 BANK_KINDS = (
     LedgerAccount.PAYABLE,

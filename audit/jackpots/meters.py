@@ -1,5 +1,6 @@
-"""The jackpot ledger's side of recording (tables/services/round_ledgers.py): it answers for the
-meters a round is audited against and posts what recording announces."""
+"""The jackpot ledger's side of recording: a ``tables.round_effects.RoundLedger`` (listed in
+``ROUND_LEDGERS``). It answers for the meters a round is audited against and posts what a
+round won or reverses what a void takes back, or refuses."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from audit.jackpots import services
 
 
 class JackpotMeters:
-    """Registered with the recording service in ``JackpotsConfig.ready``."""
+    """The jackpot banks as a ledger of the recorded rounds."""
 
     def bank_required(self, table) -> None:
         services.jackpot_bank_required(table)
@@ -22,10 +23,8 @@ class JackpotMeters:
     def priced_by_meters(self, audit, context) -> bool:
         return services.priced_by_meters(audit, context)
 
+    def round_posted(self, *, round, revision, audit, author, at, bank) -> None:  # noqa: A002
+        services.jackpot_round_posted(round=round, revision=revision, audit=audit, author=author, at=at, bank=bank)
 
-def round_posted_hook(sender, *, round, revision, audit, author, at, bank, **kwargs) -> None:  # noqa: A002
-    services.jackpot_round_posted(round=round, revision=revision, audit=audit, author=author, at=at, bank=bank)
-
-
-def round_voided_hook(sender, *, round, author, reason, at, **kwargs) -> None:  # noqa: A002
-    services.jackpot_round_voided(round=round, author=author, reason=reason, at=at)
+    def round_voided(self, *, round, author, reason, at) -> None:  # noqa: A002
+        services.jackpot_round_voided(round=round, author=author, reason=reason, at=at)

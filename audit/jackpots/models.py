@@ -16,9 +16,10 @@ from django.db import models
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
+from casino.models import Casino
 from casino.money import MONEY_SUM
 from tables.games.settings.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
-from tables.models import Casino, Round, RoundRevision, Table
+from tables.models import Round, RoundRevision, Table
 
 LINE_CHOICES = [(line, JACKPOT_LINE_NAMES[line]) for line in JACKPOT_LINES]
 MONEY = {"max_digits": 14, "decimal_places": 2}

@@ -40,9 +40,9 @@ CLOSED = closed_transaction_sql("jackpots", transaction_table="jackpots_ledgertr
 def seal(apps, schema_editor):
     """Link what was recorded before the chains (the live models: the chain's texts are the
     verifier's own, written once in audit/chain.py; on a new database there is nothing)."""
-    from audit import chain
+    from audit import chain_verify
 
-    chain.seal_existing()
+    chain_verify.seal_existing()
 
 
 def forwards(apps, schema_editor):

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from django import forms
 
-from audit.models import Finding
 from casino.periods import period_error
 from casino.scoping import scope
 from casino.widgets import ListSelect
 from tables.field_words import label
 from tables.games.vocabulary.base import FINDING_KINDS
-from tables.models import Dealer, Pit, Table
+from tables.models import Dealer, Finding, Pit, Table
 
 STATUS_CHOICES = [
     (Finding.OPEN, "Waiting for a decision"),

@@ -12,7 +12,6 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from audit.models import Finding
 from audit.pages.forms import PeriodForm, QueueFilterForm, ReviewForm
 from audit.reports.selectors_cash import open_unexplained_findings
 from audit.rollups.selectors import (
@@ -38,7 +37,7 @@ from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
 from tables.field_words import label, page_errors
-from tables.models import WAGER_ORDER, Dealer, Round, Wager
+from tables.models import WAGER_ORDER, Dealer, Finding, Round, Wager
 from tables.pages.present import (
     KIND_WORDS,
     data_diff,

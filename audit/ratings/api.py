@@ -19,11 +19,11 @@ from rest_framework.views import APIView
 
 from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.pagination import MAX_LIMIT, CappedLimitOffsetPagination
 from casino.query_dates import query_date
 from casino.scoping import scope, user_casino_ids
 from tables.accounting.exports import download
-from tables.models import Casino
 from tables.players.models import Player
 from tables.players.roles import RATING_READERS
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from tables.models import Casino, Table
+from casino.models import Casino
+from tables.models import Table
 
 
 class RatingSession(models.Model):

@@ -12,10 +12,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.scoping import scope, user_casino
-from tables.models import Casino
 from tables.players.models import Player
 from tables.players.roles import PAGE_ROLES
 from tables.players.services.register import player_change, player_register

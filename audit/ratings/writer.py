@@ -5,7 +5,7 @@ A round gives each player on it their figures (:func:`round_figures`: wagers pla
 Hold'em rake shares) and one step of the fold (:func:`session_step`): within the gap threshold of
 the session's last round it extends that session, else it starts a new one. The same two
 functions build sessions from raw rows (:func:`sessions_of_rows`: the repair path, a correction,
-a void, a read at a shorter threshold) and keep them as rounds are recorded (:func:`round_posted_sessions`).
+a void, a read at a shorter threshold) and keep them as rounds are recorded (:class:`RatingSessions`).
 
 Every change to a table's rounds is made under the table's row lock (recording, corrections and
 voids all take it), so a (gaming day, table)'s sessions have one writer at a time. A new round,
@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -30,10 +31,10 @@ from django.conf import settings
 from django.db import connections, router, transaction
 from django.db.models import F
 
-from audit import chain
 from audit.reports.theoretical import JACKPOT_KEY, POT_KEY, RAKE_KEY
 from casino.prepared import PREPARED
 from casino.rows import RowInserter, RowUpdater
+from tables import chain
 from tables.history.days import days_with_tables
 from tables.models import Pit, Round, Table, Wager
 
@@ -426,8 +427,22 @@ def _recorded(rnd: Round, revision, casino_id: int) -> None:
     _day_rows(rnd.gaming_day, casino_id, sessions, using)
 
 
-def round_posted_sessions(sender, *, round, revision, casino_id=None, **kwargs) -> None:  # noqa: A002
-    """``round_posted`` listener: a new round extends or starts its players' sessions; a
+class RatingSessions:
+    """The players' rating sessions as a ``tables.round_effects.RoundProjection``
+    (``ROUND_PROJECTIONS``)."""
+
+    def changing(self, round_ids):
+        return nullcontext()
+
+    def round_posted(self, *, round, revision, casino_id=None) -> None:  # noqa: A002
+        round_posted_sessions(round=round, revision=revision, casino_id=casino_id)
+
+    def round_voided(self, *, round) -> None:  # noqa: A002
+        round_voided_sessions(round=round)
+
+
+def round_posted_sessions(*, round, revision, casino_id=None) -> None:  # noqa: A002
+    """A new round extends or starts its players' sessions; a
     correction (which may change stakes, pays and who sat where) recomputes its day's table."""
     if revision.number == 1 and getattr(revision, "wager_rows", None) is not None:
         if casino_id is None:  # recording names it; a caller of its own may not
@@ -438,6 +453,6 @@ def round_posted_sessions(sender, *, round, revision, casino_id=None, **kwargs) 
         sessions_recompute(round.gaming_day, [round.table_id])
 
 
-def round_voided_sessions(sender, *, round, **kwargs) -> None:  # noqa: A002
-    """``round_voided`` listener: a voided round rates nothing, and may split a session in two."""
+def round_voided_sessions(*, round) -> None:  # noqa: A002
+    """A voided round rates nothing, and may split a session in two."""
     sessions_recompute(round.gaming_day, [round.table_id])

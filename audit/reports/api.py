@@ -22,11 +22,11 @@ from rest_framework.response import Response
 from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.api_filters import StrictFilterSet
 from casino.db_routing import ReplicaReadsMixin
+from casino.models import Casino
 from casino.periods import PeriodBoundedListMixin, period_parameters
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.accounting.api import AccountingFindingSerializer
-from tables.models import Casino
 
 from .exporters import FORMATS, provisional_banner
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine

@@ -15,8 +15,9 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from casino.models import Casino
 from tables.games import GAME_CHOICES
-from tables.models import Casino, Dealer, RulesetVersion
+from tables.models import Dealer, RulesetVersion
 
 from .explain import WinExplanation, win_explanation
 
@@ -366,7 +367,7 @@ class MonthTableLine(models.Model):
     (issue #20). Derived data: kept in the transaction that makes a final report done or takes it
     out of done (services/month_lines.py), rebuilt by ``manage.py report_months_rebuild``."""
 
-    casino = models.ForeignKey("tables.Casino", on_delete=models.PROTECT, related_name="+")
+    casino = models.ForeignKey("casino.Casino", on_delete=models.PROTECT, related_name="+")
     month = models.DateField(help_text="The month's first day.")
     key = models.CharField(max_length=64, help_text="The table's id, as the daily line's key.")
     win = models.DecimalField(max_digits=18, decimal_places=2, default=0)

@@ -17,9 +17,8 @@ from decimal import Decimal
 
 from django.db import connection
 
-from audit.models import Finding
 from casino.gaming_day import gaming_day_bounds
-from tables.models import Round, Table
+from tables.models import Finding, Round, Table
 
 from .theoretical import POT_KEY, RAKE_KEY
 

@@ -18,11 +18,11 @@ from django.views.decorators.http import require_http_methods
 
 from casino.db_routing import replica_reads
 from casino.gaming_day import gaming_day_of
+from casino.models import Casino
 from casino.periods import page_period, today_of
 from casino.permissions import role_required
 from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope
-from tables.models import Casino
 
 from .exporters import (
     FORMATS,

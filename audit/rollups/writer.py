@@ -26,14 +26,13 @@ from django.db import router, transaction
 from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 
-from audit import chain
-from audit.models import Finding
 from audit.rollups.models import DailyCodeRollup, DailyOverpayRollup, DailyRollup
 from audit.selectors import PAY_STATES, _money_sum, _round_stats, counted_findings, pay_state
 from casino.rows import RowInserter
+from tables import chain
 from tables.games.vocabulary.catalogue import OVERPAY, UNDERPAY
 from tables.history.days import days_with_tables
-from tables.models import Round, Wager
+from tables.models import Finding, Round, Wager
 
 _DAY = ("gaming_day", "table_id", "dealer_id", "game")
 #: Each rollup: its key columns and its additive figures.
@@ -175,8 +174,22 @@ def rounds_changing(round_ids: Iterable[int]):
     _increment(_difference(before, figures(pk__in=ids)))
 
 
-def round_recorded(sender, *, round, revision, **kwargs) -> None:  # noqa: A002
-    """``round_posted`` listener: a new round adds its figures (a correction is a rounds_changing).
+class DeskRollups:
+    """The desk's rollups as a ``tables.round_effects.RoundProjection`` (``ROUND_PROJECTIONS``):
+    a correction or void adds its difference (:func:`rounds_changing`), a new round its figures."""
+
+    def changing(self, round_ids: Iterable[int]):
+        return rounds_changing(round_ids)
+
+    def round_posted(self, *, round, revision, casino_id=None) -> None:  # noqa: A002
+        round_recorded(round=round, revision=revision)
+
+    def round_voided(self, *, round) -> None:  # noqa: A002
+        """Counted by :meth:`changing`, around the void."""
+
+
+def round_recorded(*, round, revision) -> None:  # noqa: A002
+    """A new round adds its figures (a correction is a :func:`rounds_changing`).
     A round without findings (most of them) adds its row from the rows the recording just wrote,
     with no read."""
     if revision.number != 1:

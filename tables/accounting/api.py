@@ -20,6 +20,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.api_fields import MoneyField, StrictCharField
+from casino.models import Casino
 from casino.pagination import paginated
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.roles import (
@@ -51,7 +52,7 @@ from tables.accounting.services.transfers import (
     chip_slip_void_request,
 )
 from tables.api.serializers import HistorySerializer
-from tables.models import Casino, Table
+from tables.models import Table
 
 #: Who may void a fill or credit (first or second signature): the table, the cage, a manager.
 VOIDERS = (PIT_BOSS, CAGE, GAMING_MANAGER)

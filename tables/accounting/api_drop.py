@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 from casino.api_fields import MoneyField, StrictCharField
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.periods import PERIOD_DAY_PARAMETER, PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
 from casino.roles import (
@@ -37,7 +38,7 @@ from tables.accounting.selectors_drop import estimated_drop
 from tables.accounting.services.buyins import buy_in_record, buy_in_void
 from tables.accounting.services.drop_boxes import drop_box_drop
 from tables.accounting.services.soft_count import soft_count_enter, soft_count_sign
-from tables.models import Casino, Table
+from tables.models import Table
 
 #: Who reads the drop and the count: the count room, finance, and those who check them.
 COUNT_READERS = (COUNT, FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE)

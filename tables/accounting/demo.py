@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
+from casino.models import Casino
 from tables.accounting.demo_count import demo_buy_ins, play_demo_count
 from tables.accounting.models import BuyIn, DropBox, InventorySlip
 from tables.accounting.services.chips import chip_set_save
@@ -24,7 +25,7 @@ from tables.accounting.services.transfers import (
     chip_slip_receive,
     chip_slip_request,
 )
-from tables.models import Casino, Dealer, Table
+from tables.models import Dealer, Table
 from tables.services.demo_story import demo_finished_day
 from tables.services.sessions import table_session_open
 

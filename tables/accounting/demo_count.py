@@ -10,12 +10,13 @@ import random
 from datetime import date, timedelta
 from decimal import Decimal
 
+from casino.models import Casino
 from tables.accounting.models import DropBox
 from tables.accounting.selectors_drop import estimated_drop
 from tables.accounting.services.buyins import buy_in_record
 from tables.accounting.services.drop_boxes import drop_box_drop
 from tables.accounting.services.soft_count import CURRENCY_NOTES, soft_count_enter, soft_count_sign
-from tables.models import Casino, Table
+from tables.models import Table
 
 SHORT = Decimal("100")
 NO_BUY_INS = {"cash": Decimal("0"), "marker": Decimal("0"), "estimated_drop": Decimal("0")}

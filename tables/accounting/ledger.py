@@ -15,10 +15,11 @@ from django.utils import timezone
 
 from casino.double_entry import ZERO, LedgerUnbalanced, legs_merged
 from casino.gaming_day import gaming_day_of
+from casino.models import Casino
 from casino.money import money_sum
 from tables.accounting.models import Account, Denomination, Leg, Transaction
 from tables.accounting.signals import money_written
-from tables.models import Casino, Table
+from tables.models import Table
 
 __all__ = ["LedgerUnbalanced", "account_for", "balance", "balance_by_denomination", "ledger_post"]
 

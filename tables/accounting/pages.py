@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.permissions import role_required
 from casino.roles import CAGE, COMPLIANCE, FINANCE, GAMING_MANAGER, PIT_BOSS, SURVEILLANCE
 from casino.scoping import scope, user_casino_ids
@@ -37,7 +38,7 @@ from tables.accounting.services.transfers import (
     chip_slip_void_request,
 )
 from tables.field_words import page_errors
-from tables.models import Casino, Dealer, Table
+from tables.models import Dealer, Table
 from tables.services.sessions import dealer_on_duty, table_session_current
 
 #: Who reads the day's slips and the exception report.

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import PIT_BOSS
@@ -24,7 +25,7 @@ from tables.accounting.selectors_drop import boxes_of_day, estimated_drop
 from tables.accounting.services.buyins import buy_in_record
 from tables.accounting.services.drop_boxes import drop_box_drop, may_count
 from tables.accounting.services.soft_count import CURRENCY_NOTES, soft_count_enter, soft_count_sign
-from tables.models import Casino, Table
+from tables.models import Table
 from tables.services.sessions import table_session_current
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from casino.audit_guard import allow_audit_write
+from casino.models import Casino
 from tables.accounting.models import SerialCounter
-from tables.models import Casino
 
 
 def serial_next(*, casino: Casino, series: str) -> int:

@@ -11,7 +11,6 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
-from audit.models import Finding
 from casino.api_fields import StrictCharField
 from casino.api_filters import StrictBooleanFilter, StrictFilterSet
 from casino.db_routing import ReplicaReadsMixin
@@ -20,7 +19,7 @@ from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.roles import ALL_ROLES, GAMING_MANAGER, PIT_BOSS
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField
 from tables.api.examples import ROUND_EXAMPLES
-from tables.models import Dealer, Round, RoundRevision, Table, TableSession, Wager
+from tables.models import Dealer, Finding, Round, RoundRevision, Table, TableSession, Wager
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call
 from tables.services.round_pays import PAYS_CHOICES, PAYS_RECORDED
 from tables.services.rounds import StaleRevision, round_correct, round_record, round_void

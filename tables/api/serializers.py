@@ -5,9 +5,10 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from casino.api_fields import MoneyField, StrictCharField
+from casino.models import Casino
 from casino.scoping import CasinoScopedRelatedField
 from tables.games import GAMES
-from tables.models import Casino, Dealer, Pit, Ruleset, RulesetVersion, Table
+from tables.models import Dealer, Pit, Ruleset, RulesetVersion, Table
 
 
 class ReasonField(StrictCharField):

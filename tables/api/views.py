@@ -8,6 +8,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 
 from casino.api_input import PutReplacesMixin
+from casino.models import Casino
 from casino.pagination import paginated
 from casino.roles import ALL_ROLES, GAMING_MANAGER
 from casino.scoping import CasinoScopedMixin
@@ -20,7 +21,7 @@ from tables.api.serializers import (
     RulesetVersionSerializer,
     TableSerializer,
 )
-from tables.models import Casino, Dealer, Pit, Ruleset, Table
+from tables.models import Dealer, Pit, Ruleset, Table
 from tables.services.floor import floor_object_save, ruleset_create, ruleset_update
 
 

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
 from casino.query_dates import query_date
 from casino.roles import GAMING_MANAGER
@@ -27,7 +28,6 @@ from tables.closing.selectors import HISTORY_READERS, closes
 from tables.closing.services.check import day_close_current
 from tables.closing.services.close import close_waiting
 from tables.closing.services.reopen import day_reopen
-from tables.models import Casino
 
 
 class ClosingRerunSerializer(serializers.ModelSerializer):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from tables.models import Casino
+from casino.models import Casino
 
 _USER = {"to": settings.AUTH_USER_MODEL, "on_delete": models.PROTECT, "related_name": "+"}
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino.gaming_day import current_gaming_day
+from casino.models import Casino
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER
@@ -19,7 +20,6 @@ from tables.closing.models import DayClose
 from tables.closing.selectors import HISTORY_READERS, closes
 from tables.closing.services.check import day_close_current
 from tables.closing.services.reopen import day_reopen
-from tables.models import Casino
 
 
 @role_required(*HISTORY_READERS)

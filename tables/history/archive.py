@@ -217,7 +217,7 @@ def drop(month: date, *, reason: str, using: str = "default") -> HistoryArchiveE
         return _log(cursor, HistoryArchiveEvent.DROP, month, reason, moved)
 
 
-#: What a chain link's ref is the id of, by kind (audit/chain.py).
+#: What a chain link's ref is the id of, by kind (tables/chain.py).
 _LINKED = {"revision": ("tables_roundrevision", "id"), "finding": ("audit_finding", "id"),
            "status": ("audit_historicalfinding", "history_id"), "void": ("tables_round", "id")}
 

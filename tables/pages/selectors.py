@@ -7,8 +7,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from casino.gaming_day import gaming_day_of
+from casino.models import Casino
 from casino.scoping import narrow
-from tables.models import Casino, DealerAssignment, Round, Table, TableSession
+from tables.models import DealerAssignment, Round, Table, TableSession
 
 
 def current_gaming_days(now=None, casinos=None) -> dict[int, object]:

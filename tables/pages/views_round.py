@@ -20,7 +20,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from audit.jackpots.services import jackpot_context_for_round
-from audit.models import Finding
 from casino.api_input import BodyRefused, read_json_body
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER, PIT_BOSS
@@ -29,7 +28,7 @@ from tables.field_words import error_words
 from tables.games import HOLDEM_BLACKJACK
 from tables.games.holdem.actions import next_step
 from tables.games.vocabulary.base import InvalidInput
-from tables.models import Round, Table
+from tables.models import Finding, Round, Table
 from tables.pages.entry import entry_config
 from tables.pages.present import KIND_WORDS, dealer_did_words, net_words, round_view, wager_label
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call

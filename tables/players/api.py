@@ -10,9 +10,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.api_fields import StrictCharField
+from casino.models import Casino
 from casino.roles import ALL_ROLES
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
-from tables.models import Casino
 from tables.players.models import Player
 from tables.players.roles import PLAYER_WRITERS, may_see_names
 from tables.players.services.register import player_change, player_register

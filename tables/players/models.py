@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from tables.models import Casino
+from casino.models import Casino
 
 
 class Player(models.Model):

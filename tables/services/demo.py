@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
+from casino.models import Casino, CasinoMembership
 from casino.roles import (
     CAGE,
     COMPLIANCE,
@@ -25,7 +26,7 @@ from casino.roles import (
     sync_role_groups,
 )
 from tables.games import GAMES
-from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, Table
+from tables.models import Dealer, Pit, Ruleset, Table
 from tables.players.demo import demo_players_load
 from tables.services.demo_story import (
     TODAY_PLAY_FROM,

@@ -33,9 +33,10 @@ from audit.reports.selectors import slice_aggregates
 from audit.reports.services.build import build_lines, combine_partials
 from audit.reports.services.runs import current_gaming_day, report_request
 from casino.gaming_day import gaming_day_of
+from casino.models import Casino
 from tables.games import GAMES
 from tables.games.vocabulary.catalogue import W21
-from tables.models import Casino, Dealer, Round, Table
+from tables.models import Dealer, Round, Table
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_close, table_session_open
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from casino.models import Casino, CasinoMembership
 from tables.games import GAMES
 from tables.games.vocabulary.base import InvalidInput
-from tables.models import Casino, CasinoMembership, Dealer, Pit, Ruleset, RulesetVersion, Table
+from tables.models import Dealer, Pit, Ruleset, RulesetVersion, Table
 
 
 def _require_reason(reason: str | None) -> str:

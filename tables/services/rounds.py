@@ -1,4 +1,14 @@
-"""Recording rounds: store what happened, audit it with the engine in the same transaction.
+"""A round's three actions: record (:func:`round_record`), correct (:func:`round_correct`) and
+void (:func:`round_void`). Each is one transaction that reads top to bottom:
+
+1. lock: the table's row (recording) or the round's (a correction, a void);
+2. engine: parse and audit the round (``tables.games``), against the ledgers' meters;
+3. write: the round, its revision, wagers and findings, and the link on the table's hash chain;
+4. ledgers that may refuse (``ROUND_LEDGERS``: the jackpot banks), in the settings' order;
+5. projections (``ROUND_PROJECTIONS``: the desk's rollups, the count lines, the rating sessions);
+6. on commit: nothing yet; whatever a round queues goes through ``casino.outbox``.
+
+The two kinds of listeners are typed in ``tables.round_effects``; nothing else listens.
 
 A round's content is never overwritten: a correction is a new revision (reason and
 author required) that is audited afresh; the old revision and its findings stay readable.
@@ -7,6 +17,7 @@ author required) that is audited afresh; the old revision and its findings stay 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
@@ -17,16 +28,14 @@ from django.db import connections, router, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from audit import chain
-from audit.models import ChainLink, Finding
-from audit.rollups.writer import rounds_changing
-from audit.services import findings_round_changed
 from casino.audit_guard import allow_audit_write
+from casino.models import Casino
 from casino.money import cents
 from casino.prepared import PREPARED
 from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
 from casino.scoping import may_see_casino
+from tables import chain
 from tables.closing.services.check import refuse_closed_day
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.vocabulary.base import (
@@ -38,9 +47,10 @@ from tables.games.vocabulary.base import (
 )
 from tables.games.vocabulary.base import Finding as EngineFinding
 from tables.models import (
-    Casino,
+    ChainLink,
     Dealer,
     DealerAssignment,
+    Finding,
     Pit,
     Round,
     RoundCounter,
@@ -51,7 +61,8 @@ from tables.models import (
     TableSession,
     Wager,
 )
-from tables.services.round_ledgers import meters, round_posted, round_voided
+from tables.round_effects import round_ledgers, round_projections
+from tables.services.findings import findings_round_changed
 from tables.services.round_limits import TableLimits, limit_findings, round_refusals
 from tables.services.round_pays import round_pays_check
 from tables.services.sessions import table_session_for_moment
@@ -307,6 +318,7 @@ def _pays_attested(*, game: str, canonical: dict, result: Audit, version: Rulese
 
 
 def _round_record(*, table, data, author, dealer, at, context, pays=None) -> AuditedRound:
+    # 1. Lock the table's row and read its state.
     now = _lock_table(table.pk if isinstance(table, Table) else table)
     # Read under the lock: a table's rounds are timed in the order they are recorded, so one that
     # waited while another rolled the session over to a new gaming day is in that day too.
@@ -324,17 +336,20 @@ def _round_record(*, table, data, author, dealer, at, context, pays=None) -> Aud
     session_id, gaming_day = _session_of_day(now, at=at, author=author)
     refuse_closed_day(now.casino_id, gaming_day)
     version = RulesetVersion.cached(now.version_id, now.version_created_at)
-    bank = meters().bank_of(table)
+
+    # 2. The engine's audit. The ledgers' meters are read unlocked for the first audit and
+    # locked when the round posts (last): a round that won a progressive line is audited again
+    # at the locked meters.
+    ledgers = [(ledger, ledger.bank_of(table)) for ledger in round_ledgers()]
     limits = limits_of(table)
-    given = context
-    # The bank's meters are read unlocked for the first audit and locked when the round posts
-    # (last): a round that won a progressive line is audited again at the locked meters.
-    context = meters().context_for_round(table=table, version=version, context=given, bank=bank, lock=False)
-    canonical, result = round_audit(game=table.game, data=data, version=version, context=context, limits=limits)
-    if bank is not None and meters().priced_by_meters(result, context):
-        context = meters().context_for_round(table=table, version=version, context=given, bank=bank)
-        canonical, result = round_audit(game=table.game, data=data, version=version, context=context, limits=limits)
+    unlocked = _ledgers_context(ledgers, table, version, context, lock=False)
+    canonical, result = round_audit(game=table.game, data=data, version=version, context=unlocked, limits=limits)
+    if any(bank is not None and ledger.priced_by_meters(result, unlocked) for ledger, bank in ledgers):
+        canonical, result = round_audit(game=table.game, data=data, version=version, limits=limits,
+                                        context=_ledgers_context(ledgers, table, version, context))
     attested = _pays_attested(game=table.game, canonical=canonical, result=result, version=version, pays=pays)
+
+    # 3. Write the round, its revision, wagers and findings, and its link on the table's chain.
     rnd = Round(table=table, session_id=session_id, game=table.game,
                 gaming_day=gaming_day, ruleset_version=version, dealer=Dealer(id=now.dealer_id, name=now.dealer_name),
                 recorded_by=author, recorded_at=at, open_findings=len(result.findings))
@@ -345,11 +360,24 @@ def _round_record(*, table, data, author, dealer, at, context, pays=None) -> Aud
     revision = _store_revision(rnd=rnd, number=1, canonical=canonical, result=result, author=author, reason="",
                                at=at, pays_attested=attested)
     # The head is read now, in its own statement: the statement that took the lock may have
-    # waited for it, and would have seen the head from before the wait (audit/chain.py).
+    # waited for it, and would have seen the head from before the wait (tables/chain.py).
     _chain_revision(revision, chain.chain_head(chain.table_chain(table.pk), using=table._state.db))
-    round_posted.send(Round, round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank,
-                      casino_id=now.casino_id)
+
+    # 4. The ledgers post it, or refuse (and nothing above is kept).
+    for ledger, bank in ledgers:
+        ledger.round_posted(round=rnd, revision=revision, audit=result, author=author, at=at, bank=bank)
+    # 5. The projections add it.
+    for projection in round_projections():
+        projection.round_posted(round=rnd, revision=revision, casino_id=now.casino_id)
     return AuditedRound(rnd, revision, result)
+
+
+def _ledgers_context(ledgers, table, version, context, *, lock: bool = True, round=None):  # noqa: A002
+    """The audit context with every ledger's part of it (a bank's meters), in the ledgers' order."""
+    for ledger, bank in ledgers:
+        context = ledger.context_for_round(table=table, version=version, context=context, bank=bank, round=round,
+                                           lock=lock)
+    return context
 
 
 def round_counters_rebuild() -> int:
@@ -400,6 +428,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     reason = _require_reason(reason, "correction")
     at = at or timezone.now()
     allow_audit_write()
+    # 1. Lock the round.
     rnd = Round.objects.select_for_update(of=("self",)).select_related("ruleset_version").get(pk=round.pk)
     _require_may_change(rnd, author)
     if rnd.revision != revision:
@@ -407,13 +436,18 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
     refuse_closed_day(rnd.table.pit.casino_id, rnd.gaming_day)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} was voided; it cannot be corrected"]})
-    bank = meters().bank_of(rnd.table, earlier_round=rnd)
-    context = meters().context_for_round(table=rnd.table, version=rnd.ruleset_version, context=context, round=rnd,
-                                         bank=bank)
-    canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version, context=context,
+
+    # 2. The engine's audit, against the meters of the bank the round was played for.
+    ledgers = [(ledger, ledger.bank_of(rnd.table, earlier_round=rnd)) for ledger in round_ledgers()]
+    canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version,
+                                    context=_ledgers_context(ledgers, rnd.table, rnd.ruleset_version, context,
+                                                             round=rnd),
                                     limits=round_limits(rnd.table, rnd))
     attested = _pays_attested(game=rnd.game, canonical=canonical, result=result, version=rnd.ruleset_version, pays=pays)
-    with rounds_changing([rnd.pk]):
+
+    # 3. Write the new revision (the old one's open findings superseded, reviewed ones sent back)
+    # and its chain link, inside the projections' watch (5: they add the difference).
+    with _projections_changing(rnd):
         findings_round_changed(round=rnd, change=f"corrected to revision {rnd.revision + 1}", reason=reason,
                                author=author, at=at)
         new_revision = _store_revision(rnd=rnd, number=rnd.revision + 1, canonical=canonical, result=result,
@@ -423,7 +457,13 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
         rnd.open_findings = len(result.findings)
         rnd._history_user, rnd._change_reason = author, f"corrected: {reason}"
         rnd.save(update_fields=["revision", "open_findings"])
-    round_posted.send(Round, round=rnd, revision=new_revision, audit=result, author=author, at=at, bank=bank)
+
+    # 4. The ledgers post the difference, or refuse.
+    for ledger, bank in ledgers:
+        ledger.round_posted(round=rnd, revision=new_revision, audit=result, author=author, at=at, bank=bank)
+    # 5. The projections that follow revisions rather than differences.
+    for projection in round_projections():
+        projection.round_posted(round=rnd, revision=new_revision, casino_id=None)
     return AuditedRound(rnd, new_revision, result)
 
 
@@ -432,12 +472,16 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
     """Void a round (a misdeal, a round recorded at the wrong table). Its records stay."""
     reason = _require_reason(reason, "void")
     allow_audit_write()
+    # 1. Lock the round.
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     _require_may_change(rnd, author)
     refuse_closed_day(rnd.table.pit.casino_id, rnd.gaming_day)
     if rnd.status == Round.VOIDED:
         raise ValidationError({"round": [f"Round {rnd} is already voided"]})
-    with rounds_changing([rnd.pk]):
+
+    # 3. Write the void, its chain link and what it does to the findings (2: no engine), inside
+    # the projections' watch (5: they add the difference).
+    with _projections_changing(rnd):
         rnd.status, rnd.void_reason, rnd.voided_by, rnd.voided_at = Round.VOIDED, reason, author, at or timezone.now()
         rnd.open_findings = 0
         rnd._history_user, rnd._change_reason = author, f"voided: {reason}"
@@ -446,5 +490,19 @@ def round_void(*, round: Round, reason: str, author, at=None) -> Round:  # noqa:
         chain.append(chain.table_chain(rnd.table_id), head,
                      [(ChainLink.VOID, rnd.pk, chain.void_text(rnd), rnd.voided_at)], using=rnd._state.db)
         findings_round_changed(round=rnd, change="voided", reason=reason, author=author, at=rnd.voided_at)
-    round_voided.send(Round, round=rnd, author=author, reason=reason, at=rnd.voided_at)
+
+    # 4. The ledgers reverse what the round moved, or refuse (a paid award).
+    for ledger in round_ledgers():
+        ledger.round_voided(round=rnd, author=author, reason=reason, at=rnd.voided_at)
+    # 5. The projections.
+    for projection in round_projections():
+        projection.round_voided(round=rnd)
     return rnd
+
+
+def _projections_changing(rnd: Round) -> ExitStack:
+    """Every projection's watch around a change to ``rnd``, entered in the settings' order."""
+    stack = ExitStack()
+    for projection in round_projections():
+        stack.enter_context(projection.changing([rnd.pk]))
+    return stack

@@ -20,7 +20,7 @@ from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from casino.local_time import local_time_text
 from tables.closing.services.check import refuse_closed_day
 from tables.models import Dealer, DealerAssignment, Table, TableSession
-from tables.services.round_ledgers import meters
+from tables.round_effects import round_ledgers
 
 _JUST_BEFORE = timedelta(microseconds=1)
 
@@ -73,7 +73,8 @@ def table_session_open(*, table: Table, dealer: Dealer, author, at=None, reason:
     if TableSession.objects.filter(table=table, closed_at__isnull=True).exists():
         raise ValidationError({"table": [f"Table {table.label} is already open"]})
     _check_dealer(dealer, table)
-    meters().bank_required(table)
+    for ledger in round_ledgers():
+        ledger.bank_required(table)
     casino = table.pit.casino
     session = TableSession(table=table, opened_at=at, opened_by=author,
                            gaming_day=gaming_day_of(at, casino.time_zone, casino.gaming_day_start_hour))

@@ -8,12 +8,12 @@ from datetime import timedelta
 
 import pytest
 
-from audit import chain
+from audit import chain_verify
 from audit.jackpots.demo import jackpot_demo_day_load
-from audit.models import ChainLink
 from audit.reports.exporters import report_data
 from audit.reports.models import DailyReport, ReportLine
-from tables.models import Round, Wager
+from tables import chain
+from tables.models import ChainLink, Round, Wager
 from tables.services.rounds import round_record
 from tests.audit.test_hash_chain import behind_the_apps_back, verify_output
 
@@ -52,9 +52,9 @@ def test_past_dated_rounds_give_their_day_a_head(demo, settings, tmp_path, djang
     assert len(played) == 3
     assert report.summary["chains"] == 4  # three tables and their bank
     assert report.chain_head not in ("", chain.hashlib.sha256(b"").hexdigest())
-    head, chains = chain.day_head(casino, day)
+    head, chains = chain_verify.day_head(casino, day)
     assert (report.chain_head, chains) == (head, 4)
-    assert set(chain.day_heads(casino, day)) == played | {f"bank:{demo['bank'].pk}"}
+    assert set(chain_verify.day_heads(casino, day)) == played | {f"bank:{demo['bank'].pk}"}
     assert any(report.chain_head in note for note in report_data(report).notes)
     # A re-run computes the same head.
     again = _report(casino, day, settings, tmp_path, django_capture_on_commit_callbacks)
@@ -74,17 +74,17 @@ def test_past_dated_rounds_give_their_day_a_head(demo, settings, tmp_path, djang
     out = verify_output()
     assert "FAILED" in out and f"revision {later.revision.pk} does not match" in out, out
     assert "printed chain head" not in out, out
-    assert chain.day_head(casino, day)[0] == report.chain_head
+    assert chain_verify.day_head(casino, day)[0] == report.chain_head
 
 
 def test_sealing_past_play_gives_heads_for_past_days(demo):
     casino, day = demo["casino"], demo["day"]
-    before = chain.day_head(casino, day)
+    before = chain_verify.day_head(casino, day)
     assert before[1] == 4
     with behind_the_apps_back() as cursor:
         cursor.execute(f"DELETE FROM {ChainLink._meta.db_table}")  # noqa: S608
-    assert chain.seal_existing() > 0
-    assert chain.day_head(casino, day) == before
+    assert chain_verify.seal_existing() > 0
+    assert chain_verify.day_head(casino, day) == before
     assert "FAILED" not in verify_output()
 
 

@@ -13,10 +13,9 @@ from django.db import connection
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from audit import chain
-from audit.models import ChainLink
 from casino.tokens import api_token_issue
-from tables.models import Round
+from tables import chain
+from tables.models import ChainLink, Round
 from tests.audit.test_hash_chain import verify_output
 from tests.concurrency import run_at_once
 from tests.factories import user_with_role

@@ -7,9 +7,8 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from audit.jackpots.models import JackpotMeter, LedgerLeg, LedgerTransaction
-from audit.models import Finding
 from audit.services import finding_review
-from tables.models import DealerAssignment, TableSession
+from tables.models import DealerAssignment, Finding, TableSession
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_close
 from tests.factories import user_with_role

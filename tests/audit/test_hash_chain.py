@@ -11,11 +11,10 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
-from audit import chain
+from audit import chain_verify
 from audit.jackpots.models import LedgerLeg, LedgerTransaction
-from audit.models import ChainLink, Finding
 from audit.services import finding_review
-from tables.models import Wager
+from tables.models import ChainLink, Finding, Wager
 from tables.services.rounds import round_correct, round_record, round_void
 from tests.jackpots.helpers import SIX_CARD_BUST, hit_round, linked_bank
 from tests.tables.rounds_data import ROUNDS
@@ -150,7 +149,7 @@ def test_the_daily_report_prints_the_days_chain_head(floor, settings, tmp_path, 
     finally:
         app.conf.task_always_eager = eager
     report.refresh_from_db()
-    head, chains = chain.day_head(casino, day)
+    head, chains = chain_verify.day_head(casino, day)
     assert report.chain_head == head and chains >= 1
     assert head in csv_bytes(report_data(report)).decode("utf-8-sig")
     assert "FAILED" not in verify_output()
@@ -172,12 +171,12 @@ def test_play_recorded_before_the_chains_is_sealed_by_the_upgrade(floor):
     with behind_the_apps_back() as cursor:
         cursor.execute(f"DELETE FROM {ChainLink._meta.db_table}")  # noqa: S608
     assert "FAILED" in verify_output()
-    assert chain.seal_existing() == len(before)
+    assert chain_verify.seal_existing() == len(before)
     assert "FAILED" not in verify_output()
     sealed = list(ChainLink.objects.filter(chain=f"table:{table.pk}").values_list("kind", "ref"))
     assert sorted(sealed) == sorted((k, r) for c, k, r in before if c == f"table:{table.pk}")
     with pytest.raises(RuntimeError, match="runs once"):
-        chain.seal_existing()
+        chain_verify.seal_existing()
 
 
 def test_a_revisions_pays_attested_flag_changed_is_found(floor):

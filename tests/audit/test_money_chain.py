@@ -8,15 +8,15 @@ from decimal import Decimal as D
 
 import pytest
 
-from audit import chain, money_chain
+from audit import chain_verify, money_chain
 from audit.compliance.services import cash_out_record
-from audit.models import ChainLink
 from tables.accounting.models import BuyIn, ChipSlip, Leg, SoftCountLine
 from tables.accounting.services.transfers import (
     chip_slip_issue,
     chip_slip_receive,
     chip_slip_request,
 )
+from tables.models import ChainLink
 from tables.services.sessions import table_session_open
 from tests.audit.test_hash_chain import behind_the_apps_back, verify_output
 from tests.closing.helpers import DAY, played_day
@@ -102,13 +102,13 @@ def test_a_fill_changed_and_a_buy_in_inserted_behind_the_apps_back_are_found(day
 def test_the_days_head_covers_its_money_chain(day):
     casino = day["played"].f.casino
     name = money_chain.money_chain(casino.pk, DAY)
-    heads = chain.day_heads(casino, DAY)
+    heads = chain_verify.day_heads(casino, DAY)
     assert heads[name] == ChainLink.objects.filter(chain=name).order_by("-id").first().digest
     # The count, made and signed the next morning, is the day's (it is in the day's chain).
     assert ChainLink.objects.filter(chain=name, kind="countsign").exists()
-    before, _ = chain.day_head(casino, DAY)
+    before, _ = chain_verify.day_head(casino, DAY)
     buy_in = day["played"].buy_in
     with behind_the_apps_back() as cursor:  # a forged link appended to the day's money chain moves its head
         cursor.execute("INSERT INTO audit_chainlink (chain, kind, ref, digest, created_at) VALUES (%s, 'buyin', %s, "
                        "%s, %s)", [name, buy_in.pk, "f" * 64, buy_in.recorded_at])
-    assert chain.day_head(casino, DAY)[0] != before
+    assert chain_verify.day_head(casino, DAY)[0] != before

@@ -9,8 +9,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from audit import chain
-from audit.models import ChainLink, ChainRepair
+from audit import chain_verify
+from tables import chain
+from tables.models import ChainLink, ChainRepair
 from tables.services.rounds import round_record
 from tests.audit.test_hash_chain import behind_the_apps_back, verify_output
 from tests.factories import user_with_role
@@ -32,7 +33,7 @@ def table_links():
 
 
 def texts_of(links):
-    return {link.pk: chain._texts(link.kind, [link.ref])[link.ref] for link in links}
+    return {link.pk: chain_verify._texts(link.kind, [link.ref])[link.ref] for link in links}
 
 
 def forge_race(links):

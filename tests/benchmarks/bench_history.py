@@ -292,8 +292,7 @@ def _pages(casino, busiest=None) -> tuple[list[tuple[str, str]], list[tuple[str,
     about that day (:func:`_day_queries`); (route, why) of those left out."""
     from django.urls import NoReverseMatch, reverse
 
-    from audit.models import Finding
-    from tables.models import Round, Table
+    from tables.models import Finding, Round, Table
 
     pages, skipped = [], []
     table = Table.objects.filter(pit__casino=casino).order_by("pk").first()
@@ -310,7 +309,7 @@ def _pages(casino, busiest=None) -> tuple[list[tuple[str, str]], list[tuple[str,
                 if model is None:
                     why = "no id source for <pk>"
                     break
-                if model._meta.label == "tables.Casino":
+                if model._meta.label == "casino.Casino":
                     row = casino
                 elif model is Round:
                     row = Round.objects.order_by("-pk").first()

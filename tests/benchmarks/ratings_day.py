@@ -47,7 +47,8 @@ def _build(players: int, rng: random.Random):
 
     from audit.ratings.models import RatingDay, RatingSession
     from audit.ratings.writer import _store, days_refresh, gap_threshold
-    from tables.models import Casino, CasinoMembership, RulesetVersion
+    from casino.models import Casino, CasinoMembership
+    from tables.models import RulesetVersion
     from tables.players.models import Player
     from tests.factories import (
         CasinoFactory,
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.test import Client
 
     from audit.ratings.models import RatingDay
-    from tables.models import Casino
+    from casino.models import Casino
 
     call_command("migrate", verbosity=0)
     logging.getLogger("django.request").setLevel(logging.ERROR)

@@ -72,9 +72,8 @@ OVERFLOW_JS = """() => {
 @pytest.fixture
 def busy_floor(settings, tmp_path):
     """A finished day at a floor of every game (rounds, findings, dealers), a report, a jackpot bank."""
-    from audit.models import Finding
     from audit.reports.services.runs import report_request
-    from tables.models import Dealer, Table
+    from tables.models import Dealer, Finding, Table
     from tables.services.rounds import round_record
     from tests.closing.matrix_objects import reopened_and_closed_again
     from tests.factories import player_for, user_with_role

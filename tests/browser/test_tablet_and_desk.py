@@ -15,8 +15,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from audit.models import Finding
-from tables.models import Round
+from tables.models import Finding, Round
 from tests.browser.conftest import login, screenshots
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -8,7 +8,7 @@ from axes.models import AccessAttempt, AccessFailureLog
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.models import CasinoMembership
+from casino.models import CasinoMembership
 from tests.conftest import api_as
 from tests.factories import CasinoFactory, user_with_role
 
@@ -33,7 +33,7 @@ def _attempt(username: str) -> AccessAttempt:
 
 def test_the_membership_form_offers_only_users_of_the_managers_casinos(people):
     manager = api_as(people["manager"])
-    url = reverse("admin:tables_casinomembership_add")
+    url = reverse("admin:casino_casinomembership_add")
     page = manager.get(url).content.decode()
     assert "colleague-here" in page and "stranger-elsewhere" not in page
     # Naming another casino's user anyway is the form's field error; nothing is stored.

@@ -15,8 +15,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from audit.models import Finding
-from tables.models import IdempotencyKey, Round, Table, Wager
+from tables.models import Finding, IdempotencyKey, Round, Table, Wager
 from tables.services.sessions import table_session_open
 from tests.conftest import api_as
 from tests.factories import DealerFactory, PitFactory, RulesetFactory, TableFactory, user_with_role

@@ -15,10 +15,11 @@ from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from casino.api_fields import StrictBooleanField, StrictCharField
+from casino.models import Casino
 from casino.roles import GAMING_MANAGER, PIT_BOSS
 from casino.tokens import api_token_issue
 from tables.accounting.models import ChipSlip
-from tables.models import Casino, Dealer, Ruleset
+from tables.models import Dealer, Ruleset
 from tables.players.models import Player
 from tests.factories import (
     CasinoFactory,

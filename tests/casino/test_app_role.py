@@ -11,8 +11,8 @@ import pytest
 from django.db import connection
 
 from audit.jackpots.models import LedgerTransaction
-from audit.models import Finding
 from audit.services import finding_review
+from tables.models import Finding
 from tables.services.rounds import round_record
 from tests.factories import user_with_role
 from tests.jackpots.helpers import SIX_CARD_BUST, hit_round, linked_bank

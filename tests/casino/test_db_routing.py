@@ -8,7 +8,6 @@ from django.contrib.sessions.models import Session
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from audit.models import Finding
 from casino import db_routing
 from casino.db_routing import (
     PIN_COOKIE,
@@ -17,8 +16,8 @@ from casino.db_routing import (
     PrimaryReplicaRouter,
     ReplicaPinMiddleware,
 )
-from casino.models import ApiToken
-from tables.models import CasinoMembership, Round
+from casino.models import ApiToken, CasinoMembership
+from tables.models import Finding, Round
 
 router = PrimaryReplicaRouter()
 

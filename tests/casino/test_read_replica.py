@@ -18,10 +18,10 @@ from django.db import connections, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from audit.models import Finding
 from casino import db_routing
 from casino.db_routing import PIN_COOKIE, PRIMARY, REPLICA, PrimaryReplicaRouter
-from tables.models import CasinoMembership, Round
+from casino.models import CasinoMembership
+from tables.models import Finding, Round
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
 from tests.factories import DealerFactory, RulesetFactory, TableFactory, user_with_role

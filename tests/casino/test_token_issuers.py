@@ -73,7 +73,7 @@ def test_a_manager_cannot_issue_a_token_for_a_colleague_of_another_role(role):
 
 
 def test_a_manager_cannot_issue_a_token_for_a_superuser_with_a_membership():
-    from tables.models import CasinoMembership
+    from casino.models import CasinoMembership
 
     manager = user_with_role("gaming_manager", username="manager-a")
     root = user_with_role("superuser")

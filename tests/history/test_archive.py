@@ -14,12 +14,11 @@ from django.db import DatabaseError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.models import Finding
 from audit.reports.selectors import day_rounds
 from audit.selectors import dealer_table
 from tables.closing.models import DayClose, FinalRun
 from tables.history.partitions import ensure_months
-from tables.models import HistoryArchiveEvent, Round, RoundRevision, Wager
+from tables.models import Finding, HistoryArchiveEvent, Round, RoundRevision, Wager
 from tests.audit.test_hash_chain import verify_output
 from tests.conftest import api_as
 from tests.factories import user_with_role

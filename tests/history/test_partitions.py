@@ -11,7 +11,6 @@ from datetime import date, timedelta
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from audit.models import Finding
 from tables.history.partitions import (
     COMPOSITE_KEYS,
     TABLE_NAMES,
@@ -19,7 +18,7 @@ from tables.history.partitions import (
     ensure_months,
     partition_name,
 )
-from tables.models import IdempotencyKey, RoundRevision, Wager
+from tables.models import Finding, IdempotencyKey, RoundRevision, Wager
 from tests.audit.test_hash_chain import verify_output
 from tests.history.helpers import months_ago, partition_of, postgres_only, rounds_on
 

@@ -11,7 +11,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from audit.models import Finding
 from audit.selectors import (
     QueueFilters,
     dealer_stats,
@@ -21,6 +20,7 @@ from audit.selectors import (
     floor_average,
     overpay_patterns,
 )
+from tables.models import Finding
 from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_dealer_change, table_session_open
 from tests.factories import DealerFactory, PitFactory, RulesetFactory, TableFactory, user_with_role

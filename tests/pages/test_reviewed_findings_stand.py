@@ -11,9 +11,9 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from audit.models import Finding
 from audit.selectors import QueueFilters, dealer_stats, dealer_table, finding_queue, floor_average
 from audit.services import finding_review
+from tables.models import Finding
 from tables.services.rounds import round_correct, round_record
 from tables.services.sessions import table_session_open
 from tests.conftest import api_as

@@ -7,9 +7,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from audit.models import Finding
 from audit.services import finding_review
-from tables.models import Round, TableSession
+from tables.models import Finding, Round, TableSession
 from tables.services.rounds import round_record
 from tests.factories import DealerFactory, PitFactory, RulesetFactory, TableFactory, user_with_role
 from tests.tables.rounds_data import HOLDEM_CORRECT, ROUNDS

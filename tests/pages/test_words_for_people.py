@@ -25,8 +25,9 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from audit.compliance.models import PatronIdentification
+from casino.models import Casino
 from tables.field_words import GLOSSARY, change_words
-from tables.models import Casino, Round
+from tables.models import Round
 from tables.players.models import Player
 from tables.templatetags.words import money, pct, percent
 from tests.benchmarks.bench_history import EXTRA, SKIP, _model_of, _routes
@@ -126,7 +127,7 @@ def test_a_revisions_changed_field_is_said_in_words(path, words):
 
 def _pages(casino) -> list[str]:
     """Every GET page's address, its ids filled from the demo (the newest row of each model)."""
-    from audit.models import Finding
+    from tables.models import Finding
 
     urls = []
     for route, pattern in _routes():

@@ -108,7 +108,7 @@ def test_a_new_round_reads_one_row_set_and_writes_the_session_and_the_day(django
     round_record(table=table, data=pob_round("P-1"), author=boss, at=at("15:00"))
     recorded = round_record(table=table, data=pob_round("P-1"), author=boss, at=at("15:05"))
     with django_assert_max_num_queries(3):
-        round_posted_sessions(None, round=recorded.round, revision=recorded.revision,
+        round_posted_sessions(round=recorded.round, revision=recorded.revision,
                               casino_id=table.pit.casino_id)
 
 

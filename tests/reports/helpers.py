@@ -12,10 +12,9 @@ from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
 
-from audit.models import Finding
 from casino.gaming_day import gaming_day_bounds
 from tables.games import GAMES
-from tables.models import Round, Wager
+from tables.models import Finding, Round, Wager
 from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_dealer_change, table_session_open
 from tests.factories import (

@@ -10,7 +10,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from audit.models import Finding
 from audit.reports.models import (
     DailyReport,
     DealerLine,
@@ -19,7 +18,7 @@ from audit.reports.models import (
     WagerOddsCache,
 )
 from audit.reports.services.runs import report_request
-from tables.models import Round
+from tables.models import Finding, Round
 from tests.reports.helpers import independent_totals, simulated_day
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from audit import selectors as raw
-from audit.models import Finding
 from audit.reports.services.reaudit import rounds_reaudit
 from audit.rollups import selectors as rolled
 from audit.rollups.models import DailyRollup
 from audit.rollups.writer import figures, rollups_rebuild, rollups_recompute, rollups_stored
 from audit.services import finding_review
 from tables import services
+from tables.models import Finding
 from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_open
 from tests.examples import examples
@@ -177,7 +177,7 @@ def test_a_new_round_without_findings_costs_one_statement(floor, django_assert_n
     rnd = round_record(table=floor["tables"][0], data=DATA["correct"], author=floor["pitboss"])
     rnd.revision.finding_rows = []
     with django_assert_num_queries(1):
-        round_recorded(None, round=rnd.round, revision=rnd.revision)
+        round_recorded(round=rnd.round, revision=rnd.revision)
     assert DailyRollup.objects.get(table=rnd.round.table).rounds == 2  # recorded, then added again here
 
 

@@ -13,11 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.models import Finding
 from audit.rollups.models import DailyCodeRollup, DailyOverpayRollup, DailyRollup
 from casino.gaming_day import current_gaming_day
 from casino.periods import DEFAULT_DAYS, MAX_DAYS
-from tables.models import Round
+from tables.models import Finding, Round
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
 from tests.conftest import api_as

@@ -8,7 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from audit.reports.models import TheoreticalAssumption
-from tables.models import Casino, CasinoMembership, Dealer, Pit
+from casino.models import Casino, CasinoMembership
+from tables.models import Dealer, Pit
 from tests.factories import CasinoFactory, DealerFactory, PitFactory, user_with_role
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ def _client(user) -> Client:
 
 def _cases(casino):
     return [
-        ("tables_casino", lambda: casino,
+        ("casino_casino", lambda: casino,
          {"name": "Riverside", "time_zone": "America/New_York", "gaming_day_start_hour": "6", "currency": "USD"},
          {"name": "Renamed casino"}),
         ("tables_pit", lambda: PitFactory(casino=casino), {"casino": casino.pk, "name": "Admin pit A"}, {"name": "Admin pit B"}),

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from audit.models import Finding
 from audit.reports.services.reaudit import REAUDIT_NOTE, rounds_reaudit
 from tables.games import ENGINE_VERSION
+from tables.models import Finding
 from tables.services import rounds
 from tables.services.rounds import round_correct, round_record
 from tests.tables.rounds_data import ROUNDS

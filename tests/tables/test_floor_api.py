@@ -120,7 +120,7 @@ def test_a_pit_with_recorded_rounds_cannot_move_to_another_casino(manager):
 
     pit, table = _pit_with_a_round()
     other = CasinoFactory(name="Other Casino")
-    from tables.models import CasinoMembership
+    from casino.models import CasinoMembership
 
     CasinoMembership.objects.create(user=manager, casino=other)  # they manage both
     response = api_as(manager).patch(reverse("pit-detail", args=[pit.pk]),
@@ -153,7 +153,7 @@ def test_a_casino_with_recorded_rounds_keeps_its_gaming_day(manager, change):
     the report's bounds and refuse every round at a table left open."""
     from django.core.exceptions import ValidationError
 
-    from tables.models import Casino
+    from casino.models import Casino
     from tables.services.floor import floor_object_save
 
     pit, table = _pit_with_a_round()
@@ -172,7 +172,7 @@ def test_a_casino_with_recorded_rounds_keeps_its_gaming_day(manager, change):
     assert api_as(manager).patch(reverse("casino-detail", args=[casino.pk]),
                                  {"name": "Renamed Casino", "reason": "rename"}, format="json").status_code == 200
     fresh = CasinoFactory(name="Fresh Casino")
-    from tables.models import CasinoMembership
+    from casino.models import CasinoMembership
 
     CasinoMembership.objects.create(user=manager, casino=fresh)
     assert api_as(manager).patch(reverse("casino-detail", args=[fresh.pk]), {**change, "reason": "set up"},

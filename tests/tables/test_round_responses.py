@@ -49,8 +49,7 @@ def test_unknown_table_is_a_field_error_and_stores_nothing(pitboss):  # noqa: F8
 
 
 def test_a_recorded_round_has_its_history_row_and_numbered_rows(pitboss):  # noqa: F811
-    from audit.models import Finding
-    from tables.models import Round, Wager
+    from tables.models import Finding, Round, Wager
 
     client = api_as(pitboss)
     game = "ante_up_21"

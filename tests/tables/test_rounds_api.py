@@ -8,8 +8,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from audit.models import Finding
-from tables.models import Round, RoundRevision, Table, TableSession
+from tables.models import Finding, Round, RoundRevision, Table, TableSession
 from tables.services.sessions import table_session_open
 from tests.concurrency import run_at_once
 from tests.conftest import AUTHS, api_as, client_as

@@ -7,9 +7,9 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from audit import chain
-from audit.models import ChainRepair
+from audit import chain_verify
 from audit.reports.models import DailyReport
+from tables.models import ChainRepair
 
 
 class Command(BaseCommand):
@@ -36,14 +36,14 @@ class Command(BaseCommand):
             if dry_run:
                 return
         archived: list[int] = []
-        problems = chain.verify(archived=archived)
+        problems = chain_verify.verify(archived=archived)
         repaired = dict(ChainRepair.objects.values_list("new_digest", "old_digest"))
         for report in DailyReport.objects.exclude(chain_head="").select_related("casino"):
-            heads = chain.day_heads(report.casino, report.gaming_day)
-            head, _ = chain.day_head(report.casino, report.gaming_day, heads=heads)
+            heads = chain_verify.day_heads(report.casino, report.gaming_day)
+            head, _ = chain_verify.day_head(report.casino, report.gaming_day, heads=heads)
             if head == report.chain_head:
                 continue
-            before, _ = chain.day_head(report.casino, report.gaming_day, heads=_before_repairs(heads, repaired))
+            before, _ = chain_verify.day_head(report.casino, report.gaming_day, heads=_before_repairs(heads, repaired))
             if before == report.chain_head:
                 self.stdout.write(f"report {report.casino} {report.gaming_day}: printed before a fork repair "
                                   f"(chain_repair rows); the repaired head is {head}: re-run the report to print it")
@@ -51,10 +51,10 @@ class Command(BaseCommand):
             problems.append(f"report {report.casino} {report.gaming_day}: printed chain head "
                             f"{report.chain_head} is not today's {head}")
         if day is not None:
-            from tables.models import Casino
+            from casino.models import Casino
 
             for casino in Casino.objects.order_by("pk"):
-                head, chains = chain.day_head(casino, day)
+                head, chains = chain_verify.day_head(casino, day)
                 self.stdout.write(f"{casino} {day}: chain head {head} ({chains} chains)")
         if problems:
             for problem in problems:
@@ -72,7 +72,7 @@ class Command(BaseCommand):
             author = get_user_model().objects.get(username=by)
         except get_user_model().DoesNotExist as exc:
             raise CommandError(f"no user named {by!r}") from exc
-        repaired, refused = chain.repair_forks(author=author, reason=reason.strip(), apply=not dry_run)
+        repaired, refused = chain_verify.repair_forks(author=author, reason=reason.strip(), apply=not dry_run)
         verb = "would re-link" if dry_run else "re-linked"
         for line in repaired:
             self.stdout.write(f"{verb}: {line}")

@@ -24,15 +24,14 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from audit import chain
-from audit.models import ChainLink, Finding
 from audit.rollups.writer import rounds_changing
 from casino.audit_guard import allow_audit_write
 from casino.lookups import AnyOf
+from tables import chain
 from tables.games import ENGINE_VERSION
 from tables.games.vocabulary.base import AuditContext, InvalidInput
 from tables.games.vocabulary.money import to_money
-from tables.models import Round, RoundRevision, RulesetVersion
+from tables.models import ChainLink, Finding, Round, RoundRevision, RulesetVersion
 from tables.services.rounds import (
     findings_from_audit,
     findings_history_write,

@@ -28,12 +28,14 @@ from django.db import connection, transaction
 from django.db.models import F, Min
 from django.utils import timezone
 
-from audit import chain
+from audit import chain_verify
 from casino.gaming_day import current_gaming_day  # noqa: F401 (callers import it from here)
 from casino.local_time import local_time_text
+from casino.models import Casino
 from casino.outbox import task_enqueue
+from tables import chain
 from tables.games import ENGINE_VERSION
-from tables.models import Casino, Round
+from tables.models import Round
 
 from .. import selectors
 from ..models import DailyReport, DealerLine, ReportChunk, ReportLine, ReportWagerLine
@@ -129,7 +131,7 @@ def _day_chain_head(report: DailyReport) -> tuple[str, int, str]:
     it does not cover, so the report prints none and says why in its notes."""
     from audit.jackpots.models import LedgerTransaction
 
-    heads = chain.day_heads(report.casino, report.gaming_day)
+    heads = chain_verify.day_heads(report.casino, report.gaming_day)
     played = {chain.table_chain(pk) for pk in Round.objects.filter(
         table__pit__casino=report.casino, gaming_day=report.gaming_day).values_list("table_id", flat=True)}
     played |= {chain.bank_chain(pk) for pk in LedgerTransaction.objects.filter(
@@ -138,7 +140,7 @@ def _day_chain_head(report: DailyReport) -> tuple[str, int, str]:
     if missing:
         return "", 0, (f"No chain head: {len(missing)} of the {len(played)} chains that recorded this day "
                        f"({', '.join(missing[:10])}) have no link before its end; ask an operator to verify the audit chain")
-    head, chains = chain.day_head(report.casino, report.gaming_day, heads=heads)
+    head, chains = chain_verify.day_head(report.casino, report.gaming_day, heads=heads)
     return head, chains, ""
 
 

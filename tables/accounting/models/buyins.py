@@ -15,8 +15,9 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
+from casino.models import Casino
 from tables.accounting.models.ledger import MONEY
-from tables.models import Casino, Table, TableSession
+from tables.models import Table, TableSession
 
 _USER = {"to": settings.AUTH_USER_MODEL, "on_delete": models.PROTECT, "related_name": "+"}
 

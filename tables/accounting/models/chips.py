@@ -13,7 +13,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from tables.models import Casino
+from casino.models import Casino
 
 CHIP_VALUE = {"max_digits": 12, "decimal_places": 2}
 

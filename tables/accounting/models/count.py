@@ -20,9 +20,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from casino.models import Casino
 from tables.accounting.models.chips import Denomination
 from tables.accounting.models.ledger import MONEY, Transaction
-from tables.models import Casino, Table
+from tables.models import Table
 
 _USER = {"to": settings.AUTH_USER_MODEL, "on_delete": models.PROTECT, "related_name": "+"}
 

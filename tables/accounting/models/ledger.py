@@ -11,8 +11,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from casino.models import Casino
 from tables.accounting.models.chips import Denomination
-from tables.models import Casino, Table
+from tables.models import Table
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 

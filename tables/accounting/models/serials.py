@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from tables.models import Casino
+from casino.models import Casino
 
 
 class SerialCounter(models.Model):

@@ -17,10 +17,11 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from casino.models import Casino
 from tables.accounting.models.chips import Denomination
 from tables.accounting.models.ledger import MONEY, Transaction
 from tables.accounting.models.serials import SerialCounter, serial_label
-from tables.models import Casino, Dealer, Table, TableSession
+from tables.models import Dealer, Table, TableSession
 
 _USER = {"to": settings.AUTH_USER_MODEL, "on_delete": models.PROTECT, "related_name": "+"}
 

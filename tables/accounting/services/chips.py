@@ -7,9 +7,9 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from casino.models import Casino
 from tables.accounting.models import ChipSet, Denomination
 from tables.games.vocabulary.money import MoneyError, to_money
-from tables.models import Casino
 
 MAX_CHIP = Decimal("9999999999.99")
 

@@ -11,10 +11,11 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 
 from casino.double_entry import ZERO
+from casino.models import Casino
 from tables.accounting.models import ChipSet, Denomination
 from tables.accounting.services.findings import accounting_settings
 from tables.games.vocabulary.money import MoneyError, to_money
-from tables.models import Casino, Dealer
+from tables.models import Dealer
 
 MAX_PIECES = 1_000_000  # of one value on one slip or in one box: more cannot be on a table, a cart or in a box
 

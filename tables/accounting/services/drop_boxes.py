@@ -13,11 +13,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.gaming_day import gaming_day_of
+from casino.models import Casino
 from casino.roles import COUNT, FINANCE, has_role
 from casino.scoping import may_see_casino
 from tables.accounting.models import AccountingSettings, BoxDrop, DropBox
 from tables.closing.services.check import refuse_closed_day
-from tables.models import Casino, Table
+from tables.models import Table
 
 
 def finance_counts(casino: Casino) -> bool:

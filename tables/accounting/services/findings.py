@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from casino.models import Casino
 from tables.accounting.models import AccountingFinding, AccountingSettings
-from tables.models import Casino
 
 
 def accounting_settings(casino: Casino) -> AccountingSettings:

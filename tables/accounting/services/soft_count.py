@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.double_entry import ZERO
+from casino.models import Casino
 from tables.accounting.ledger import account_for, ledger_post
 from tables.accounting.models import (
     Account,
@@ -40,7 +41,6 @@ from tables.accounting.services.counts import chip_counts, counts_total, value_c
 from tables.accounting.services.drop_boxes import counter_check
 from tables.accounting.signals import count_signed, money_written
 from tables.closing.services.check import refuse_closed_day
-from tables.models import Casino
 
 #: Notes the count sorts, per casino currency (US notes; a casino in another currency needs
 #: its list here before it can count).

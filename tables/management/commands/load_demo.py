@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from audit.compliance.demo import demo_title31
 from audit.fluctuations.demo import demo_investigation
+from casino.models import Casino
 from tables.accounting.demo import (
     demo_accounting_day,
     demo_past_day_close,
@@ -10,7 +11,6 @@ from tables.accounting.demo import (
     demo_past_day_open,
     demo_table_open,
 )
-from tables.models import Casino
 from tables.services.demo import DEMO_CASINO, demo_floor_load, demo_rounds_load
 from tables.services.demo_story import demo_reports_load
 

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.audit_guard import allow_audit_write
-from tables.models import Casino
+from casino.models import Casino
 from tables.players.models import Player
 
 _MAX = {"identifier": 40, "name": 120, "loyalty_number": 40}

@@ -7,7 +7,7 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 
 from audit.fluctuations.services import check_day
-from tables.models import Casino
+from casino.models import Casino
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from audit.reports.models import DailyReport
 from audit.reports.services.runs import report_request
-from tables.models import Casino
+from casino.models import Casino
 
 
 def _day(text: str) -> date:
