@@ -16,15 +16,13 @@ findings are not the dealer's; a voided round counts only through its reviewed f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from casino.money import Money, money_sum
-from casino.periods import DEFAULT_DAYS
 from casino.scoping import narrow
-from tables.closing.models import DayClose
 from tables.games.vocabulary.catalogue import OVERPAY, UNDERPAY
 from tables.models import Dealer, Finding, Round
 
@@ -408,34 +406,6 @@ def overpay_patterns(
         "by_player": _money_rows(by_player, "amount"),
         "by_seat": _money_rows(by_seat, "amount"),
     }
-
-
-# --- corrections asked for -------------------------------------------------------------------
-
-
-def corrections_requested(*, today: date, recorded_by=None, table=None) -> QuerySet[Finding]:
-    """Findings dismissed as a recording mistake whose round has not been corrected since.
-
-    Dismissing a finding is surveillance's way of asking the recorder for a correction; the
-    request stands while the dismissed finding still belongs to the round's current revision.
-    Only the requests the pit can still act on are listed: rounds of the last ``DEFAULT_DAYS``
-    gaming days up to ``today`` whose day is not closed (a closed day refuses corrections; a
-    gaming manager reopens it first). So the tablet's list reads one period, not the years of
-    history: an unanswered request on a closed day is the close's business, not the pit's.
-    """
-    since = today - timedelta(days=DEFAULT_DAYS - 1)
-    closed = DayClose.objects.filter(casino_id=OuterRef("round__table__pit__casino_id"),
-                                     gaming_day=OuterRef("gaming_day"), reopen__isnull=True)
-    qs = Finding.objects.select_related("round__table", "reviewed_by").filter(
-        status=Finding.DISMISSED, round__status=Round.ACTIVE, revision__number=F("round__revision"),
-        # The round's day too, so PostgreSQL reads the period's partitions of rounds as well.
-        gaming_day__range=(since, today), round__gaming_day__range=(since, today),
-    ).exclude(Exists(closed))
-    if recorded_by is not None:
-        qs = qs.filter(round__recorded_by=recorded_by)
-    if table is not None:
-        qs = qs.filter(round__table=table)
-    return qs.order_by("-reviewed_at")
 
 
 def older_waiting_count(since: date | None, *, casinos=None) -> int:

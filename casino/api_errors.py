@@ -19,7 +19,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from casino.api_input import as_api_exception, too_large
 from casino.db_outage import connection_failure, database_unavailable
-from tables.field_words import with_words
+from casino.field_words import with_words
 from tables.games.vocabulary.base import InvalidInput
 
 

@@ -18,13 +18,13 @@ from audit.fluctuations.models import Investigation
 from audit.jackpots.models import JackpotAdjustment, JackpotAward
 from audit.reports.models import DailyReport
 from audit.reports.services.runs import current_gaming_day
+from casino.field_words import label
 from casino.models import Casino
 from casino.roles import GAMING_MANAGER, has_role
 from casino.scoping import user_casino_ids
 from tables.accounting.demo import UNRECORDED_ROUND_TABLE, UNRECORDED_ROUND_WIN
 from tables.accounting.models import ChipSlip, InventorySlip, SoftCount
 from tables.accounting.selectors_win import table_days
-from tables.field_words import label
 from tables.models import Dealer, Round, Table
 from tables.services.demo_story import (
     JACKPOT_PLAYER,

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from casino.field_words import field_label, page_errors
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
 from casino.permissions import role_required
@@ -20,7 +21,6 @@ from casino.query_dates import date_or_none, typed_date_or_none
 from casino.roles import CAGE, COMPLIANCE, GAMING_MANAGER, has_role
 from casino.scoping import scope, user_casino
 from tables.accounting.exports import download
-from tables.field_words import field_label, page_errors
 from tables.players.models import Player
 
 from . import services

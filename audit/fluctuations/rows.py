@@ -3,8 +3,8 @@ the same rows (columns named once here)."""
 
 from __future__ import annotations
 
+from casino.field_words import label
 from casino.local_time import local_time_text
-from tables.field_words import label
 from tables.templatetags.words import money, pct
 
 from .periods import PeriodHold

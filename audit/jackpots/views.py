@@ -23,13 +23,13 @@ from audit.jackpots.selectors import (
     meter_board,
     pending_awards,
 )
+from casino.field_words import page_errors
 from casino.gaming_day import gaming_day_of
 from casino.models import Casino
 from casino.permissions import role_required
 from casino.query_dates import aware_datetime_or_none, date_or_none
 from casino.roles import ALL_ROLES, FINANCE, GAMING_MANAGER, PIT_BOSS, has_role
 from casino.scoping import scope
-from tables.field_words import page_errors
 from tables.games.settings.paytables import JACKPOT_LINE_NAMES, JACKPOT_LINES
 from tables.models import Table
 

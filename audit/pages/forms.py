@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django import forms
 
+from casino.field_words import label
 from casino.periods import period_error
 from casino.scoping import scope
 from casino.widgets import ListSelect
-from tables.field_words import label
 from tables.games.vocabulary.base import FINDING_KINDS
 from tables.models import Dealer, Finding, Pit, Table
 

@@ -31,21 +31,14 @@ from audit.selectors import (
 )
 from audit.services import finding_review
 from casino.db_routing import replica_reads
+from casino.field_words import KIND_WORDS, label, page_errors, wager_label
 from casino.periods import default_period, today_of
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
-from tables.field_words import label, page_errors
 from tables.models import WAGER_ORDER, Dealer, Finding, Round, Wager
-from tables.pages.present import (
-    KIND_WORDS,
-    data_diff,
-    dealer_did_words,
-    net_words,
-    round_view,
-    wager_label,
-)
+from tables.pages.present import data_diff, dealer_did_words, net_words, round_view
 
 READERS = (SURVEILLANCE, GAMING_MANAGER)
 REVIEWERS = (SURVEILLANCE,)

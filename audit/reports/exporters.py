@@ -20,10 +20,10 @@ from pathlib import Path
 from django.conf import settings
 from django.db.models import Max, Sum
 
+from casino.field_words import wager_label
 from casino.local_time import local_time_text
 from casino.money import money_sum
 from tables.games import GAMES
-from tables.pages.present import wager_label
 
 from .legend import COLUMNS as LEGEND
 from .legend import legend

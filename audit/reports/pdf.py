@@ -35,8 +35,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from casino.field_words import wager_label
 from tables.games import GAMES
-from tables.pages.present import wager_label
 
 from .exporters import basis_words
 from .legend import legend

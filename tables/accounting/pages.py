@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from casino.field_words import page_errors
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
 from casino.permissions import role_required
@@ -37,7 +38,6 @@ from tables.accounting.services.transfers import (
     chip_slip_void_confirm,
     chip_slip_void_request,
 )
-from tables.field_words import page_errors
 from tables.models import Dealer, Table
 from tables.services.sessions import dealer_on_duty, table_session_current
 

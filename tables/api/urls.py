@@ -1,8 +1,7 @@
+"""The floor's API under /api/v1/ (casino/urls.py); the apps above it add their own routes there."""
+
 from rest_framework.routers import DefaultRouter
 
-from audit.api import FindingViewSet
-from audit.jackpots import api as jackpots
-from audit.reports.api import DailyReportViewSet
 from tables.accounting import api as accounting
 from tables.accounting import api_drop
 from tables.api import live, views
@@ -17,13 +16,6 @@ router.register("dealers", views.DealerViewSet)
 router.register("rulesets", views.RulesetViewSet)
 router.register("sessions", live.TableSessionViewSet)
 router.register("rounds", live.RoundViewSet)
-router.register("findings", FindingViewSet)
-router.register("jackpot-banks", jackpots.JackpotBankViewSet, basename="jackpot-bank")
-router.register("jackpot-meters", jackpots.JackpotMeterViewSet, basename="jackpot-meter")
-router.register("jackpot-awards", jackpots.JackpotAwardViewSet, basename="jackpot-award")
-router.register("jackpot-adjustments", jackpots.JackpotAdjustmentViewSet, basename="jackpot-adjustment")
-router.register("jackpot-liability", jackpots.JackpotLiabilityViewSet, basename="jackpot-liability")
-router.register("reports", DailyReportViewSet, basename="dailyreport")
 router.register("chip-sets", accounting.ChipSetViewSet, basename="chipset")
 router.register("inventory-slips", accounting.InventorySlipViewSet, basename="inventoryslip")
 router.register("chip-slips", accounting.ChipSlipViewSet, basename="chipslip")

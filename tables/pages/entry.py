@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from casino.field_words import wager_label
 from tables.games import BLACKJACK_TIE, GAMES, HOLDEM_BLACKJACK, POKER_OR_BUST, UPCARD_LUCK_21
 from tables.games.blackjack import ante_up_21 as aup
 from tables.games.vocabulary.catalogue import (
@@ -19,7 +20,6 @@ from tables.games.vocabulary.catalogue import (
     UPCARD_LUCK,
     W21,
 )
-from tables.pages.present import wager_label
 
 _STEPS = (Decimal("1"), Decimal("2"), Decimal("5"), Decimal("10"), Decimal("20"), Decimal("50"))
 

@@ -5,28 +5,11 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
+from casino.field_words import wager_label
 from tables.games import HOLDEM_BLACKJACK, POKER_OR_BUST
-from tables.games.settings.paytables import JACKPOT_LINE_NAMES
-from tables.games.vocabulary.catalogue import (
-    OVERPAY,
-    PROCEDURE,
-    RULE_VIOLATION,
-    UNDERPAY,
-    W21,
-    WAGER_LABELS,
-)
 
 SUITS = {"S": ("♠", False), "H": ("♥", True), "D": ("♦", True), "C": ("♣", False)}
 RANK_TEXT = {"T": "10"}
-
-WAGER_NAMES = WAGER_LABELS  # the catalogue's labels (tables.games.vocabulary.catalogue.WAGERS)
-
-KIND_WORDS = {
-    OVERPAY: "Overpaid",
-    UNDERPAY: "Underpaid",
-    PROCEDURE: "Dealing procedure",
-    RULE_VIOLATION: "Against the table's rules",
-}
 
 
 def card_view(text: str) -> dict:
@@ -38,15 +21,6 @@ def card_view(text: str) -> dict:
 
 def cards_view(cards) -> list[dict]:
     return [card_view(c) for c in cards or ()]
-
-
-def wager_label(wager: str, hand: int | None = None, line: str | None = None) -> str:
-    label = WAGER_NAMES.get(wager, wager.replace("_", " "))
-    if hand is not None and wager == W21:
-        label += f" (hand {hand + 1})"
-    if line:
-        label += f" — {JACKPOT_LINE_NAMES.get(line, line)}"
-    return label
 
 
 def dealer_did_words(recorded_net, *, wager: str, pays_attested: bool) -> str:

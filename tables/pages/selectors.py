@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
+from datetime import date, timedelta
+
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from casino.gaming_day import gaming_day_of
 from casino.models import Casino
+from casino.periods import DEFAULT_DAYS
 from casino.scoping import narrow
-from tables.models import DealerAssignment, Round, Table, TableSession
+from tables.closing.models import DayClose
+from tables.models import DealerAssignment, Finding, Round, Table, TableSession
 
 
 def current_gaming_days(now=None, casinos=None) -> dict[int, object]:
@@ -62,3 +76,31 @@ def table_rounds_today(table: Table, now=None):
         .select_related("dealer", "recorded_by")
         .order_by("-sequence")
     )
+
+
+# --- corrections asked for -------------------------------------------------------------------
+
+
+def corrections_requested(*, today: date, recorded_by=None, table=None) -> QuerySet[Finding]:
+    """Findings dismissed as a recording mistake whose round has not been corrected since.
+
+    Dismissing a finding is surveillance's way of asking the recorder for a correction; the
+    request stands while the dismissed finding still belongs to the round's current revision.
+    Only the requests the pit can still act on are listed: rounds of the last ``DEFAULT_DAYS``
+    gaming days up to ``today`` whose day is not closed (a closed day refuses corrections; a
+    gaming manager reopens it first). So the tablet's list reads one period, not the years of
+    history: an unanswered request on a closed day is the close's business, not the pit's.
+    """
+    since = today - timedelta(days=DEFAULT_DAYS - 1)
+    closed = DayClose.objects.filter(casino_id=OuterRef("round__table__pit__casino_id"),
+                                     gaming_day=OuterRef("gaming_day"), reopen__isnull=True)
+    qs = Finding.objects.select_related("round__table", "reviewed_by").filter(
+        status=Finding.DISMISSED, round__status=Round.ACTIVE, revision__number=F("round__revision"),
+        # The round's day too, so PostgreSQL reads the period's partitions of rounds as well.
+        gaming_day__range=(since, today), round__gaming_day__range=(since, today),
+    ).exclude(Exists(closed))
+    if recorded_by is not None:
+        qs = qs.filter(round__recorded_by=recorded_by)
+    if table is not None:
+        qs = qs.filter(round__table=table)
+    return qs.order_by("-reviewed_at")

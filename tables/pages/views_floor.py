@@ -7,17 +7,16 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from audit.selectors import corrections_requested
+from casino.field_words import page_errors
 from casino.gaming_day import current_gaming_day
 from casino.local_time import local_time_text
 from casino.periods import today_of
 from casino.permissions import role_required
 from casino.roles import PIT_BOSS
 from casino.scoping import scope, user_casino_ids
-from tables.field_words import page_errors
 from tables.models import Table
 from tables.pages.forms import DealerForm
-from tables.pages.selectors import pit_live_view, table_rounds_today
+from tables.pages.selectors import corrections_requested, pit_live_view, table_rounds_today
 from tables.services.sessions import (
     dealer_on_duty,
     slipless_reason,

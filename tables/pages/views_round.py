@@ -19,23 +19,23 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from audit.jackpots.services import jackpot_context_for_round
 from casino.api_input import BodyRefused, read_json_body
+from casino.field_words import KIND_WORDS, error_words, wager_label
 from casino.permissions import role_required
 from casino.roles import GAMING_MANAGER, PIT_BOSS
 from casino.scoping import scope
-from tables.field_words import error_words
 from tables.games import HOLDEM_BLACKJACK
 from tables.games.holdem.actions import next_step
 from tables.games.vocabulary.base import InvalidInput
 from tables.models import Finding, Round, Table
 from tables.pages.entry import entry_config
-from tables.pages.present import KIND_WORDS, dealer_did_words, net_words, round_view, wager_label
+from tables.pages.present import dealer_did_words, net_words, round_view
 from tables.services.idempotency import IdempotencyMismatch, idempotent_call
 from tables.services.round_pays import PAYS_RECORDED
 from tables.services.rounds import (
     StaleRevision,
     round_audit,
+    round_context,
     round_correct,
     round_limits,
     round_may_change,
@@ -153,7 +153,7 @@ def round_preview(request, pk: int):
         version = correcting.ruleset_version if correcting else table.ruleset.current_version
         # The same jackpot amounts the save will use (progressive meters), read under their lock.
         with transaction.atomic():
-            context = jackpot_context_for_round(table=table, version=version, round=correcting)
+            context = round_context(table=table, version=version, round=correcting)
             canonical, result = round_audit(
                 game=table.game, data=body["round"], version=version, context=context,
                 limits=round_limits(table, correcting),

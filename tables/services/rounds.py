@@ -372,6 +372,14 @@ def _round_record(*, table, data, author, dealer, at, context, pays=None) -> Aud
     return AuditedRound(rnd, revision, result)
 
 
+def round_context(*, table: Table, version: RulesetVersion, round: Round | None = None,  # noqa: A002
+                  context: AuditContext | None = None) -> AuditContext | None:
+    """The audit context the save of a round at ``table`` (or a correction of ``round``) will use:
+    every ledger's part (a bank's meters, read under their locks). The tablet's preview asks here."""
+    ledgers = [(ledger, ledger.bank_of(table, earlier_round=round)) for ledger in round_ledgers()]
+    return _ledgers_context(ledgers, table, version, context, round=round)
+
+
 def _ledgers_context(ledgers, table, version, context, *, lock: bool = True, round=None):  # noqa: A002
     """The audit context with every ledger's part of it (a bank's meters), in the ledgers' order."""
     for ledger, bank in ledgers:

@@ -1,7 +1,7 @@
 """``{% load words %}``: codes as people read them, money and rates in one format.
 
 ``{{ table.game|label }}`` -> ``Ante Up 21``; ``{{ w.wager|label:"wager" }}`` -> ``Tie LS (17-19)``
-(the glossary, ``tables/field_words.py``); ``{{ amount|money }}`` -> ``1,099.50``;
+(the glossary, ``casino/field_words.py``); ``{{ amount|money }}`` -> ``1,099.50``;
 ``{{ rate|percent }}`` -> ``30%`` (a share, 0.300000). See docs/floor/words.md.
 """
 
@@ -11,8 +11,8 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from tables.field_words import change_words, field_label
-from tables.field_words import label as glossary_label
+from casino.field_words import change_words, field_label
+from casino.field_words import label as glossary_label
 
 register = template.Library()
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from audit.selectors import corrections_requested
 from audit.services import finding_review
 from casino.periods import DEFAULT_DAYS
+from tables.pages.selectors import corrections_requested
 from tables.services.rounds import round_record
 from tests.closing.closed_today import close_directly
 from tests.pages.test_desk import OVERPAY

@@ -103,7 +103,7 @@ def test_dismissing_a_reopened_finding_with_a_note_releases_it(floor, pitboss, s
     assert (finding.status, finding.reopened_at) == (Finding.DISMISSED, None)
     assert _ann(dealer=floor["ann"]) == (1, 0, Decimal("0.00"), 0)
     # Not a request for another correction: the round was corrected already.
-    from audit.selectors import corrections_requested
+    from tables.pages.selectors import corrections_requested
 
     assert not corrections_requested(today=rnd.gaming_day).exists()
     reasons = list(finding.history.order_by("history_date").values_list("history_change_reason", flat=True))

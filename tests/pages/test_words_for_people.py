@@ -1,5 +1,5 @@
 """Pages say things in people's words: no field name, code or tool name reaches a user where
-the glossary (``tables/field_words.py``, docs/floor/words.md) has a label for it.
+the glossary (``casino/field_words.py``, docs/floor/words.md) has a label for it.
 
 Every GET page of the URLconf is rendered for every role on the demo's floor (``load_demo``:
 both gaming days, a daily report, an investigation, jackpots, findings), and the text a person
@@ -25,8 +25,8 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from audit.compliance.models import PatronIdentification
+from casino.field_words import GLOSSARY, change_words
 from casino.models import Casino
-from tables.field_words import GLOSSARY, change_words
 from tables.models import Round
 from tables.players.models import Player
 from tables.templatetags.words import money, pct, percent

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from tables.field_words import error_words, path_words
+from casino.field_words import error_words, path_words
 from tables.models import Round
 from tables.services.sessions import table_session_open
 from tests.conftest import api_as

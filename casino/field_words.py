@@ -22,8 +22,32 @@ from collections.abc import Mapping
 
 from tables.games import GAME_CHOICES
 from tables.games.settings.paytables import JACKPOT_LINE_NAMES
-from tables.games.vocabulary.catalogue import FINDINGS, WAGER_LABELS
-from tables.pages.present import KIND_WORDS, wager_label
+from tables.games.vocabulary.catalogue import (
+    FINDINGS,
+    OVERPAY,
+    PROCEDURE,
+    RULE_VIOLATION,
+    UNDERPAY,
+    W21,
+    WAGER_LABELS,
+)
+
+KIND_WORDS = {
+    OVERPAY: "Overpaid",
+    UNDERPAY: "Underpaid",
+    PROCEDURE: "Dealing procedure",
+    RULE_VIOLATION: "Against the table's rules",
+}
+
+
+def wager_label(wager: str, hand: int | None = None, line: str | None = None) -> str:
+    label = WAGER_LABELS.get(wager, wager.replace("_", " "))
+    if hand is not None and wager == W21:
+        label += f" (hand {hand + 1})"
+    if line:
+        label += f" — {JACKPOT_LINE_NAMES.get(line, line)}"
+    return label
+
 
 _STEP = re.compile(r"([A-Za-z_0-9]+)|\[(\d+)\]")
 #: ``seats[2]`` or ``actions[5]`` written inside an engine message ("already used by seats[0]").
