@@ -1,4 +1,6 @@
-"""Taxpayer's Fortune jackpot banks, meters and their double-entry ledger (issue #7).
+"""Taxpayer's Fortune jackpot banks, meters and their double-entry ledger: a ``RoundLedger`` of
+the recorded rounds (``meters``). See README.md in this folder for the ledger design and the
+rulings made here.
 
-See README.md in this folder for the ledger design and the rulings made here.
+Imports: the floor, the core, the engine.
 """
