@@ -1,8 +1,8 @@
 """The engine's modules import each other in one direction only (issue #18).
 
 A game reaches its simulator through ``base.SIMULATORS``, which the simulator fills when
-it is imported, so a simulator (which plays through the game's rules) and its game never
-import each other, lazily or not.
+it is imported (``tables.games`` imports every simulator with ``GAMES``), so a simulator
+(which plays through the game's rules) and its game never import each other, lazily or not.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def test_no_import_cycles_in_the_engine():
 
 def test_every_game_simulates_through_its_registered_simulator():
     for key, game in GAMES.items():
-        module = game.module  # imports the simulator too, which registers itself
+        module = game.module
         assert key in SIMULATORS
         data = module.simulate_round(random.Random(3), game.default_rules(), seats=2)
         module.parse_round(data, game.default_rules())  # a round its own game reads

@@ -14,7 +14,7 @@ from tables.games.poker_or_bust import game_math as pm
 from tables.games.poker_or_bust import three_card_poker as tcp
 from tables.games.settings.rulesets import PokerOrBustRules
 
-# The game through its door (tables.games.Game.module), which also imports its simulator: the
+# The game through its door (tables.games.GAMES), whose import imports every simulator: the
 # game module alone has none registered, so run by itself this file could not simulate a round.
 pb = GAMES[POKER_OR_BUST].module
 

@@ -32,6 +32,7 @@ from ..vocabulary.base import (
     Settlement,
     remember,
 )
+from ..vocabulary.base import recorded_nets as recorded_nets
 from ..vocabulary.cards import HIGH_RANK, RANK, RANK_PLURALS, SUIT, cards_text
 from ..vocabulary.catalogue import (
     ANTE,
@@ -364,6 +365,7 @@ __all__ = [
     "poker_text",
     "poker_value",
     "qualifies",
+    "recorded_nets",
     "round_to_dict",
     "simulate_round",
 ]

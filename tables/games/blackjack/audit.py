@@ -372,7 +372,8 @@ def audit(rnd: Round, rules, spec: GameSpec, context: AuditContext | None = None
 
 
 def contract(spec: GameSpec):
-    """The four functions every game module exposes (see tables.games), bound to ``spec``."""
+    """Four of the entry points every game module provides
+    (:class:`tables.games.game_module.GameModule`), bound to ``spec``."""
 
     def parse_round_(data, rules) -> Round:
         return parse_round(data, rules, spec)

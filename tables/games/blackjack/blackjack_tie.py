@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from ..settings.paytables import TIE_BETS
 from ..vocabulary.base import LOSE, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
+from ..vocabulary.base import recorded_nets as recorded_nets
 from ..vocabulary.catalogue import (
     BLACKJACK_TIE,
     RULE_BONUS_TOTAL,

@@ -30,6 +30,7 @@ from ..settings.paytables import (
     jackpot_line_key,
 )
 from ..vocabulary.base import LOSE, PUSH, RULE_VIOLATION, WIN, AuditContext, Finding, Settlement
+from ..vocabulary.base import recorded_nets as recorded_nets
 from ..vocabulary.cards import ACE, BJ_POINTS, JACK, RANK, SPADES, SUIT, TEN_VALUE, TEXT, cards_text
 from ..vocabulary.catalogue import (
     RULE_TF_AMOUNT,

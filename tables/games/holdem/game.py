@@ -209,6 +209,10 @@ from ..vocabulary.base import (
     simulator,
     take_seat,
 )
+
+# The dealer's pays are award actions in the log, which the audit checks itself: no seat has
+# recorded nets (``seats[].paid``), so the shared reading finds none.
+from ..vocabulary.base import recorded_nets as recorded_nets
 from ..vocabulary.cards import TEXT, CardError, parse_card
 from ..vocabulary.catalogue import (
     AWARDS_DO_NOT_BALANCE,
@@ -273,6 +277,7 @@ __all__ = [
     "Round",
     "audit",
     "parse_round",
+    "recorded_nets",
     "round_to_dict",
     "simulate_round",
 ]

@@ -45,6 +45,8 @@ INJECTIONS: dict[str, str] = {
     "underpay": cat.PAY_BELOW_EXPECTED,
     "rake": cat.RAKE_ABOVE_EXPECTED,
 }
+#: What ``inject`` accepts, the name every simulator gives it (``tables.games.game_module``).
+INJECT_KINDS = frozenset(INJECTIONS)
 
 
 class _Sim:

@@ -67,6 +67,7 @@ from ..vocabulary.base import (
     remember,
     simulator,
 )
+from ..vocabulary.base import recorded_nets as recorded_nets
 from ..vocabulary.cards import BJ_POINTS, HIGH_RANK, TEXT, cards_text
 from ..vocabulary.catalogue import (
     ANTE,

@@ -295,7 +295,7 @@ def recorded_nets(canonical: Mapping) -> dict[tuple[int, str, int | None], Decim
 
 
 #: Each game's simulator, registered by the simulator module when it is imported
-#: (``tables.games.Game.module`` imports a game's simulator with the game). The game
+#: (``tables.games`` imports every simulator with ``GAMES``). The game
 #: modules reach their simulator through here, so a simulator, which plays the game through
 #: the game's own rules, and the game never import each other (issue #18: no import cycles).
 SIMULATORS: dict[str, Callable[..., dict]] = {}
@@ -305,7 +305,7 @@ def simulator(game: str) -> Callable[..., dict]:
     """The registered simulator of ``game``: ``(rng, rules, *, seats, inject) -> dict``."""
     simulate = SIMULATORS.get(game)
     if simulate is None:
-        raise RuntimeError(f"no simulator registered for {game}: tables.games.GAMES[{game!r}].module imports it")
+        raise RuntimeError(f"no simulator registered for {game}: importing tables.games imports it")
     return simulate
 
 
