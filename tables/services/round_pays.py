@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tables.games import GAMES
-from tables.games.vocabulary.base import Audit, FieldError, InvalidInput, Settlement, recorded_nets
+from tables.games.vocabulary.base import Audit, FieldError, InvalidInput, Settlement
 from tables.games.vocabulary.catalogue import HOLDEM_BLACKJACK, WAGER_LABELS
 from tables.games.vocabulary.money import money_text
 
@@ -43,7 +43,7 @@ def unrecorded_pays(*, game: str, canonical: Mapping, result: Audit, rules) -> l
         if any(a.get("action") in _HOLDEM_PAYS for a in canonical.get("actions", ())):
             return []
         return list(result.settlements)
-    recorded = getattr(GAMES[game].module, "recorded_nets", recorded_nets)(canonical)
+    recorded = GAMES[game].module.recorded_nets(canonical)
     progressive = getattr(rules, "progressive_lines", None) or {}
     return [s for s in result.settlements if s.key not in recorded and not (s.line and s.line in progressive)]
 

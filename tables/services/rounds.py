@@ -43,7 +43,6 @@ from tables.games.vocabulary.base import (
     AuditContext,
     FieldError,
     InvalidInput,
-    recorded_nets,
 )
 from tables.games.vocabulary.base import Finding as EngineFinding
 from tables.models import (
@@ -189,7 +188,7 @@ def _store_revision(*, rnd: Round, number: int, canonical: dict, result: Audit, 
     revision._state.adding, revision._state.db = False, rnd._state.db
     revision.round = rnd
     module = GAMES[rnd.game].module
-    recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
+    recorded = module.recorded_nets(canonical)
     players = round_players(canonical)
     wagers = [WagerLine(s.seat, players.get(s.seat, ""), s.wager, s.hand, s.line or "", s.stake, s.net,
                         recorded.get(s.key), s.outcome, s.explanation)

@@ -224,7 +224,6 @@ def _pool(tables, registry, per_game: int, patrons: int = 0) -> dict:
 
     ``patrons``: seats are given identifiers ``P-1`` to ``P-{patrons}`` (as a player's card
     is recorded at the seat), drawn apart from the play's random draws."""
-    from tables.games.vocabulary.base import recorded_nets
     from tables.services.rounds import round_audit
 
     rng = random.Random(1)
@@ -245,7 +244,7 @@ def _pool(tables, registry, per_game: int, patrons: int = 0) -> dict:
             for seat in data.get("seats", []) if patrons else ():
                 seat["player"] = f"P-{cards.randint(1, patrons)}"
             canonical, audit = round_audit(game=game, data=data, version=version)
-            recorded = getattr(module, "recorded_nets", recorded_nets)(canonical)
+            recorded = module.recorded_nets(canonical)
             players = {s["seat"]: s.get("player") or "" for s in canonical.get("seats", [])}
             wagers = [
                 (
