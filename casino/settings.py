@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "tables.closing",
     "tables.players",
     "audit.compliance",
+    "casino.demo",  # last: it loads the demo casino through every app above (load_demo)
 ]
 
 MIDDLEWARE = [

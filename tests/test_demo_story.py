@@ -13,25 +13,25 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.fluctuations.demo import DEMO_BAND
 from audit.fluctuations.models import Investigation
 from audit.jackpots.models import JackpotAdjustment, JackpotAward
 from audit.reports.models import DailyReport
 from audit.reports.services.runs import current_gaming_day
-from casino.field_words import label
-from casino.models import Casino
-from casino.roles import GAMING_MANAGER, has_role
-from casino.scoping import user_casino_ids
-from tables.accounting.demo import UNRECORDED_ROUND_TABLE, UNRECORDED_ROUND_WIN
-from tables.accounting.models import ChipSlip, InventorySlip, SoftCount
-from tables.accounting.selectors_win import table_days
-from tables.models import Dealer, Round, Table
-from tables.services.demo_story import (
+from casino.demo.accounting import UNRECORDED_ROUND_TABLE, UNRECORDED_ROUND_WIN
+from casino.demo.fluctuations import DEMO_BAND
+from casino.demo.story import (
     JACKPOT_PLAYER,
     PATTERN_PLAYER,
     PATTERN_TABLE,
     demo_finished_day,
 )
+from casino.field_words import label
+from casino.models import Casino
+from casino.roles import GAMING_MANAGER, has_role
+from casino.scoping import user_casino_ids
+from tables.accounting.models import ChipSlip, InventorySlip, SoftCount
+from tables.accounting.selectors_win import table_days
+from tables.models import Dealer, Round, Table
 from tables.templatetags.words import money
 from tests.conftest import api_as
 
@@ -173,7 +173,7 @@ def test_loading_the_demo_again_the_same_day_adds_nothing():
 
 
 def test_the_jackpot_demos_casino_stays_out_of_the_demo_casinos_pages(demo):
-    from audit.jackpots.demo import jackpot_demo_day_load
+    from casino.demo.jackpots import jackpot_demo_day_load
 
     other = jackpot_demo_day_load()["bank"].casino
     assert other != demo["casino"]
@@ -206,8 +206,8 @@ def test_the_jackpot_demos_casino_stays_out_of_the_demo_casinos_pages(demo):
 def test_a_demo_dealers_page_compares_with_the_demo_casinos_floor_only(demo):
     """A user of both casinos (here a superuser) reads a demo dealer against the demo floor:
     the jackpot demo's rounds must not count in it."""
-    from audit.jackpots.demo import jackpot_demo_day_load
     from audit.selectors import floor_average
+    from casino.demo.jackpots import jackpot_demo_day_load
 
     jackpot_demo_day_load()
     dealer = Dealer.objects.filter(casino=demo["casino"]).first()
@@ -224,7 +224,7 @@ def test_compliance_finds_a_patron_on_the_mtl_and_one_whose_ctr_keeps_today_open
     one whose cash in needs a CTR without identification yet; the finished day is untouched."""
     from datetime import timedelta
 
-    from audit.compliance.demo import CTR_PATRON, MTL_PATRON
+    from casino.demo.title31 import CTR_PATRON, MTL_PATRON
     from tables.closing.services.close import close_waiting
 
     casino = demo["casino"]

@@ -176,7 +176,7 @@ def test_the_demo_count_reconciles_on_every_table_but_one(db):
 
     from django.utils import timezone
 
-    from tables.accounting.demo_count import demo_buy_ins, play_demo_count
+    from casino.demo.count import demo_buy_ins, play_demo_count
     from tables.services.sessions import table_session_open
     from tests.factories import DealerFactory, TableFactory
 

@@ -113,9 +113,9 @@ def test_tablet_and_cage_pages_walk_a_fill_and_the_day_exports(client):
 def test_the_demo_plays_an_accounting_day_with_one_discrepancy():
     from django.utils import timezone
 
-    from tables.accounting.demo import DEMO_DISCREPANCY_TABLE, demo_accounting_day, demo_table_open
+    from casino.demo.accounting import DEMO_DISCREPANCY_TABLE, demo_accounting_day, demo_table_open
+    from casino.demo.floor import demo_floor_load
     from tables.models import Dealer, Table
-    from tables.services.demo import demo_floor_load
 
     demo_floor_load()
     assert demo_accounting_day() > 0

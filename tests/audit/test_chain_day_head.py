@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 
 from audit import chain_verify
-from audit.jackpots.demo import jackpot_demo_day_load
 from audit.reports.exporters import report_data
 from audit.reports.models import DailyReport, ReportLine
+from casino.demo.jackpots import jackpot_demo_day_load
 from tables import chain
 from tables.models import ChainLink, Round, Wager
 from tables.services.rounds import round_record

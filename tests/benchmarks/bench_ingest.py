@@ -53,7 +53,7 @@ SETUP = """
 from casino.tokens import api_token_issue
 from django.contrib.auth import get_user_model
 from tables.models import Dealer, Table
-from tables.services.demo import demo_floor_load
+from casino.demo.floor import demo_floor_load
 from tables.services.sessions import table_session_current, table_session_open
 from audit.jackpots.models import JackpotBankTable
 from audit.jackpots.services import jackpot_bank_table_add

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from audit.jackpots.models import JackpotAdjustment
-from tables.services.demo_story import JACKPOT_PLAYER, PATTERN_PLAYER
+from casino.demo.story import JACKPOT_PLAYER, PATTERN_PLAYER
 from tests.browser.conftest import screenshots
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -112,7 +112,7 @@ def test_finance_runs_the_check_for_a_day(band_day):
 
 
 def test_the_demo_opens_one(band_day):
-    from audit.fluctuations.demo import demo_investigation
+    from casino.demo.fluctuations import demo_investigation
 
     table, on = band_day
     manager = user_with_role("gaming_manager")

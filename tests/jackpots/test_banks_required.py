@@ -132,7 +132,7 @@ def test_a_gaming_manager_manages_banks_in_the_admin():
 
 
 def test_the_demo_floor_puts_its_upcard_luck_table_in_a_bank_with_live_meters():
-    from tables.services.demo import demo_floor_load, demo_rounds_load
+    from casino.demo.floor import demo_floor_load, demo_rounds_load
 
     demo_floor_load()
     member = JackpotBankTable.objects.select_related("bank", "table").get(table__game=GAME)

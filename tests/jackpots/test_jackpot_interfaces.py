@@ -229,7 +229,7 @@ def test_liability_default_day_is_the_callers_casinos_gaming_day():
 def test_the_jackpot_demo_managers_reach_the_bank_admin():
     from django.test import Client
 
-    from audit.jackpots.demo import jackpot_demo_day_load
+    from casino.demo.jackpots import jackpot_demo_day_load
 
     loaded = jackpot_demo_day_load()
     manager = next(u for u in loaded["users"] if u.username == "jp-manager")

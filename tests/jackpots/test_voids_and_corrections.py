@@ -14,11 +14,11 @@ from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from audit.jackpots.demo import jackpot_demo_day_load
 from audit.jackpots.models import JackpotAward, LedgerLeg, LedgerTransaction
 from audit.jackpots.reconcile import jackpot_recompute
 from audit.jackpots.selectors import bank_state
 from audit.jackpots.services import jackpot_award_pay, jackpot_line_configure
+from casino.demo.jackpots import jackpot_demo_day_load
 from tables.models import Round
 from tables.services.rounds import round_correct, round_record, round_void
 from tests.conftest import api_as

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tables.players.demo import DEMO_PLAYERS
+from casino.demo.floor import demo_floor_load
+from casino.demo.players import DEMO_PLAYERS
 from tables.players.models import Player
-from tables.services.demo import demo_floor_load
 
 pytestmark = pytest.mark.django_db
 

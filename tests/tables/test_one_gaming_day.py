@@ -328,7 +328,7 @@ def test_the_demo_loaded_at_13_51_in_new_york_puts_each_round_on_its_own_day(mon
     """The issue's demo: play from 05:51 (eight hours before loading), across the 06:00 start."""
     from django.utils import timezone
 
-    from tables.services.demo import demo_floor_load, demo_rounds_load
+    from casino.demo.floor import demo_floor_load, demo_rounds_load
 
     settings.CASINO_TIME_ZONE = "America/New_York"
     monkeypatch.setattr(timezone, "now", lambda: ny("2026-11-22T13:51"))

@@ -8,7 +8,7 @@
   increase requested by one manager that only the second demo manager may approve.
 
 Everything is recorded through the services, as live play is; the demo's floor and its
-simulated play are in tables/services/demo.py, which calls these.
+simulated play are in casino/demo/floor.py, which calls these.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from audit.reports.models import LEVEL_TABLE, DailyReport
 from audit.reports.selectors import slice_aggregates
 from audit.reports.services.build import build_lines, combine_partials
 from audit.reports.services.runs import current_gaming_day, report_request
+from casino.celery import app
 from casino.gaming_day import gaming_day_of
 from casino.models import Casino
 from tables.games import GAMES
@@ -49,7 +50,7 @@ TODAY_PLAY_FROM = timedelta(hours=8)
 
 def demo_finished_day(casino: Casino, now: datetime) -> date:
     """The story's finished day: the gaming day before the one today's play starts in. The
-    table accounting's cash-only day is the one before it (tables/accounting/demo.py)."""
+    table accounting's cash-only day is the one before it (casino/demo/accounting.py)."""
     return gaming_day_of(now - TODAY_PLAY_FROM, casino.time_zone, casino.gaming_day_start_hour) - timedelta(days=1)
 #: The table, and the player identifier, of the overpay pattern; three overpays make a
 #: pattern at the page's default threshold (2) with room to spare.
@@ -160,8 +161,6 @@ def demo_adjustment_request_load(*, casino: Casino, author) -> JackpotAdjustment
 def _tasks_in_process():
     """The reconciliation's tasks run here and now, whatever broker is configured: the demo
     prints its logins only once its reports exist."""
-    from casino.celery import app
-
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
     try:

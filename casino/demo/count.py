@@ -1,7 +1,7 @@
 """The demo's buy-ins and count (issue #16): buy-ins while a table is open, then, after the
 tables close, each of the day's boxes dropped, counted and signed by two counters. Every count
 equals its table's estimated drop but one (a seeded discrepancy: one 100 note short), so the
-count page shows one difference. The core demo (demo.py) plays both inside its day.
+count page shows one difference. The demo's accounting day (accounting.py) plays both.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from tables.players.models import Player
 from tables.players.services.register import player_register
 
 #: (identifier, name, loyalty number). P-4471 is the overpay pattern's player and P-2050 the jackpot
-#: winner (tables/services/demo_story.py); P-001 and P-002 sit at the Hold'em table (its simulator
+#: winner (casino/demo/story.py); P-001 and P-002 sit at the Hold'em table (its simulator
 #: names seat n "P-00n"). The other Hold'em seats stay unregistered.
 DEMO_PLAYERS = (
     ("P-4471", "Morgan Reyes", "L-104471"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from functools import partial
 
@@ -12,7 +13,24 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
+from django.utils import timezone
 
+from audit.jackpots.models import JackpotBank, JackpotBankTable
+from audit.jackpots.services import (
+    active_configs,
+    jackpot_bank_create,
+    jackpot_bank_table_add,
+    jackpot_line_configure,
+    takes_taxpayers_fortune,
+)
+from casino.demo.jackpots import LINES, progressive_config
+from casino.demo.players import demo_players_load
+from casino.demo.story import (
+    TODAY_PLAY_FROM,
+    demo_adjustment_request_load,
+    demo_jackpot_win_load,
+    demo_past_day_load,
+)
 from casino.models import Casino, CasinoMembership
 from casino.roles import (
     CAGE,
@@ -26,15 +44,14 @@ from casino.roles import (
     sync_role_groups,
 )
 from tables.games import GAMES
-from tables.models import Dealer, Pit, Ruleset, Table
-from tables.players.demo import demo_players_load
-from tables.services.demo_story import (
-    TODAY_PLAY_FROM,
-    demo_adjustment_request_load,
-    demo_jackpot_win_load,
-    demo_past_day_load,
-)
+from tables.models import Dealer, Pit, Round, Ruleset, Table
 from tables.services.floor import floor_object_save, ruleset_create
+from tables.services.rounds import round_record
+from tables.services.sessions import (
+    table_session_current,
+    table_session_dealer_change,
+    table_session_open,
+)
 
 DEMO_REASON = "Demo floor for the quick start"
 DEMO_CASINO = "Demo Casino"
@@ -67,8 +84,6 @@ def _demo_config(game: str) -> dict | None:
     """The house rules; Upcard Luck's Taxpayer's Fortune pays its small lines from meters."""
     if game != "upcard_luck_21":
         return None
-    from audit.jackpots.demo import progressive_config
-
     return progressive_config()
 
 
@@ -141,20 +156,6 @@ def demo_jackpot_bank_load(*, casino, author) -> None:
     """Put the demo's Upcard Luck tables in a jackpot bank (a table whose ruleset takes
     Taxpayer's Fortune markers opens only in one) and meter the lines their ruleset calls
     progressive, so the meter board is alive on a fresh install. Idempotent."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from audit.jackpots.demo import LINES
-    from audit.jackpots.models import JackpotBank, JackpotBankTable
-    from audit.jackpots.services import (
-        active_configs,
-        jackpot_bank_create,
-        jackpot_bank_table_add,
-        jackpot_line_configure,
-        takes_taxpayers_fortune,
-    )
-
     tables = [t for t in Table.objects.filter(pit__casino=casino).select_related("ruleset")
               if takes_taxpayers_fortune(t)]
     if not tables:
@@ -179,28 +180,16 @@ def demo_rounds_load(*, rounds_per_table: int = 60, error_rate: float = 0.08, se
                      open_table=None, open_past_day=None, close_past_day=None) -> int:
     """A day of simulated play at every open-able demo table, some rounds with dealer errors,
     after a shorter finished day before it (a third as many rounds, and the overpay pattern:
-    demo_story.py); at the Upcard Luck table a jackpot won at the end waits to be paid.
+    story.py); at the Upcard Luck table a jackpot won at the end waits to be paid.
 
     Rounds go through :func:`round_record`, so they are audited exactly like live ones.
     Tables that already have rounds are left alone (``make run`` may load the demo again).
     ``open_table(table=, dealer=, author=, at=)`` opens a table for today's play and returns its
     session (default: a plain session; ``load_demo`` opens with the table accounting's opener);
     ``open_past_day`` and ``close_past_day`` open and close the finished day before it
-    (demo_story.demo_past_day_load; ``load_demo`` keeps that day in money too).
+    (story.demo_past_day_load; ``load_demo`` keeps that day in money too).
     Returns the number of rounds recorded.
     """
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tables.models import Round
-    from tables.services.rounds import round_record
-    from tables.services.sessions import (
-        table_session_current,
-        table_session_dealer_change,
-        table_session_open,
-    )
-
     rng = random.Random(seed)
     pit_boss = get_user_model().objects.get(username="pitboss")
     dealers = list(Dealer.objects.filter(casino__name=DEMO_CASINO, active=True).order_by("employee_number"))

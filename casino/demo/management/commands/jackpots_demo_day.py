@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from audit.jackpots.demo import jackpot_demo_day_load
 from audit.jackpots.reconcile import jackpot_recompute
 from audit.jackpots.selectors import liability_report
+from casino.demo.jackpots import jackpot_demo_day_load
 
 
 class Command(BaseCommand):

@@ -1,18 +1,18 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from audit.compliance.demo import demo_title31
-from audit.fluctuations.demo import demo_investigation
-from casino.models import Casino
-from tables.accounting.demo import (
+from casino.demo.accounting import (
     demo_accounting_day,
     demo_past_day_close,
     demo_past_day_count,
     demo_past_day_open,
     demo_table_open,
 )
-from tables.services.demo import DEMO_CASINO, demo_floor_load, demo_rounds_load
-from tables.services.demo_story import demo_reports_load
+from casino.demo.floor import DEMO_CASINO, demo_floor_load, demo_rounds_load
+from casino.demo.fluctuations import demo_investigation
+from casino.demo.story import demo_reports_load
+from casino.demo.title31 import demo_title31
+from casino.models import Casino
 
 User = get_user_model()
 

@@ -14,9 +14,10 @@ from functools import partial
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from casino.demo.count import demo_buy_ins, play_demo_count
+from casino.demo.story import demo_finished_day
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from casino.models import Casino
-from tables.accounting.demo_count import demo_buy_ins, play_demo_count
 from tables.accounting.models import BuyIn, DropBox, InventorySlip
 from tables.accounting.services.chips import chip_set_save
 from tables.accounting.services.inventory import inventory_close, inventory_open, last_closer
@@ -26,7 +27,6 @@ from tables.accounting.services.transfers import (
     chip_slip_request,
 )
 from tables.models import Dealer, Table
-from tables.services.demo_story import demo_finished_day
 from tables.services.sessions import table_session_open
 
 DEMO_CHIPS = ("1", "2.50", "5", "25", "100", "500", "1000", "5000")
@@ -39,7 +39,7 @@ FILL_ISSUED_TABLES = ("AU-01", "PB-01", "BT-01")
 
 
 #: The accounting day is played the gaming day before the demo story's finished day of rounds
-#: (tables/services/demo_story.py: ``demo_finished_day``), which is kept in money too
+#: (casino/demo/story.py: ``demo_finished_day``), which is kept in money too
 #: (:func:`demo_past_day_open`, :func:`demo_past_day_close`, :func:`demo_past_day_count`); today's
 #: tables open with openers (:func:`demo_table_open`).
 #: On the story's finished day one round at this table was played and never recorded: the house

@@ -97,7 +97,7 @@ def jackpot_demo_day_load(*, rounds: int = 180, seed: int = 2026, day=None) -> d
     tables = []
     for n in range(1, 4):
         table = floor_object_save(
-            # $5 minimum: the simulated play bets from $5 (see tables/services/demo.py).
+            # $5 minimum: the simulated play bets from $5 (see casino/demo/floor.py).
             obj=Table(pit=pit, label=f"UL-P{n}", game=GAME, ruleset=ruleset, seats=7, min_bet=Decimal("5.00")),
             author=manager,
             reason="jackpot demo",

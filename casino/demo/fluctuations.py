@@ -1,4 +1,4 @@
-"""For the demo (the integrator calls it after load_demo; the loader is not edited here): one
+"""For the demo (load_demo calls it once a past demo day has its final report): one
 investigation opened from the demo day's own figures.
 
 The demo has a single gaming day and no prior year, so neither Maryland's interval nor
@@ -18,8 +18,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from .models import CUSTOM, Investigation
-from .services import check_day, settings_save
+from audit.fluctuations.models import CUSTOM, Investigation
+from audit.fluctuations.services import check_day, settings_save
 
 DEMO_BAND = (Decimal("-10.00"), Decimal("50.00"))
 
