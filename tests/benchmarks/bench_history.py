@@ -227,7 +227,7 @@ def _reports(casino, days, today) -> str:
 
 #: The path segment before an id names what the id is of (the URLconf's own words).
 SEGMENT_MODELS = {
-    "tables": "tables.Table", "rounds": "tables.Round", "findings": "audit.Finding", "dealers": "tables.Dealer",
+    "tables": "tables.Table", "rounds": "tables.Round", "findings": "tables.Finding", "dealers": "tables.Dealer",
     "reports": "reports.DailyReport", "players": "players.Player", "investigations": "fluctuations.Investigation",
     "slips": "accounting.ChipSlip", "boxes": "accounting.DropBox", "counts": "accounting.SoftCount",
     "cash-outs": "compliance.CashOut", "awards": "jackpots.JackpotAward",
