@@ -22,7 +22,8 @@ from casino.models import Casino
 from casino.roles import CAGE, COMPLIANCE, GAMING_MANAGER, has_role
 from casino.scoping import may_see_casino
 from tables.accounting.models import BuyIn
-from tables.closing.services.check import day_close_current, refuse_closed_day
+from tables.closed_days import refuse_closed_day
+from tables.closing.services.check import day_close_current
 from tables.closing.services.close import day_close_if_due
 from tables.players.models import Player
 from tables.players.services.register import player_register

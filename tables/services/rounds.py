@@ -36,7 +36,7 @@ from casino.roles import GAMING_MANAGER, has_role
 from casino.rows import NumberedRowInserter, RowInserter, history_columns, history_values
 from casino.scoping import may_see_casino
 from tables import chain
-from tables.closing.services.check import refuse_closed_day
+from tables.closed_days import refuse_closed_day
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.vocabulary.base import (
     Audit,

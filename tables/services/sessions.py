@@ -18,7 +18,7 @@ from django.utils import timezone
 from casino.audit_guard import allow_audit_write
 from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from casino.local_time import local_time_text
-from tables.closing.services.check import refuse_closed_day
+from tables.closed_days import refuse_closed_day
 from tables.models import Dealer, DealerAssignment, Table, TableSession
 from tables.round_effects import round_ledgers
 

@@ -7,7 +7,7 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from tables.closing.services.check import closed_day_message
+from tables.closed_days import closed_day_message
 from tests.closing.closed_today import closed_today
 from tests.conftest import api_as
 from tests.tables.rounds_data import ROUNDS

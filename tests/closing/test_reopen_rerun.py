@@ -8,8 +8,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tables.closed_days import closed_day_message
 from tables.closing.models import DayClose
-from tables.closing.services.check import closed_day_message, day_close_current
+from tables.closing.services.check import day_close_current
 from tables.services.rounds import round_correct
 from tests.closing.helpers import DAY, final_report, played_day
 from tests.conftest import api_as

@@ -15,7 +15,7 @@ from casino.scoping import may_see_casino
 from tables.accounting.models import BuyIn, BuyInVoid
 from tables.accounting.services.drop_boxes import drop_box_for
 from tables.accounting.services.findings import accounting_settings
-from tables.closing.services.check import refuse_closed_day
+from tables.closed_days import refuse_closed_day
 from tables.models import Table, TableSession
 
 PLAYER_MAX = 40

@@ -17,7 +17,7 @@ from casino.models import Casino
 from casino.roles import COUNT, FINANCE, has_role
 from casino.scoping import may_see_casino
 from tables.accounting.models import AccountingSettings, BoxDrop, DropBox
-from tables.closing.services.check import refuse_closed_day
+from tables.closed_days import refuse_closed_day
 from tables.models import Table
 
 

@@ -40,7 +40,7 @@ from tables.accounting.models import (
 from tables.accounting.services.counts import chip_counts, counts_total, value_counts
 from tables.accounting.services.drop_boxes import counter_check
 from tables.accounting.signals import count_signed, money_written
-from tables.closing.services.check import refuse_closed_day
+from tables.closed_days import refuse_closed_day
 
 #: Notes the count sorts, per casino currency (US notes; a casino in another currency needs
 #: its list here before it can count).

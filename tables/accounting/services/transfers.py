@@ -30,7 +30,7 @@ from tables.accounting.services.counts import (
 )
 from tables.accounting.services.findings import unsigned_receipt_flag
 from tables.accounting.signals import money_written
-from tables.closing.services.check import refuse_closed_day
+from tables.closed_days import refuse_closed_day
 from tables.models import Table
 from tables.services.sessions import table_session_current
 

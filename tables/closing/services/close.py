@@ -20,9 +20,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.accounting.models import BoxDrop, CountSignature, DropBox
+from tables.closed_days import day_lock
 from tables.closing.models import DayClose, DayReopen, FinalRun, ReopenRerun
 from tables.closing.services.changes import report_changes
-from tables.closing.services.check import day_close_current, day_lock
+from tables.closing.services.check import day_close_current
 
 #: Further reasons a day may not close yet, registered by the apps above tables (tables imports
 #: none of them): each is ``check(casino_id, gaming_day) -> list[str]``, one line per reason, and

@@ -11,8 +11,9 @@ from django.utils import timezone
 from casino.models import Casino
 from casino.roles import GAMING_MANAGER, has_role
 from casino.scoping import may_see_casino
+from tables.closed_days import day_lock
 from tables.closing.models import DayReopen
-from tables.closing.services.check import day_close_current, day_lock
+from tables.closing.services.check import day_close_current
 
 
 @transaction.atomic
