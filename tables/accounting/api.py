@@ -20,6 +20,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from casino.api_fields import MoneyField, StrictCharField
+from casino.api_history import HistorySerializer
 from casino.models import Casino
 from casino.pagination import paginated
 from casino.periods import PERIOD_PARAMETERS, PeriodBoundedListMixin
@@ -51,7 +52,6 @@ from tables.accounting.services.transfers import (
     chip_slip_void_confirm,
     chip_slip_void_request,
 )
-from tables.api.serializers import HistorySerializer
 from tables.models import Table
 
 #: Who may void a fill or credit (first or second signature): the table, the cage, a manager.

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from casino.field_words import page_errors
+from casino.flash import flash_errors
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
 from casino.permissions import role_required
@@ -43,12 +43,6 @@ from tables.services.sessions import dealer_on_duty, table_session_current
 
 #: Who reads the day's slips and the exception report.
 REPORT_READERS = (FINANCE, GAMING_MANAGER, SURVEILLANCE, COMPLIANCE, CAGE)
-
-
-def flash_errors(request, exc: ValidationError) -> None:
-    """A refusal on a page: each field's errors as a message (the accounting pages share it)."""
-    for sentence in page_errors(exc):
-        messages.error(request, sentence)
 
 
 def table_in_scope(request, pk: int) -> Table:

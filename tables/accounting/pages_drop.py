@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from casino.flash import flash_errors
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
 from casino.permissions import role_required
@@ -20,7 +21,7 @@ from casino.roles import PIT_BOSS
 from casino.scoping import scope, user_casino_ids
 from tables.accounting.api_drop import COUNT_READERS, COUNTERS
 from tables.accounting.models import BuyIn, ChipSet, DropBox, SoftCount
-from tables.accounting.pages import flash_errors, table_in_scope
+from tables.accounting.pages import table_in_scope
 from tables.accounting.selectors_drop import boxes_of_day, estimated_drop
 from tables.accounting.services.buyins import buy_in_record
 from tables.accounting.services.drop_boxes import drop_box_drop, may_count

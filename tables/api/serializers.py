@@ -92,19 +92,3 @@ class TableSerializer(serializers.ModelSerializer):
 
     def get_ruleset_version(self, obj) -> int:
         return obj.ruleset.version
-
-
-class HistorySerializer(serializers.Serializer):
-    history_id = serializers.IntegerField()
-    history_date = serializers.DateTimeField()
-    history_type = StrictCharField()
-    history_user = serializers.StringRelatedField(allow_null=True)
-    history_change_reason = StrictCharField(allow_null=True)
-    changes = serializers.SerializerMethodField()
-
-    def get_changes(self, record) -> list[dict]:
-        previous = record.prev_record
-        if previous is None:
-            return []
-        delta = record.diff_against(previous)
-        return [{"field": c.field, "old": c.old, "new": c.new} for c in delta.changes]

@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 
+from casino.api_history import HistorySerializer
 from casino.api_input import PutReplacesMixin
 from casino.models import Casino
 from casino.pagination import paginated
@@ -15,7 +16,6 @@ from casino.scoping import CasinoScopedMixin
 from tables.api.serializers import (
     CasinoSerializer,
     DealerSerializer,
-    HistorySerializer,
     PitSerializer,
     RulesetSerializer,
     RulesetVersionSerializer,

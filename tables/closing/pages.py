@@ -9,13 +9,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 
+from casino.flash import flash_errors
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER
 from casino.scoping import scope
-from tables.accounting.pages import flash_errors
 from tables.closing.models import DayClose
 from tables.closing.selectors import HISTORY_READERS, closes
 from tables.closing.services.check import day_close_current
