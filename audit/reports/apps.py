@@ -33,3 +33,7 @@ class ReportsConfig(AppConfig):
         from .signals import report_finished
 
         report_finished.connect(report_finished_hook, dispatch_uid="reports.closing.report_finished")
+
+        # The runs queue their tasks by name (services/runs.py): registered here, so a process
+        # without a broker (the tasks run eagerly, in it) finds them as a worker does.
+        from . import tasks  # noqa: F401

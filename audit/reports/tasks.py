@@ -18,6 +18,7 @@ from celery import group, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from .models import ReportChunk
 from .services import runs
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}{at}"
 
 
-@shared_task(name="reports.reconcile_start", ignore_result=True)
+@shared_task(name=runs.START_TASK, ignore_result=True)
 def reconcile_start(report_id: int, run_id: str, full: bool = False) -> str:
     try:
         chunk_ids = runs.report_plan(report_id=report_id, run_id=run_id)
@@ -57,8 +58,6 @@ def reconcile_chunk(chunk_id: int, full: bool = False) -> bool:
         return runs.report_chunk_run(chunk_id=chunk_id, full=full)
     except Exception as exc:  # noqa: BLE001
         log.exception("reconcile_chunk %s", chunk_id)
-        from .models import ReportChunk
-
         chunk = ReportChunk.objects.filter(pk=chunk_id).first()
         if chunk is not None:
             runs.report_fail(
@@ -70,7 +69,7 @@ def reconcile_chunk(chunk_id: int, full: bool = False) -> bool:
         return False
 
 
-@shared_task(name="reports.reconcile_combine", ignore_result=True)
+@shared_task(name=runs.COMBINE_TASK, ignore_result=True)
 def reconcile_combine(report_id: int, run_id: str) -> str:
     try:
         report = runs.report_combine(report_id=report_id, run_id=run_id)

@@ -29,7 +29,11 @@ from django.db.models import F, Min
 from django.utils import timezone
 
 from audit import chain_verify
-from casino.gaming_day import current_gaming_day  # noqa: F401 (callers import it from here)
+from audit.jackpots.models import LedgerTransaction
+from casino.gaming_day import (
+    current_gaming_day,  # noqa: F401 (callers import it from here)
+    gaming_day_of,
+)
 from casino.local_time import local_time_text
 from casino.models import Casino
 from casino.outbox import task_enqueue
@@ -38,6 +42,7 @@ from tables.games import ENGINE_VERSION
 from tables.models import Round
 
 from .. import selectors
+from ..exporters import report_files_write, reports_root
 from ..models import DailyReport, DealerLine, ReportChunk, ReportLine, ReportWagerLine
 from ..signals import report_finished
 from .build import build_lines, combine_partials
@@ -47,6 +52,11 @@ from .month_lines import month_lines_refresh
 from .reaudit import rounds_reaudit
 
 log = logging.getLogger(__name__)
+
+#: The run's Celery tasks (audit/reports/tasks.py registers them under these names; the tasks
+#: import this module, so it queues them by name).
+START_TASK = "reports.reconcile_start"
+COMBINE_TASK = "reports.reconcile_combine"
 
 
 def chunk_rounds() -> int:
@@ -92,8 +102,6 @@ def first_gaming_day(casino: Casino) -> date | None:
 
     None when neither is known (a casino created outside the ORM with no rounds yet).
     """
-    from casino.gaming_day import gaming_day_of
-
     days = []
     created = casino.history.order_by("history_date").values_list("history_date", flat=True).first()
     if created is not None:
@@ -129,8 +137,6 @@ def _day_chain_head(report: DailyReport) -> tuple[str, int, str]:
     Every table that played the day and every bank that posted must have a link before the
     day's end: a head that leaves one out (or covers no chain at all) would vouch for play
     it does not cover, so the report prints none and says why in its notes."""
-    from audit.jackpots.models import LedgerTransaction
-
     heads = chain_verify.day_heads(report.casino, report.gaming_day)
     played = {chain.table_chain(pk) for pk in Round.objects.filter(
         table__pit__casino=report.casino, gaming_day=report.gaming_day).values_list("table_id", flat=True)}
@@ -145,15 +151,11 @@ def _day_chain_head(report: DailyReport) -> tuple[str, int, str]:
 
 
 def _enqueue(report: DailyReport, full: bool) -> None:
-    from ..tasks import reconcile_start  # tasks import services, not the reverse, at import time
-
-    task_enqueue(reconcile_start, report.pk, str(report.run_id), full)
+    task_enqueue(START_TASK, report.pk, str(report.run_id), full)
 
 
 def _enqueue_combine(report_id: int, run_id: str) -> None:
-    from ..tasks import reconcile_combine
-
-    task_enqueue(reconcile_combine, report_id, str(run_id))
+    task_enqueue(COMBINE_TASK, report_id, str(run_id))
 
 
 @transaction.atomic
@@ -429,8 +431,6 @@ def _chunk_run(chunk: ReportChunk, full: bool) -> bool:
 
 def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
     """Add the slices up, replace the report's lines atomically, write the files."""
-    from ..exporters import report_files_write
-
     report = _owned(report_id, run_id)
     if report is None or report.status == DailyReport.DONE:  # replaced, failed, or delivered again
         return report
@@ -544,8 +544,6 @@ def _provisional_replace(final: DailyReport) -> list[str]:
 
 
 def _files_remove(relative_paths: list[str]) -> None:
-    from ..exporters import reports_root
-
     root = reports_root().resolve()
     for rel in relative_paths:
         path = (root / rel).resolve()
@@ -574,8 +572,6 @@ def gaming_days_close(*, now=None, catch_up_days: int | None = None) -> list[Dai
     plain UTC interval. Days already reported (in any state) are left alone: a failed run is
     retried by a person, who sees why it failed.
     """
-    from casino.gaming_day import gaming_day_of
-
     now = now or timezone.now()
     delay = timedelta(minutes=int(getattr(settings, "REPORTS_CLOSE_DELAY_MINUTES", 10)))
     days_back = (
