@@ -28,15 +28,14 @@ from tables.games import GAMES
 from .legend import COLUMNS as LEGEND
 from .legend import legend
 from .models import (
-    ASSUMPTION,
     EXACT,
-    SIMULATED,
     DailyReport,
     DealerLine,
     ReportLine,
     ReportWagerLine,
 )
-from .theoretical import RAKE_BASIS
+from .pdf import pdf_bytes
+from .theoretical import BASIS_WORDS, basis_words
 
 LEVEL_TITLES = (("floor", "Floor"), ("pit", "Pits"), ("game", "Games"), ("table", "Tables"))
 #: (field, header, kind) kind: money / pct / int / text / bool
@@ -165,21 +164,7 @@ def _wager_dict(w) -> dict:
     return row
 
 
-#: What each basis stored with a wager's odds (theoretical.Odds.basis) is, in words.
-BASIS_WORDS = {
-    EXACT: "engine's exact figure",
-    SIMULATED: "engine's simulated figure",
-    ASSUMPTION: "house's assumed figure",
-    RAKE_BASIS: "rake due (exact)",
-}
-
-
 EXACT_SOURCE = "the engine's game math: every combination of cards counted, for the table's ruleset"
-
-
-def basis_words(basis: str) -> str:
-    """``exact + assumption`` -> ``engine's exact figure + house's assumed figure``."""
-    return " + ".join(BASIS_WORDS.get(b, b) for b in str(basis or "").split(" + ") if b)
 
 
 def edge_sources(summary: dict, wagers: list[dict]) -> list[dict]:
@@ -468,13 +453,6 @@ def xlsx_bytes(data: ReportData) -> bytes:
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
-
-
-def pdf_bytes(data: ReportData) -> bytes:
-    """The printable report: see audit/reports/pdf.py."""
-    from .pdf import pdf_bytes as render
-
-    return render(data)
 
 
 FORMATS = {

@@ -38,8 +38,8 @@ from reportlab.platypus import (
 from casino.field_words import wager_label
 from tables.games import GAMES
 
-from .exporters import basis_words
 from .legend import legend
+from .theoretical import basis_words
 
 PAGE = landscape(letter)
 MARGIN = 0.5 * inch
@@ -443,7 +443,7 @@ def _sign_off(s) -> list:
 
 
 def pdf_bytes(data) -> bytes:
-    """The report as PDF bytes (``data``: exporters.ReportData)."""
+    """The report as PDF bytes (``data``: exporters.ReportData, the exports' one reading)."""
     s = _styles()
     out = io.BytesIO()
     doc = SimpleDocTemplate(out, pagesize=PAGE, title=data.title, author="Casino table games",

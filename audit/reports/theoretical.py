@@ -29,12 +29,26 @@ from tables.games.vocabulary.catalogue import (
     W21,
 )
 
-from .models import ASSUMPTION, EXACT, TheoreticalAssumption, WagerOddsCache
+from .models import ASSUMPTION, EXACT, SIMULATED, TheoreticalAssumption, WagerOddsCache
 
 TAX_KEY, JACKPOT_KEY, TF_TYPE = TAXPAYERS_FORTUNE_TAX, TAXPAYERS_FORTUNE_JACKPOT, TAXPAYERS_FORTUNE
 POT_KEY, RAKE_KEY = POT, RAKE
 #: Rake is what the engine says is due on each hand: the house risks nothing on it.
 RAKE_BASIS = "exact (rake due)"
+
+#: What each basis stored with a wager's odds (Odds.basis) is, in words: the report's pages and
+#: every export say it alike.
+BASIS_WORDS = {
+    EXACT: "engine's exact figure",
+    SIMULATED: "engine's simulated figure",
+    ASSUMPTION: "house's assumed figure",
+    RAKE_BASIS: "rake due (exact)",
+}
+
+
+def basis_words(basis: str) -> str:
+    """``exact + assumption`` -> ``engine's exact figure + house's assumed figure``."""
+    return " + ".join(BASIS_WORDS.get(b, b) for b in str(basis or "").split(" + ") if b)
 
 
 def wager_type(wager: str) -> str:
