@@ -34,7 +34,11 @@ from django.apps import apps
 from django.db import connections
 from django.db.models.signals import post_save
 
+from casino.gaming_day import gaming_day_of
+from casino.models import Casino
 from tables import chain
+from tables.accounting.signals import money_written
+from tables.models import ChainLink
 
 #: The advisory-lock key space of the money chains (closing uses 0x7C1, reports 0x3A7, 0x5E1C).
 _CHAIN_LOCK_SPACE = 0x7C3
@@ -114,8 +118,6 @@ def closes_head(casino_id: int, day: date, end) -> str | None:
     """The casino's chain of closes and reopens as the day's head covers it: its links made
     before the day's ``end``, up to the first that closes or reopens ``day`` or a later day
     (a day's final report prints its head before the day is closed)."""
-    from tables.models import ChainLink
-
     links = list(ChainLink.objects.filter(chain=closes_chain(casino_id), created_at__lt=end).order_by("id")
                  .values_list("kind", "ref", "digest"))
     days = {}
@@ -181,9 +183,6 @@ def records(kind: str, refs: Iterable[int], *, using: str = "default") -> dict[i
 
 def _days_of(out: dict, using: str) -> None:
     """Gaming days of records that carry none (a patron's identification): of their time."""
-    from casino.gaming_day import gaming_day_of
-    from casino.models import Casino
-
     casinos = {c.pk: c for c in Casino.objects.using(using).filter(pk__in={v[0] for v in out.values()})}
     for value in out.values():
         casino = casinos[value[0]]
@@ -237,8 +236,6 @@ def connect() -> None:
     """Install the receivers that link money records when they are written (AppConfig.ready):
     the accounting's ``money_written`` for records with lines and fills' states, ``post_save``
     for records of one row."""
-    from tables.accounting.signals import money_written
-
     money_written.connect(_on_written, dispatch_uid="money_chain_written")
     for spec in KINDS.values():
         if spec.on_save:
@@ -286,8 +283,6 @@ def _states_differ(spec: Kind, linked_history: set[int]) -> list[str]:
 def seal_existing() -> int:
     """Link every money record written before these chains, per casino in the order it
     happened, into ``money:<casino>:sealed`` (run once, by migration audit 0012)."""
-    from tables.models import ChainLink
-
     events: dict[int, list[tuple]] = {}
     for order, spec in enumerate(KINDS.values()):
         refs = list(spec.model_class().objects.values_list(spec.key, flat=True))

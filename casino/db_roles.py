@@ -13,6 +13,7 @@ again (deploy/README.md).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core import checks
 from django.db import connections
 from psycopg import sql
@@ -89,8 +90,6 @@ def grant_app_role(role: str, *, using: str = "default") -> list[str]:
 def app_role_owns_nothing(app_configs=None, databases=None, **kwargs):
     """``check --deploy``: in production the app must not connect as the tables' owner, on the
     primary nor on the read replica (DATABASE_REPLICA_URL) if there is one."""
-    from django.conf import settings
-
     if not settings.PRODUCTION:
         return []
     found = []

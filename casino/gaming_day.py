@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from django.utils import timezone
+
 
 def gaming_day_of(moment: datetime, time_zone: str, start_hour: int) -> date:
     """The gaming day an aware UTC ``moment`` belongs to."""
@@ -32,6 +34,4 @@ def gaming_day_bounds(day: date, time_zone: str, start_hour: int) -> tuple[datet
 
 def current_gaming_day(casino, at=None) -> date:
     """The gaming day ``casino`` is in at ``at`` (now by default): the one rule above, by its settings."""
-    from django.utils import timezone
-
     return gaming_day_of(at or timezone.now(), casino.time_zone, casino.gaming_day_start_hour)

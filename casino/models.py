@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 _TIME_ZONES = sorted(available_timezones())
@@ -105,8 +106,6 @@ class ApiToken(models.Model):
 
 def token_state(*, revoked_at, expires_at) -> str:
     """"revoked", "expired" or "active": the page's and the authenticator's one rule."""
-    from django.utils import timezone
-
     if revoked_at:
         return "revoked"
     return "expired" if expires_at <= timezone.now() else "active"

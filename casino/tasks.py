@@ -1,5 +1,7 @@
 from celery import shared_task
 
+from casino.outbox import outbox_drain as drain
+
 
 @shared_task(name="casino.ping")
 def ping() -> str:
@@ -10,6 +12,4 @@ def ping() -> str:
 @shared_task(name="casino.outbox_drain", ignore_result=True)
 def outbox_drain() -> int:
     """Beat (``OUTBOX_DRAIN_SECONDS``): send the tasks the broker could not take when they were queued."""
-    from casino.outbox import outbox_drain as drain
-
     return drain()

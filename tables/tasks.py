@@ -5,8 +5,11 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 from django.db import DatabaseError
 from django.utils import timezone
+
+from tables.history.partitions import ensure_months, next_month
 
 log = logging.getLogger(__name__)
 
@@ -17,10 +20,6 @@ def history_partitions_ahead(ahead: int | None = None) -> list[str]:
     DDL, which only the tables' owner may do: the app role's worker gets a clear warning,
     and the owner's daily cron (``manage.py history_partitions --ahead 12``) does the work
     in production (deploy/README.md, "Partitions and retention")."""
-    from django.conf import settings
-
-    from tables.history.partitions import ensure_months, next_month
-
     today = timezone.now().date()
     last = today
     for _ in range(settings.HISTORY_PARTITIONS_AHEAD if ahead is None else ahead):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.utils import timezone
+
 from casino.gaming_day import current_gaming_day
 from casino.scoping import scope, user_casino
 from tables.models import Table
@@ -29,7 +31,5 @@ def chosen_table(user, raw: str | None) -> Table | None:
 def default_day(user, table: Table | None) -> date:
     """The current gaming day of the table's casino (of the reader's first casino for all tables):
     surveillance watches the play of today."""
-    from django.utils import timezone
-
     casino = table.pit.casino if table is not None else user_casino(user)
     return current_gaming_day(casino) if casino is not None else timezone.now().date()

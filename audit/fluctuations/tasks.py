@@ -8,15 +8,16 @@ import logging
 
 from celery import shared_task
 
+from audit.reports.models import DailyReport
+from casino.outbox import task_enqueue
+
+from .services import check_day
+
 log = logging.getLogger(__name__)
 
 
 @shared_task(name="fluctuations.check_report_day", ignore_result=True)
 def check_report_day(report_id: int) -> int:
-    from audit.reports.models import DailyReport
-
-    from .services import check_day
-
     report = DailyReport.objects.select_related("casino").filter(pk=report_id).first()
     if report is None or report.provisional or report.status != DailyReport.DONE:
         return 0
@@ -30,7 +31,5 @@ def check_report_day(report_id: int) -> int:
 def check_after_final_report(sender=None, report=None, **kwargs) -> None:
     """audit/reports/signals.report_finished (sent on commit): queue the day's check (through the
     outbox, casino/outbox.py: a broker that is down delays it, never loses it)."""
-    from casino.outbox import task_enqueue
-
     if report is not None and not report.provisional:
         task_enqueue(check_report_day, report.pk)

@@ -7,6 +7,7 @@ from datetime import date
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -76,8 +77,6 @@ def players(request):
     wanted = request.GET.get("q", "").strip()
     found = Player.objects.filter(casino=casino)
     if wanted:
-        from django.db.models import Q
-
         found = found.filter(Q(identifier__icontains=wanted) | Q(name__icontains=wanted)
                              | Q(loyalty_number__icontains=wanted))
     return render(request, "players/list.html", {

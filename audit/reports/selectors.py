@@ -18,6 +18,7 @@ from decimal import Decimal
 from django.db import connection
 
 from casino.gaming_day import gaming_day_bounds
+from tables.games import ENGINE_VERSION
 from tables.models import Finding, Round, Table
 
 from .theoretical import POT_KEY, RAKE_KEY
@@ -91,8 +92,6 @@ _REAUDIT = """
 def slice_reaudit_ids(*, casino, gaming_day: date, first: int, last: int, full: bool) -> list[int]:
     """Active rounds of the slice whose current revision the re-audit must replay: those audited
     by another engine version (every one with ``full``)."""
-    from tables.games import ENGINE_VERSION
-
     part = _Slice(casino, gaming_day, first, last)
     if not part.tables:
         return []

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db import connections, transaction
+from django.utils import timezone
 
 from casino.audit_guard import install_guards
 
@@ -417,8 +418,6 @@ def partition_all(schema_editor, *, ahead: int = 12) -> None:
     """Migration step: convert the plain tables (every row kept, in the migration's
     transaction) to monthly partitions covering the stored days and ``ahead`` months past
     today, with composite keys, reference triggers and the guards on the parents."""
-    from django.utils import timezone
-
     with schema_editor.connection.cursor() as cursor:
         cursor.execute("SELECT min(gaming_day), max(gaming_day) FROM tables_round")
         low, high = cursor.fetchone()

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from audit import chain_verify
 from audit.reports.models import DailyReport
+from casino.models import Casino
 from tables.models import ChainRepair
 
 
@@ -51,8 +52,6 @@ class Command(BaseCommand):
             problems.append(f"report {report.casino} {report.gaming_day}: printed chain head "
                             f"{report.chain_head} is not today's {head}")
         if day is not None:
-            from casino.models import Casino
-
             for casino in Casino.objects.order_by("pk"):
                 head, chains = chain_verify.day_head(casino, day)
                 self.stdout.write(f"{casino} {day}: chain head {head} ({chains} chains)")
