@@ -17,11 +17,12 @@ from decimal import Decimal
 
 from django.db import connection
 
+from audit.selectors import PAY_ATTESTED, PAY_STATES, pay_state
 from casino.gaming_day import gaming_day_bounds
 from tables.games import ENGINE_VERSION
 from tables.models import Finding, Round, Table
 
-from .theoretical import POT_KEY, RAKE_KEY
+from .theoretical import POT_KEY
 
 #: Findings that count against a dealer and in the report: the rule of
 #: ``audit.selectors.counted_findings`` (open ones of an active round's current revision;
@@ -156,21 +157,30 @@ _WAGER_SUMS = """
     GROUP BY r.table_id, r.ruleset_version_id, w.wager
 """
 
-# The pays of each table's and dealer's wagers: recorded, attested "paid as shown" (the
-# revision's pays_attested), and neither (rounds stored before the rule or loaded around the
-# tablet): docs/floor/recording-rounds.md. A pay that was not recorded is never counted as paid
-# correctly. Hold'em's pot and rake rows carry no recorded net (the log's awards are judged
-# whole): recorded unless the revision was attested.
+# The pays of each table's and dealer's wagers, grouped by what decides how a pay stands (the
+# wager, whether its net was recorded, whether the revision was attested "paid as shown"); the
+# rows are then classified by the one rule, ``audit.selectors.pay_state``
+# (docs/floor/recording-rounds.md). A pay that was not recorded is never counted as paid
+# correctly.
 _PAYS = """
     {cte}
-    SELECT r.table_id, r.dealer_id,
-        SUM(CASE WHEN w.recorded_net IS NOT NULL OR (w.wager IN (%s, %s) AND r.pays_attested = %s) THEN 1 ELSE 0 END),
-        SUM(CASE WHEN w.recorded_net IS NULL AND r.pays_attested = %s THEN 1 ELSE 0 END),
-        SUM(CASE WHEN w.recorded_net IS NULL AND r.pays_attested = %s AND w.wager NOT IN (%s, %s) THEN 1 ELSE 0 END),
-        SUM(CASE WHEN w.recorded_net IS NULL AND r.pays_attested = %s THEN w.stake ELSE 0 END)
+    SELECT r.table_id, r.dealer_id, w.wager, w.recorded_net IS NOT NULL, r.pays_attested, COUNT(*), SUM(w.stake)
     {current}
-    GROUP BY r.table_id, r.dealer_id
+    GROUP BY r.table_id, r.dealer_id, w.wager, w.recorded_net IS NOT NULL, r.pays_attested
 """
+
+
+def _pays_by_table_and_dealer(rows) -> list[list]:
+    """(table, dealer) -> recorded, attested and not-recorded pays and the attested stake."""
+    out: dict[tuple[int, int], list] = {}
+    for table, dealer, wager, recorded, attested, n, stake in rows:
+        line = out.setdefault((table, dealer), [table, dealer, 0, 0, 0, Decimal(0)])
+        state = pay_state(wager, bool(recorded), bool(attested))
+        line[2 + PAY_STATES.index(state)] += n
+        if state == PAY_ATTESTED:
+            line[5] += Decimal(stake or 0)
+    return [[t, d, rec, att, none, _s(stake)] for t, d, rec, att, none, stake in out.values()]
+
 
 # Seats played: distinct (round, seat) per table, counted as the rows of a DISTINCT
 # (a hash aggregate) rather than with COUNT(DISTINCT), which sorts (and spilled to disk).
@@ -232,8 +242,7 @@ def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict
         )
     seats = dict(_rows(_SEATS.format(cte=cte, current=current), current_params))
     cte_params, wager_params = current_params[:-2], current_params[-2:]
-    pay_rows = _rows(_PAYS.format(cte=cte, current=current),
-                     [*cte_params, POT_KEY, RAKE_KEY, False, True, False, POT_KEY, RAKE_KEY, True, *wager_params])
+    pay_rows = _rows(_PAYS.format(cte=cte, current=current), [*cte_params, *wager_params])
 
     per_table: dict[int, int] = {}
     voided: dict[int, int] = {}
@@ -273,7 +282,7 @@ def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict
             for table, version, wager, n, *amounts, _ in wager_rows
         ],
         "tables": list(tables.values()),
-        "pays": [[t, d, int(rec or 0), int(att or 0), int(none or 0), _s(stake)] for t, d, rec, att, none, stake in pay_rows],
+        "pays": _pays_by_table_and_dealer(pay_rows),
         "findings": [[t, kind, n, _s(amount)] for t, kind, n, amount in finding_rows],
         "dealers": [
             [
