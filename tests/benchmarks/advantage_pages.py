@@ -1,6 +1,6 @@
-"""Time the advantage-play page and API on a bench database (issue #20): not a test.
+"""Time the advantage-play page and API on a bench database: not a test.
 
-``DATABASE_URL=postgres://.../COPY .venv/bin/python -m tests.advantage.time_pages [--day YYYY-MM-DD]``
+``DATABASE_URL=postgres://.../COPY .venv/bin/python -m tests.benchmarks.advantage_pages [--day YYYY-MM-DD]``
 
 Run it on a copy of a database made by ``tests/benchmarks/bench_history.py --keep`` (migrated to
 the code under test; ``manage.py advantage_lines_rebuild`` where the lines exist): it logs in as

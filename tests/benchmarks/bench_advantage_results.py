@@ -1,6 +1,6 @@
 """Time the stored advantage-play day (audit/advantage/results.py) on a made-up busy day: not a test.
 
-``DATABASE_URL=postgres://.../SCRATCH .venv/bin/python -m tests.advantage.bench_results --lines 100000``
+``DATABASE_URL=postgres://.../SCRATCH .venv/bin/python -m tests.benchmarks.bench_advantage_results --lines 100000``
 
 Writes, into a scratch database migrated to the code under test, one gaming day (``--day``) of
 ``--lines`` count lines at ``--tables`` tables of a casino of its own ("Bench advantage"), dealt
