@@ -27,12 +27,17 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "casino"))
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """With a read replica (DATABASE_REPLICA_URL), its alias reads the replica's streamed copy
+    """On SQLite, a copy of the migrated database is kept for the servers tests start.
+
+    With a read replica (DATABASE_REPLICA_URL), its alias reads the replica's streamed copy
     of the test database. Its TEST MIRROR kept Django from creating a test database on the
     read-only replica, and pointed the alias at the primary: point it back at the replica."""
     from casino.db_routing import PRIMARY, REPLICA
+    from tests.deployed import keep_migrated_sqlite
     from tests.replica import wait_for_replay
 
+    with django_db_blocker.unblock():
+        keep_migrated_sqlite()  # what a server a test starts is given on SQLite (tests/deployed.py)
     if REPLICA not in settings.DATABASES:
         return
     replica = settings.DATABASES[REPLICA]  # the same dict new threads' connections are made from

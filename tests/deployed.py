@@ -28,16 +28,56 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The SQLite test database as migrated, before any test's transaction (keep_migrated_sqlite).
+_migrated_sqlite: sqlite3.Connection | None = None
+
+
+def keep_migrated_sqlite() -> None:
+    """Keep an in-memory copy of the SQLite test database just migrated: django_db_setup calls
+    this once per process, while no test's transaction is open (see database_url)."""
+    global _migrated_sqlite
+    if connection.vendor != "sqlite":
+        return
+    connection.ensure_connection()
+    _migrated_sqlite = sqlite3.connect(":memory:", check_same_thread=False)
+    _backup(connection.connection, _migrated_sqlite)
+
+
+def _backup(source: sqlite3.Connection, target: sqlite3.Connection) -> None:
+    """SQLite's online backup, which fails after 10 s of a source locked by a writer: Python's
+    ``backup()`` would retry such a step every 250 ms without end."""
+    waits = 0
+
+    def progress(status: int, remaining: int, total: int) -> None:
+        nonlocal waits
+        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            waits += 1
+            if waits > 40:
+                raise RuntimeError("the SQLite test database stayed locked by a writer for 10 s")
+
+    source.backup(target, progress=progress)
+
+
 def database_url(tmp_path) -> str:
     """The test run's PostgreSQL database, or on SQLite (whose test database lives in this
-    process's memory) a file copy of it, migrated as it is."""
+    process's memory) a file copy of what another process would see of it."""
     db = connection.settings_dict
     if connection.vendor != "postgresql":
         path = tmp_path / "db.sqlite3"
         connection.ensure_connection()
+        # Inside the test's transaction (pytest-django's ``db``) another process sees the
+        # database as migrated: the test's rows are not committed, and a server on PostgreSQL
+        # would not see them either. Nor can SQLite back up a database while its own connection
+        # holds a write transaction on it (each step answers SQLITE_LOCKED). Outside one
+        # (``transaction=True``), the copy has what the test committed, as on PostgreSQL.
+        if connection.in_atomic_block:
+            assert _migrated_sqlite is not None, "django_db_setup keeps the migrated database (tests/conftest.py)"
+            source = _migrated_sqlite
+        else:
+            source = connection.connection
         copy = sqlite3.connect(path)
         try:
-            connection.connection.backup(copy)
+            _backup(source, copy)
         finally:
             copy.close()
         return f"sqlite:///{path}"
