@@ -139,7 +139,11 @@ def test_no_two_words_overlap_and_each_edge_says_its_basis(report, pages, tmp_pa
     """The column headers wrap inside their columns ("Hold % (win / drop)" no longer runs into
     the next header), long cells wrap, and each wager type's edge says where it comes from."""
     if shutil.which("pdftotext") is None:
-        pytest.fail("needs poppler's pdftotext (apt-get install poppler-utils; CI installs it)")
+        # The quick start's machine may lack poppler; CI installs it, so there it must run.
+        reason = "needs poppler's pdftotext (apt-get install poppler-utils; CI installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
     pdf = tmp_path / "report.pdf"
     pdf.write_bytes(pdf_bytes(report_data(report)))
     boxes = word_boxes(pdf)
