@@ -46,6 +46,8 @@ MAX_STATES = 200_000
 MAX_DEALER_STATES = 50_000
 #: Dealer draws (multiset x card) all the passes of one solve may price: about 40 s on the 2-core build machine.
 MAX_WORK = 20_000_000
+#: At this total or less a card cannot bust the player (the largest counts 10).
+DRAW_ALWAYS_TO = BUST_ABOVE - 10
 
 
 class TooLarge(ValueError):
@@ -61,6 +63,14 @@ def odds_units(paytable: Mapping[str, Decimal]) -> tuple[float, ...]:
     """Odds net per unit by category (a pair's is for Jacks or better), from the engine's
     one definition of the best line (:func:`~.game.odds_lines`)."""
     return tuple(-1.0 if line is None else float(line[1]) for line in odds_lines(paytable))
+
+
+def better_never_pays_less(units: Sequence[float]) -> bool:
+    """True when the Odds pays no less for a better hand: high card and pairs below Jacks
+    lose, then a pair of Jacks or better, flush, straight, ... royal flush, each paying at
+    least what the one below pays (``units`` from :func:`odds_units`, indexed by category)."""
+    ladder = (-1.0, *units[tcp.PAIR :])
+    return all(a <= b for a, b in zip(ladder, ladder[1:], strict=False))
 
 
 def odds_net(value: int, units: Sequence[float]) -> float:
@@ -93,12 +103,15 @@ class DealerOutcome:
 
 
 def dealer_outcome(
-    shoe: Sequence[int], upcard: int, max_states: int = MAX_DEALER_STATES, work: list[int] | None = None
+    shoe: Sequence[int], upcard: int, max_states: int = MAX_DEALER_STATES, work: list[int] | None = None,
+    final_values: dict[tuple[int, ...], int] | None = None,
 ) -> DealerOutcome:
     """The dealer's exact distribution from ``shoe`` (the cards left after the upcard and
     the player's cards): the dealer draws while at 22 or less (the first three cards always,
     as two cards total at most 20) and busts above 31. ``work`` is a ``[used, limit]``
-    budget of draws priced, shared by the passes of one solve."""
+    budget of draws priced, shared by the passes of one solve; ``final_values`` keeps the poker
+    value of each final hand met, for the next pass (the same hands recur from one
+    composition to the next, and evaluating them was half the pass)."""
     counts = list(shoe)
     size = sum(counts)
     present = [c for c in range(52) if counts[c] > 0]
@@ -109,6 +122,8 @@ def dealer_outcome(
     totals = {(upcard,): pts[upcard]}
     bust = 0.0
     dist: dict[int, float] = {}
+    if final_values is None:
+        final_values = {}
     drawn = 0
     while level:
         nxt: dict[tuple[int, ...], float] = {}
@@ -128,7 +143,10 @@ def dealer_outcome(
                     if t > BUST_ABOVE:
                         bust += q
                     else:
-                        v = best(hand + (c,))
+                        final = hand + (c,)
+                        v = final_values.get(final)
+                        if v is None:
+                            v = final_values[final] = best(final)
                         dist[v] = dist.get(v, 0.0) + q
                 else:
                     key = (upcard, *sorted(used + (c,)))
@@ -195,9 +213,11 @@ class Solver:
     _work: list[int] = field(default_factory=lambda: [0, 0])
     _values: dict[tuple[int, ...], tuple[str, Moments, Moments | None]] = field(default_factory=dict)
     _dealer: dict[tuple[int, ...], DealerOutcome] = field(default_factory=dict)
+    _dealer_values: dict[tuple[int, ...], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._work[1] = self.max_work
+        self._draw_dominates = better_never_pays_less(self.units)
 
     def left(self, hand: tuple[int, ...]) -> list[int]:
         counts = list(self.shoe)
@@ -210,7 +230,9 @@ class Solver:
     def stand(self, hand: tuple[int, ...]) -> Moments:
         dealer = self._dealer.get(hand)
         if dealer is None:
-            dealer = self._dealer[hand] = dealer_outcome(self.left(hand), self.upcard, work=self._work)
+            dealer = self._dealer[hand] = dealer_outcome(
+                self.left(hand), self.upcard, work=self._work, final_values=self._dealer_values
+            )
         value = tcp.best_value(hand)
         mean, nonzero = dealer.ante(value)
         o = odds_net(value, self.units)
@@ -233,8 +255,15 @@ class Solver:
         return out
 
     def best(self, hand: tuple[int, ...]) -> tuple[str, Moments, Moments | None]:
-        """(best action, its moments, the other action's moments or None when the shoe is
-        empty) for a sorted hand of at least three cards at 31 or less; ties go to standing."""
+        """(best action, its moments, the other action's moments or None when it was not
+        priced) for a sorted hand of at least three cards at 31 or less.
+
+        Ties go to standing, except at 21 or less under an Odds table that pays no less for
+        a better hand: there drawing is never worse (the drawn card could be taken from the
+        bottom of the shoe, leaving the dealer's hand as it was, it cannot bust the player,
+        and the best three cards only improve), so the player draws and standing is not
+        priced at all, which spares the dealer's pass for the hand. The other action is
+        also None when the shoe is empty (standing is then the only action)."""
         got = self._values.get(hand)
         if got is not None:
             return got
@@ -243,11 +272,25 @@ class Solver:
                 f"more than {self.max_states:,} player hands: the shoe is too large for exact "
                 "enumeration in pure Python"
             )
-        s = self.stand(hand)
-        d = self.draw(hand) if sum(self.left(hand)) > 0 else None
-        got = (STAND, s, d) if d is None or s.total >= d.total else (DRAW, d, s)
+        can_draw = sum(self.left(hand)) > 0
+        if can_draw and self._draw_dominates and sum(BJ_POINTS[c] for c in hand) <= DRAW_ALWAYS_TO:
+            got = (DRAW, self.draw(hand), None)
+        else:
+            s = self.stand(hand)
+            d = self.draw(hand) if can_draw else None
+            got = (STAND, s, d) if d is None or s.total >= d.total else (DRAW, d, s)
         self._values[hand] = got
         return got
+
+    def both(self, hand: tuple[int, ...]) -> dict[str, Moments]:
+        """The moments of every legal action at ``hand`` (optimal play after a draw)."""
+        action, chosen, other = self.best(hand)
+        out = {action: chosen}
+        if other is None and action == DRAW:
+            other = self.stand(hand)
+        if other is not None:
+            out[STAND if action == DRAW else DRAW] = other
+        return out
 
 
 def solver(shoe: Sequence[int], upcard: int, paytable: Mapping[str, Decimal], **kw) -> Solver:
@@ -267,10 +310,8 @@ def decision_evs(
     if sum(BJ_POINTS[c] for c in cards) > BUST_ABOVE:
         raise ValueError("the hand is bust: no decision is left")
     s = solver(shoe, upcard, paytable, **kw)
-    action, chosen, other = s.best(cards)
-    actions = {action: chosen.total}
-    if other is not None:
-        actions[DRAW if action == STAND else STAND] = other.total
+    action = s.best(cards)[0]
+    actions = {a: m.total for a, m in s.both(cards).items()}
     return {"actions": dict(sorted(actions.items())), "best": action}
 
 
@@ -345,7 +386,8 @@ METHOD = "exact"
 STRATEGY = (
     "optimal draw/stand: at every hand of three or more cards the player takes the action "
     "with the larger expected Ante + Odds, given the player's cards and the dealer's upcard "
-    "(the shoe less those cards), ties to standing"
+    "(the shoe less those cards), ties to standing; at 21 or less, under an Odds table that "
+    "pays no less for a better hand, the player draws (never worse there)"
 )
 
 
