@@ -192,3 +192,68 @@ def test_a_round_recorded_after_a_read_reranks_the_day_on_the_next_one():
         ("P-9", Decimal("15.00")), ("P-7", Decimal("6.00"))]
     if connection.vendor == "postgresql":
         assert RatingDay.objects.get(player="P-9").theo == Decimal("15.00")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_read_never_waits_for_a_writer_holding_a_day_row_and_ranks_it_once_the_writer_commits(floor):
+    """On two real connections: a recording transaction holds a day row (it writes the row and
+    empties its digest, as the writer does) while the list is read. The read skips the locked row,
+    never waits for it, and ranks the day in memory with the full pricing's order; once the writer
+    commits, the next read prices the row and ranks in SQL, with the writer's figures."""
+    import threading
+
+    from django.db import connections
+
+    _edges(Decimal("0.02"), Decimal("0.05"))
+    versions = floor["versions"]
+    _day(floor["casino"], [(f"P-{n}", {f"{versions[0]}:ante": [1, Decimal(10 * n), Decimal(0), Decimal(0), Decimal(0)]})
+                           for n in range(1, 6)])
+    casinos = [floor["casino"].pk]
+    assert isinstance(day_ranking(casino_ids=casinos, first=DAY), StoredRanking)  # every row priced
+    _edges(Decimal("0.03"), Decimal("0.05"))  # an edited assumption: every row is priced again on the next read
+    held, release, done = threading.Event(), threading.Event(), threading.Event()
+    errors: list[str] = []
+
+    def writer():
+        try:
+            with transaction.atomic():
+                row = RatingDay.objects.select_for_update().get(player="P-1", gaming_day=DAY)
+                row.wagers = {f"{versions[0]}:ante": ["1", "500.00", "0", "0", "0"]}
+                row.theo_of = ""
+                row.save(update_fields=["wagers", "theo_of"])
+                held.set()
+                release.wait(60)
+        except Exception as exc:  # noqa: BLE001 - returned to the test, which asserts there are none
+            errors.append(repr(exc))
+        finally:
+            done.set()
+            connections.close_all()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert held.wait(30)
+        read: list = []
+        reader = threading.Thread(target=lambda: (read.append(day_ranking(casino_ids=casinos, first=DAY)),
+                                                  connections.close_all()))
+        reader.start()
+        reader.join(30)
+        assert not reader.is_alive(), "the read waited for the writer's lock"
+        # The held row could not be priced: the day is ranked in memory, the held row as committed
+        # before the writer (10.00 staked: last), the others priced at the new edge.
+        assert isinstance(read[0], RankedDays)
+        assert [(r.identifier, r.theo) for r in read[0]] == [
+            ("P-5", Decimal("1.50")), ("P-4", Decimal("1.20")), ("P-3", Decimal("0.90")), ("P-2", Decimal("0.60")),
+            ("P-1", Decimal("0.30"))]
+        assert RatingDay.objects.exclude(player="P-1").filter(theo=Decimal("1.50"), player="P-5").exists()
+        assert not done.is_set()
+    finally:
+        release.set()
+        thread.join(60)
+    assert errors == []
+    after = day_ranking(casino_ids=casinos, first=DAY)
+    assert isinstance(after, StoredRanking)
+    assert [r.identifier for r in after] == ["P-1", "P-5", "P-4", "P-3", "P-2"]
+    assert [r.theo for r in after] == [Decimal("15.00"), Decimal("1.50"), Decimal("1.20"), Decimal("0.90"),
+                                       Decimal("0.60")]
