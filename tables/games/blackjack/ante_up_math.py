@@ -60,7 +60,8 @@ from functools import lru_cache
 from math import factorial
 from typing import Any
 
-from ..vocabulary.cards import RANK, make_card
+from ..vocabulary.base import Errors
+from ..vocabulary.cards import RANK, CardError, make_card, parse_card
 from ..vocabulary.catalogue import ANTE, BET, W21
 from . import ante_up_21 as game
 from .rounds import Dealer, Hand, Seat
@@ -78,6 +79,7 @@ from .strategy_math import (
     _plus,
     _Table,
     falling_factorials,
+    shoe_composition,
 )
 
 METHOD = "exact"
@@ -374,8 +376,6 @@ class _Game:
 
 @lru_cache(maxsize=64)
 def _table_cached(r: Rules, up10: int) -> _Table:
-    from .strategy_math import shoe_composition
-
     full = shoe_composition(r.decks)
     shoe = full[:up10] + (full[up10] - 1,) + full[up10 + 1:]
     return _Table(r, shoe, up10)
@@ -488,9 +488,6 @@ def edge_wagers(rules: Any) -> dict[str, dict]:
 
 def fold_decision_json(rules: Any, hand: str | Sequence[str], upcard: str) -> dict:
     """``{"actions": {"fold": ev, "bet": ev}, "best": ...}`` per unit of the ANTE, from card text."""
-    from ..vocabulary.base import Errors
-    from ..vocabulary.cards import CardError, parse_card
-
     errors = Errors()
     items = hand.split(",") if isinstance(hand, str) else list(hand)
     cards: list[int] = []

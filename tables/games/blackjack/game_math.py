@@ -63,6 +63,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..settings import paytables as pt
+from ..settings.rulesets import AnteUp21Rules, UpcardLuck21Rules
 from ..vocabulary.base import Errors, join_path
 from ..vocabulary.cards import ACE, JACK, RANK, SPADES, SUIT, TEN_VALUE, make_card
 from ..vocabulary.catalogue import POKER_BONUS, TAXPAYERS_FORTUNE, UPCARD_LUCK
@@ -469,8 +470,6 @@ def wager_odds_for_rules(rules: Any) -> dict[str, WagerOdds]:
     Upcard Luck 21 rules give ``"upcard_luck"`` and (when offered and the shoe has a jackpot
     column) ``"taxpayers_fortune"``; Ante Up 21 rules give ``"poker_bonus"``.
     """
-    from ..settings.rulesets import AnteUp21Rules, UpcardLuck21Rules
-
     out: dict[str, WagerOdds] = {}
     if isinstance(rules, UpcardLuck21Rules):
         out[UPCARD_LUCK] = upcard_luck_odds(rules.decks, rules.upcard_luck_odds)

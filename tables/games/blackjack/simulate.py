@@ -46,7 +46,9 @@ from ..vocabulary.catalogue import (
     W21,
 )
 from ..vocabulary.money import CENT, money_text
+from . import ante_up_21, blackjack_tie, upcard_luck_21
 from . import audit as bj
+from .ante_up_21 import poker_value
 
 INJECT_KINDS = frozenset(
     {
@@ -72,7 +74,6 @@ _FIVE = Decimal(5)
 
 
 def _module(game: str):
-    from . import ante_up_21, blackjack_tie, upcard_luck_21
     return {
         ANTE_UP_21: ante_up_21,
         UPCARD_LUCK_21: upcard_luck_21,
@@ -266,8 +267,6 @@ def _side_wagers(game: str, rng: random.Random, rules, bet21: Decimal) -> dict[s
 
 
 def _folds(c1: int, c2: int, rng: random.Random) -> bool:
-    from .ante_up_21 import poker_value
-
     return poker_value((c1, c2)) < 10 * 16 and rng.random() < 0.6
 
 

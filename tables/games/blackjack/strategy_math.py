@@ -74,6 +74,7 @@ from ..vocabulary.base import Errors
 from ..vocabulary.cards import RANK, CardError, parse_card
 from ..vocabulary.catalogue import INSURANCE, W21
 from .dealer_odds import ACE_INDEX, TEN_INDEX, check_decks, rank_index, shoe_composition
+from .game_math import wager_odds_for_rules
 
 METHOD = "exact"
 STRATEGY = "optimal composition-dependent (post-split CD, resplit approximation)"
@@ -736,8 +737,6 @@ def edge_wagers(rules: Any) -> dict[str, dict]:
     ANTE/BET and Blackjack Tie's tie bonuses ride on this play: their math is in
     :mod:`.ante_up_math` and :mod:`.tie_math` (``gamemath edge`` joins them).
     """
-    from .game_math import wager_odds_for_rules
-
     r = Rules.of(rules)
     check_decks(r.decks)
     out: dict[str, dict] = {}
