@@ -92,7 +92,7 @@ def test_the_add_forms_offer_only_the_managers_casinos(two_casinos):
 
 def test_the_floor_lists_filter_by_the_managers_casinos_only(two_casinos):
     client, *_ = two_casinos
-    for name in ("pit", "dealer", "table", "ruleset", "casinomembership"):
-        listing = client.get(reverse(f"admin:tables_{name}_changelist"))
+    for name in ("tables_pit", "tables_dealer", "tables_table", "tables_ruleset", "casino_casinomembership"):
+        listing = client.get(reverse(f"admin:{name}_changelist"))
         assert listing.status_code == 200, name
         assert "Other Casino" not in listing.content.decode(), name
