@@ -60,7 +60,7 @@ from tables.models import (
     TableSession,
     Wager,
 )
-from tables.round_effects import round_ledgers, round_projections
+from tables.round_effects import RoundLedger, round_ledgers, round_projections
 from tables.services.findings import findings_round_changed
 from tables.services.round_limits import TableLimits, limit_findings, round_refusals
 from tables.services.round_pays import round_pays_check
@@ -339,7 +339,7 @@ def _round_record(*, table, data, author, dealer, at, context, pays=None) -> Aud
     # 2. The engine's audit. The ledgers' meters are read unlocked for the first audit and
     # locked when the round posts (last): a round that won a progressive line is audited again
     # at the locked meters.
-    ledgers = [(ledger, ledger.bank_of(table)) for ledger in round_ledgers()]
+    ledgers = _ledgers_of(table)
     limits = limits_of(table)
     unlocked = _ledgers_context(ledgers, table, version, context, lock=False)
     canonical, result = round_audit(game=table.game, data=data, version=version, context=unlocked, limits=limits)
@@ -375,8 +375,13 @@ def round_context(*, table: Table, version: RulesetVersion, round: Round | None 
                   context: AuditContext | None = None) -> AuditContext | None:
     """The audit context the save of a round at ``table`` (or a correction of ``round``) will use:
     every ledger's part (a bank's meters, read under their locks). The tablet's preview asks here."""
-    ledgers = [(ledger, ledger.bank_of(table, earlier_round=round)) for ledger in round_ledgers()]
+    ledgers = _ledgers_of(table, earlier_round=round)
     return _ledgers_context(ledgers, table, version, context, round=round)
+
+
+def _ledgers_of(table: Table, *, earlier_round: Round | None = None) -> list[tuple[RoundLedger, object]]:
+    """Each listed ledger with the account ``table`` feeds (or fed when ``earlier_round`` was played)."""
+    return [(ledger, ledger.bank_of(table, earlier_round=earlier_round)) for ledger in round_ledgers()]
 
 
 def _ledgers_context(ledgers, table, version, context, *, lock: bool = True, round=None):  # noqa: A002
@@ -445,7 +450,7 @@ def round_correct(*, round: Round, revision: int, data: dict, reason: str, autho
         raise ValidationError({"round": [f"Round {rnd} was voided; it cannot be corrected"]})
 
     # 2. The engine's audit, against the meters of the bank the round was played for.
-    ledgers = [(ledger, ledger.bank_of(rnd.table, earlier_round=rnd)) for ledger in round_ledgers()]
+    ledgers = _ledgers_of(rnd.table, earlier_round=rnd)
     canonical, result = round_audit(game=rnd.game, data=data, version=rnd.ruleset_version,
                                     context=_ledgers_context(ledgers, rnd.table, rnd.ruleset_version, context,
                                                              round=rnd),
