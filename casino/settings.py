@@ -407,6 +407,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "reports-close-gaming-days": {"task": "reports.close_gaming_days", "schedule": 15 * 60.0},
     # Next months' partitions; DDL, so only an owner's connection creates them (else a warning).
     "history-partitions-ahead": {"task": "history.partitions_ahead", "schedule": 24 * 3600.0},
+    # A new ruleset version's exact house edges (the engine's math takes up to a minute of CPU).
+    "reports-wager-odds": {"task": "reports.wager_odds_compute", "schedule": 60.0},
     "reports-provisional-refresh": {
         "task": "reports.provisional_refresh",
         "schedule": REPORTS_PROVISIONAL_MINUTES * 60.0,

@@ -58,6 +58,11 @@ class TheoreticalAssumption(models.Model):
         return f"{self.get_game_display()} {self.wager}: {self.house_edge:%}"
 
 
+#: The row of a version in WagerOddsCache that says all its exact figures are stored; its method
+#: says how (computed, or copied from a version with the same settings) or why there are none.
+ALL_PRICED = "*"
+
+
 class WagerOddsCache(models.Model):
     """The engine's exact (or simulated) edge of one wager under one ruleset version.
 

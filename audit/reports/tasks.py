@@ -12,6 +12,7 @@ on the report (status "failed") instead of raising, so a person sees why and ret
 from __future__ import annotations
 
 import logging
+import time
 import traceback
 
 from celery import group, shared_task
@@ -19,7 +20,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
 from .models import ReportChunk
-from .services import runs
+from .services import odds, runs
 
 log = logging.getLogger(__name__)
 
@@ -92,3 +93,20 @@ def close_gaming_days() -> int:
 def provisional_refresh() -> int:
     """Beat (``REPORTS_PROVISIONAL_MINUTES``): refresh each casino's "today so far" report."""
     return len(runs.provisional_reports_refresh())
+
+
+@shared_task(name="reports.wager_odds_compute", ignore_result=True)
+def wager_odds_compute() -> int:
+    """Beat (every minute): the engine's exact figures of each ruleset version without them.
+
+    Versions are priced one after another for up to a minute, then the next delivery goes on:
+    a blackjack shoe takes up to a minute of CPU, and the task's time limit stays far off.
+    A version another worker is pricing is passed over (its row is locked).
+    """
+    started, priced = time.monotonic(), 0
+    for version in odds.versions_unpriced().iterator():
+        if priced and time.monotonic() - started > 60:
+            break
+        odds.wager_odds_compute(version=version)
+        priced += 1
+    return priced

@@ -12,7 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tables.games import ANTE_UP_21, BLACKJACK_TIE, ENGINE_VERSION, GAMES, POKER_OR_BUST
+from tables.games import (
+    ANTE_UP_21,
+    BLACKJACK_TIE,
+    ENGINE_VERSION,
+    GAMES,
+    HOLDEM_BLACKJACK,
+    POKER_OR_BUST,
+)
 from tables.games.blackjack.game_math import wager_odds_for_rules
 from tables.games.vocabulary.catalogue import (
     ANTE,
@@ -29,12 +36,17 @@ from tables.games.vocabulary.catalogue import (
     W21,
 )
 
-from .models import ASSUMPTION, EXACT, SIMULATED, TheoreticalAssumption, WagerOddsCache
+from .models import ALL_PRICED, ASSUMPTION, EXACT, SIMULATED, TheoreticalAssumption, WagerOddsCache
 
 TAX_KEY, JACKPOT_KEY, TF_TYPE = TAXPAYERS_FORTUNE_TAX, TAXPAYERS_FORTUNE_JACKPOT, TAXPAYERS_FORTUNE
 POT_KEY, RAKE_KEY = POT, RAKE
 #: Rake is what the engine says is due on each hand: the house risks nothing on it.
 RAKE_BASIS = "exact (rake due)"
+#: The games whose house wagers the engine prices exactly (``services.odds``); Hold'em
+#: Blackjack's house takes a rake and risks nothing.
+PRICED_GAMES = frozenset(GAMES) - {HOLDEM_BLACKJACK}
+#: Said of an assumed figure used for a wager whose exact one is still being computed.
+PENDING = "the engine's exact figure is being computed (within minutes of a new ruleset version); until then: "
 
 #: What each basis stored with a wager's odds (Odds.basis) is, in words: the report's pages and
 #: every export say it alike.
@@ -153,7 +165,7 @@ def _cached_odds(cached: dict) -> dict[str, Odds]:
     return {
         w: Odds(c.house_edge.quantize(Decimal("1e-10")), c.variance, EXACT, c.method)
         for w, c in cached.items()
-        if w
+        if w and w != ALL_PRICED
     }
 
 
@@ -172,6 +184,7 @@ class OddsBook:
 
     def __init__(self) -> None:
         self._exact: dict[int, dict[str, Odds]] = {}
+        self._priced: set[int] = set()  # versions whose every exact figure is stored
         self._assumed = assumptions()
 
     def preload(self, versions) -> None:
@@ -183,17 +196,26 @@ class OddsBook:
             cached[row.ruleset_version_id][row.wager] = row
         for version in wanted:
             self._exact[version.pk] = _cached_odds(cached[version.pk]) if cached[version.pk] else _exact_odds(version)
+            if ALL_PRICED in cached[version.pk]:
+                self._priced.add(version.pk)
+
+    def _load(self, version) -> None:
+        self._exact[version.pk] = _exact_odds(version)
+        if WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists():
+            self._priced.add(version.pk)
 
     def odds(self, version, wager: str) -> Odds:
         kind = wager_type(wager)
         if kind == RAKE_KEY:
             return Odds(Decimal(0), Decimal(0), RAKE_BASIS, "the rake the engine computed")
         if version.pk not in self._exact:
-            self._exact[version.pk] = _exact_odds(version)
+            self._load(version)
         exact = self._exact[version.pk].get(kind)
         if exact is not None:
             return exact
         found = self._assumed.get((version.game, kind))
+        if found is not None and version.game in PRICED_GAMES and version.pk not in self._priced:
+            return Odds(found.house_edge, found.variance, found.basis, PENDING + found.note)
         if found is not None:
             return found
         edge, var, note = FALLBACK

@@ -327,7 +327,8 @@ def test_the_gamemath_command_dispatches_poker_or_bust_and_names_what_is_wrong()
     from django.core.management import call_command
     from django.core.management.base import CommandError
 
-    from tables.management.commands.gamemath import DECISION, EDGE
+    from tables.games.edges import EDGE
+    from tables.management.commands.gamemath import DECISION
 
     assert DECISION["poker_or_bust"] is ex.decision_json and EDGE["poker_or_bust"] is ex.edge_wagers
     with pytest.raises(CommandError, match=r'hand\[2\]: "XX" is not a card'):

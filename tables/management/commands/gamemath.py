@@ -12,8 +12,9 @@ version stores; missing settings take the card's default):
   unit of the 21 bet (the blackjack games) or of the ANTE (Poker or Bust); ``--wager ante``
   prices Ante Up 21's fold-or-bet decision instead, per unit of the ANTE.
 
-Each is a registry of one function per game (:data:`EDGE`, :data:`DECISION`): a game that gets
-its exact math adds one entry.
+``edge`` reads the engine's registry (``tables.games.edges``, which the reports' theoretical
+win stores per ruleset version); ``decision`` is a registry of one function per game
+(:data:`DECISION`): a game that gets its exact math adds one entry.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from tables.games import GAMES
-from tables.games.blackjack import ante_up_math, strategy_math, tie_math
+from tables.games.blackjack import ante_up_math, strategy_math
 from tables.games.blackjack import game_math as blackjack_math
+from tables.games.edges import EDGE, NotExact, wager_edges
 from tables.games.poker_or_bust import exact as poker_or_bust_exact
 from tables.games.poker_or_bust import game_math as poker_or_bust_math
 from tables.games.vocabulary.base import InvalidInput
@@ -36,16 +38,6 @@ from tables.games.vocabulary.catalogue import (
 )
 
 SUBCOMMANDS = {**blackjack_math.GAMEMATH, **poker_or_bust_math.GAMEMATH}
-
-#: game -> edge(rules) -> {wager: {...}}: the wagers of the game whose math is exact. Each entry
-#: reads the module's function when called, not when this module is imported, so every game's
-#: entry resolves the same way.
-EDGE = {
-    ANTE_UP_21: lambda rules: {**strategy_math.edge_wagers(rules), **ante_up_math.edge_wagers(rules)},
-    UPCARD_LUCK_21: lambda rules: strategy_math.edge_wagers(rules),
-    BLACKJACK_TIE: lambda rules: {**strategy_math.edge_wagers(rules), **tie_math.edge_wagers(rules)},
-    POKER_OR_BUST: poker_or_bust_exact.edge_wagers,
-}
 
 #: game -> decision(rules, hand text, upcard text) -> {"actions": {...}, "best": ...}.
 DECISION = {
@@ -108,7 +100,10 @@ class Command(BaseCommand):
         name = options["wager"]
         if name == "edge":
             game = options["game"]
-            return {"game": game, "wagers": EDGE[game](_rules(game, options.get("rules")))}
+            try:
+                return {"game": game, "wagers": wager_edges(game, _rules(game, options.get("rules")))}
+            except NotExact as exc:
+                raise CommandError(f"{game}: no exact figures for these rules: {exc}") from exc
         if name == "decision":
             game = options["game"]
             wager = options.get("priced") or "main"

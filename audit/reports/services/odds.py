@@ -1,0 +1,111 @@
+"""The engine's exact edges of a ruleset version, computed once and kept (``WagerOddsCache``).
+
+The no-decision side bets are priced on first use (``theoretical._exact_odds``: milliseconds).
+The wagers that turn on the player's play (the 21 bet, insurance, Ante Up 21's ANTE and BET,
+Blackjack Tie's bonuses, Poker or Bust's ANTE and ODDS) take the engine's optimal-strategy
+math (``tables.games.edges``): 10 to 50 s of CPU per blackjack shoe, so a Celery task prices
+them (``reports.wager_odds_compute``, every minute from beat, for each version without them)
+and no page or report waits for it. Until then a wager reads the house's assumed figure, and
+says the exact one is coming (``theoretical.OddsBook``).
+
+A version whose settings equal an already priced version's (same game, same settings once the
+card's defaults are filled in, same engine) copies that version's rows: a ruleset edited back
+and forth, or the same rules at many tables, is priced once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from decimal import Decimal
+
+from django.db import transaction
+
+from tables.games import ENGINE_VERSION, GAMES
+from tables.games.edges import NotExact, wager_edges
+from tables.models import RulesetVersion
+
+from ..models import ALL_PRICED, EXACT, WagerOddsCache
+from ..theoretical import PRICED_GAMES
+
+log = logging.getLogger(__name__)
+
+
+def _settings_key(version: RulesetVersion) -> str:
+    game = GAMES[version.game]
+    return json.dumps(game.rules_to_dict(game.rules_from_dict(version.config)), sort_keys=True, default=str)
+
+
+def _decimal(value) -> Decimal:
+    return Decimal(repr(float(value)))
+
+
+def _twin(version: RulesetVersion) -> RulesetVersion | None:
+    """An already priced version with the same game, settings and engine, if any."""
+    key = _settings_key(version)
+    priced = (WagerOddsCache.objects.filter(wager=ALL_PRICED, engine_version=ENGINE_VERSION,
+                                            ruleset_version__game=version.game)
+              .exclude(ruleset_version=version).select_related("ruleset_version"))
+    for row in priced:
+        if _settings_key(row.ruleset_version) == key:
+            return row.ruleset_version
+    return None
+
+
+def _rows_from_engine(version: RulesetVersion) -> tuple[list[WagerOddsCache], str]:
+    rules = GAMES[version.game].rules_from_dict(version.config)
+    started = time.process_time()
+    try:
+        edges = wager_edges(version.game, rules)
+    except NotExact as exc:
+        return [], f"no exact figures: {exc}"
+    rows = [
+        WagerOddsCache(ruleset_version=version, wager=wager, basis=EXACT, house_edge=_decimal(fig["house_edge"]),
+                       variance=_decimal(fig["variance"]), engine_version=ENGINE_VERSION,
+                       method=f"{fig['method']}: {fig['strategy']}"[:300])
+        for wager, fig in edges.items()
+    ]
+    return rows, f"computed by the engine {ENGINE_VERSION} in {time.process_time() - started:.1f} s of CPU"
+
+
+def wager_odds_compute(*, version: RulesetVersion) -> str:
+    """Store every exact figure of ``version`` (once: a version already priced is left as is).
+
+    The version's row is locked ``FOR NO KEY UPDATE SKIP LOCKED`` while it is priced, so two
+    workers never price one version twice; recording at its tables (which only references the
+    row) is not held up.
+    """
+    if version.game not in PRICED_GAMES:
+        return "no house wager to price"
+    # One version at a time in one transaction (the lock below); a day of new versions is a
+    # few minutes of one worker.
+    with transaction.atomic():
+        locked = (RulesetVersion.objects.select_for_update(no_key=True, skip_locked=True)
+                  .filter(pk=version.pk).first())
+        if locked is None:
+            return "being priced by another worker"
+        if WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists():
+            return "already priced"
+        twin = _twin(version)
+        if twin is not None:
+            rows = [WagerOddsCache(ruleset_version=version, wager=r.wager, basis=r.basis, house_edge=r.house_edge,
+                                   variance=r.variance, engine_version=r.engine_version, method=r.method)
+                    for r in WagerOddsCache.objects.filter(ruleset_version=twin).exclude(wager__in=("", ALL_PRICED))]
+            how = f"copied from ruleset version {twin.pk}, whose settings are the same"
+        else:
+            rows, how = _rows_from_engine(version)
+        # The engine's figures replace the side bets' first-use rows of the same wagers: one source.
+        WagerOddsCache.objects.filter(ruleset_version=version, wager__in=[r.wager for r in rows]).delete()
+        WagerOddsCache.objects.bulk_create(rows)
+        WagerOddsCache.objects.create(ruleset_version=version, wager=ALL_PRICED, basis=EXACT, house_edge=0,
+                                      variance=0, engine_version=ENGINE_VERSION, method=how[:300])
+    log.info("ruleset version %s: %s", version.pk, how)
+    return how
+
+
+def versions_unpriced():
+    """The ruleset versions of the priced games whose exact figures are not stored yet, oldest first."""
+    return (RulesetVersion.objects.filter(game__in=PRICED_GAMES)
+            .exclude(pk__in=WagerOddsCache.objects.filter(wager=ALL_PRICED).values("ruleset_version"))
+            .order_by("pk"))

@@ -1,0 +1,107 @@
+"""A ruleset version's exact edges: priced once by the beat task, then the theo of every report
+and rating reads them; until then the assumed figure says the exact one is coming."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from audit.reports import tasks
+from audit.reports.models import ALL_PRICED, EXACT, WagerOddsCache
+from audit.reports.services import odds
+from audit.reports.theoretical import PENDING, OddsBook
+from tables.games import GAMES
+from tables.games.edges import NotExact, wager_edges
+from tables.games.vocabulary.catalogue import (
+    INSURANCE,
+    POKER_OR_BUST,
+    UPCARD_LUCK,
+    UPCARD_LUCK_21,
+    W21,
+)
+from tables.models import RulesetVersion
+from tests.factories import RulesetFactory
+
+pytestmark = pytest.mark.django_db
+
+#: The 21 bet's anchor shoe of tests/games/test_strategy_math.py (6 decks, S17): on its worker the
+#: dealer's odds of that shoe are computed once for both files.
+S17 = {"decks": 6, "dealer_hits_soft_17": False}
+
+
+def _version(game: str, config: dict) -> RulesetVersion:
+    full = GAMES[game].rules_to_dict(GAMES[game].rules_from_dict(config))
+    return RulesetFactory(game=game, config=full).versions.get()
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("strategy-6d-s17")
+def test_the_task_prices_a_new_version_and_theo_reads_it():
+    version = _version(UPCARD_LUCK_21, S17)
+    before = OddsBook().odds(version, W21)
+    assert before.basis == "assumption" and before.note.startswith(PENDING)
+    # The no-decision side bets are exact from the first use, as before.
+    assert OddsBook().odds(version, UPCARD_LUCK).basis == EXACT
+
+    assert tasks.wager_odds_compute() == 1
+    engine = wager_edges(UPCARD_LUCK_21, version.rules())
+    book = OddsBook()
+    for wager in (W21, INSURANCE, UPCARD_LUCK):
+        got = book.odds(version, wager)
+        assert got.basis == EXACT, wager
+        assert float(got.house_edge) == pytest.approx(engine[wager]["house_edge"], abs=1e-10), wager
+        assert float(got.variance) == pytest.approx(engine[wager]["variance"], abs=1e-8), wager
+    # 6 decks S17 DAS with the card's other settings: the calculator's 0.4031% is the anchor of the
+    # strategy's tests; insurance is 1 - 3 x 96 / 311 exactly.
+    assert book.odds(version, INSURANCE).house_edge == pytest.approx(Decimal(1) - Decimal(288) / Decimal(311),
+                                                                     abs=Decimal("1e-10"))
+    assert "composition-dependent" in book.odds(version, W21).note
+    assert odds.versions_unpriced().count() == 0
+    assert tasks.wager_odds_compute() == 0  # priced once, kept
+
+
+def test_a_version_with_the_same_settings_copies_the_figures(monkeypatch):
+    calls = []
+
+    def fake_edges(game, rules):
+        calls.append(game)
+        fig = {"house_edge": 0.0042, "variance": 1.3, "method": "exact", "strategy": "test strategy"}
+        return {W21: fig, INSURANCE: {**fig, "house_edge": 0.07}}
+
+    monkeypatch.setattr(odds, "wager_edges", fake_edges)
+    first = _version(UPCARD_LUCK_21, S17)
+    odds.wager_odds_compute(version=first)
+    # The same settings spelled differently (defaults left out), then other settings.
+    same = RulesetFactory(game=UPCARD_LUCK_21, config=S17).versions.get()
+    other = _version(UPCARD_LUCK_21, {**S17, "decks": 2})
+    assert "copied from ruleset version" in odds.wager_odds_compute(version=same)
+    assert "computed by the engine" in odds.wager_odds_compute(version=other)
+    assert calls == [UPCARD_LUCK_21, UPCARD_LUCK_21]
+    assert OddsBook().odds(same, W21).house_edge == Decimal("0.0042")
+    assert odds.wager_odds_compute(version=same) == "already priced"
+
+
+def test_a_game_beyond_exact_enumeration_keeps_its_assumed_figure_and_says_why(monkeypatch):
+    def too_large(game, rules):
+        raise NotExact("the shoe is too large for exact enumeration")
+
+    monkeypatch.setattr(odds, "wager_edges", too_large)
+    version = _version(POKER_OR_BUST, {})
+    assert OddsBook().odds(version, "ante").note.startswith(PENDING)
+    odds.wager_odds_compute(version=version)
+    marker = WagerOddsCache.objects.get(ruleset_version=version, wager=ALL_PRICED)
+    assert marker.method == "no exact figures: the shoe is too large for exact enumeration"
+    got = OddsBook().odds(version, "ante")
+    assert got.basis == "assumption" and not got.note.startswith(PENDING)
+
+
+def test_poker_or_bust_six_decks_is_refused_as_not_exact_by_the_engine():
+    with pytest.raises(NotExact, match="too large"):
+        wager_edges(POKER_OR_BUST, GAMES[POKER_OR_BUST].default_rules())
+
+
+def test_holdem_has_nothing_to_price():
+    version = _version("holdem_blackjack", {})
+    assert odds.wager_odds_compute(version=version) == "no house wager to price"
+    assert not odds.versions_unpriced().filter(pk=version.pk).exists()
