@@ -101,7 +101,7 @@ def wager_odds_compute() -> int:
 
     Versions are priced one after another for up to a minute, then the next delivery goes on:
     a blackjack shoe takes up to a minute of CPU, and the task's time limit stays far off.
-    A version another worker is pricing is passed over (its row is locked).
+    A version two deliveries meet at once is computed by both and stored once.
     """
     started, priced = time.monotonic(), 0
     for version in odds.versions_unpriced().iterator():

@@ -67,12 +67,9 @@ def wager_type(wager: str) -> str:
     return TF_TYPE if wager in (TAX_KEY, JACKPOT_KEY) else wager
 
 
-_MEAN_PLAYER = "average player (assumption; set the house's own figure)"
-#: Said of a default the engine cannot compute (migration 0009 rewords the seeded rows alike).
-_STARTING = (
-    "starting figure shipped with the system, not the engine's: the wager turns on player decisions; "
-    "the house sets its own"
-)
+#: Said of a seeded default of a wager the engine prices (migration 0011 rewords the seeded rows
+#: alike): it serves only until the version's exact figure is stored (``services.odds``).
+_UNTIL = "starting figure, used only until the engine's exact figure for the ruleset version is stored"
 _POB = (
     "engine's Poker or Bust math (gamemath poker-or-bust, reference player, Monte Carlo "
     "1,000,000 rounds, 6 decks, default Odds table)"
@@ -82,7 +79,7 @@ _POB = (
 #: migration; edited there by gaming managers. The code falls back to these if a row is missing.
 DEFAULT_ASSUMPTIONS: dict[tuple[str, str], tuple[str, str, str]] = {}
 for _game in BLACKJACK_GAMES:
-    DEFAULT_ASSUMPTIONS[(_game, W21)] = ("0.015", "1.3", f"21 bet, {_MEAN_PLAYER}")
+    DEFAULT_ASSUMPTIONS[(_game, W21)] = ("0.015", "1.3", f"21 bet, {_UNTIL}")
     DEFAULT_ASSUMPTIONS[(_game, INSURANCE)] = (
         "0.074",
         "1.92",
@@ -90,8 +87,8 @@ for _game in BLACKJACK_GAMES:
     )
 DEFAULT_ASSUMPTIONS.update(
     {
-        (ANTE_UP_21, ANTE): ("0.02", "1.0", f"Ante, {_STARTING}"),
-        (ANTE_UP_21, BET): ("0.02", "1.0", f"Bet, {_STARTING}"),
+        (ANTE_UP_21, ANTE): ("0.02", "1.0", f"Ante, {_UNTIL}"),
+        (ANTE_UP_21, BET): ("0.02", "1.0", f"Bet, {_UNTIL}"),
         (POKER_OR_BUST, ANTE): ("0.00016", "0.997219", f"Ante, {_POB}: 0.016% +/- 0.100%"),
         (POKER_OR_BUST, ODDS): ("0.06096", "1.816432", f"Odds, {_POB}: 6.096% +/- 0.135%"),
     }
@@ -110,7 +107,7 @@ for _bet, _var in _TIE_VARIANCE.items():
     DEFAULT_ASSUMPTIONS[(BLACKJACK_TIE, TIE_WAGERS[_bet])] = (
         "0.05",
         _var,
-        f"Tie bonus {_bet}, {_STARTING} (variance from the pay table)",
+        f"Tie bonus {_bet}, {_UNTIL} (variance from the pay table)",
     )
 #: Anything else: a neutral edge of 0 with unit variance, and the report says so.
 FALLBACK = ("0", "1", "no figure configured: edge 0 assumed")

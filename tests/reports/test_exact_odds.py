@@ -3,6 +3,7 @@ and rating reads them; until then the assumed figure says the exact one is comin
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import pytest
@@ -105,3 +106,20 @@ def test_holdem_has_nothing_to_price():
     version = _version("holdem_blackjack", {})
     assert odds.wager_odds_compute(version=version) == "no house wager to price"
     assert not odds.versions_unpriced().filter(pk=version.pk).exists()
+
+
+def test_the_command_prices_what_is_unpriced_and_names_a_wrong_version(monkeypatch):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    monkeypatch.setattr(odds, "wager_edges", lambda game, rules: {
+        W21: {"house_edge": 0.005, "variance": 1.3, "method": "exact", "strategy": "test strategy"}})
+    version = _version(UPCARD_LUCK_21, S17)
+    out = io.StringIO()
+    call_command("price_rulesets", stdout=out)
+    assert f"v{version.number} (Upcard Luck 21): computed by the engine" in out.getvalue()
+    out = io.StringIO()
+    call_command("price_rulesets", stdout=out)
+    assert out.getvalue().strip() == "every ruleset version is priced"
+    with pytest.raises(CommandError, match="--ruleset-version 999999: no such ruleset version"):
+        call_command("price_rulesets", "--ruleset-version", "999999")

@@ -72,29 +72,29 @@ def _rows_from_engine(version: RulesetVersion) -> tuple[list[WagerOddsCache], st
 def wager_odds_compute(*, version: RulesetVersion) -> str:
     """Store every exact figure of ``version`` (once: a version already priced is left as is).
 
-    The version's row is locked ``FOR NO KEY UPDATE SKIP LOCKED`` while it is priced, so two
-    workers never price one version twice; recording at its tables (which only references the
-    row) is not held up.
+    The engine computes outside any transaction (on SQLite a transaction holds the writer's
+    lock, on PostgreSQL a minute-long transaction holds back vacuum); the rows are then written
+    in one short transaction that locks the version's row (``FOR NO KEY UPDATE``: recording at
+    its tables only references the row and is not held up) and checks again that no one stored
+    them meanwhile. Two workers that met the same new version both compute; the first to store
+    wins and the other's figures, the same, are dropped.
     """
     if version.game not in PRICED_GAMES:
         return "no house wager to price"
-    # One version at a time in one transaction (the lock below); a day of new versions is a
-    # few minutes of one worker.
+    if WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists():
+        return "already priced"
+    twin = _twin(version)
+    if twin is not None:
+        rows = [WagerOddsCache(ruleset_version=version, wager=r.wager, basis=r.basis, house_edge=r.house_edge,
+                               variance=r.variance, engine_version=r.engine_version, method=r.method)
+                for r in WagerOddsCache.objects.filter(ruleset_version=twin).exclude(wager__in=("", ALL_PRICED))]
+        how = f"copied from ruleset version {twin.pk}, whose settings are the same"
+    else:
+        rows, how = _rows_from_engine(version)
     with transaction.atomic():
-        locked = (RulesetVersion.objects.select_for_update(no_key=True, skip_locked=True)
-                  .filter(pk=version.pk).first())
-        if locked is None:
-            return "being priced by another worker"
+        RulesetVersion.objects.select_for_update(no_key=True).filter(pk=version.pk).first()
         if WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists():
             return "already priced"
-        twin = _twin(version)
-        if twin is not None:
-            rows = [WagerOddsCache(ruleset_version=version, wager=r.wager, basis=r.basis, house_edge=r.house_edge,
-                                   variance=r.variance, engine_version=r.engine_version, method=r.method)
-                    for r in WagerOddsCache.objects.filter(ruleset_version=twin).exclude(wager__in=("", ALL_PRICED))]
-            how = f"copied from ruleset version {twin.pk}, whose settings are the same"
-        else:
-            rows, how = _rows_from_engine(version)
         # The engine's figures replace the side bets' first-use rows of the same wagers: one source.
         WagerOddsCache.objects.filter(ruleset_version=version, wager__in=[r.wager for r in rows]).delete()
         WagerOddsCache.objects.bulk_create(rows)
