@@ -168,7 +168,9 @@ def test_the_best_action_is_worth_at_least_every_legal_action(state):
     shoe, hand, upcard = state
     got = ex.decision_evs(shoe, PAY, hand, upcard)
     best = got["actions"][got["best"]]
-    assert all(best >= ev for ev in got["actions"].values())
+    # At 21 or less the solver draws without weighing the stand (drawing is never worse there):
+    # on a tie in exact arithmetic the two floats may differ in the last place (as above).
+    assert all(best >= ev - 1e-12 for ev in got["actions"].values()), got
     assert -2 <= best <= 1 + float(max(PAY.values()))
 
 
