@@ -109,20 +109,31 @@ def may_see_winner_identity(user) -> bool:
     return has_role(user, *WINNER_IDENTITY_ROLES)
 
 
-def sync_role_groups(**kwargs) -> None:
-    """Create the role groups and give them their model permissions (idempotent)."""
-    for role, group_name in ROLE_GROUPS.items():
-        group, _ = Group.objects.get_or_create(name=group_name)
-        wanted = []
-        for label, actions in ROLE_MODEL_PERMISSIONS[role].items():
+def sync_role_groups(sender=None, **kwargs) -> None:
+    """Create the role groups and give them their model permissions (idempotent).
+
+    As a ``post_migrate`` receiver it is called once per app (and again after every test's
+    flush): it grants only the permissions of the models of that app (``sender``), in one
+    query for the permissions. Called without a sender, it grants them all.
+    """
+    only = getattr(sender, "label", None)
+    wanted: dict[str, list[tuple[str, str]]] = {}
+    for role, models in ROLE_MODEL_PERMISSIONS.items():
+        for label, actions in models.items():
             app_label, model = label.split(".")
-            for action in actions:
-                perm = Permission.objects.filter(
-                    content_type__app_label=app_label, codename=f"{action}_{model}"
-                ).first()
-                if perm is not None:
-                    wanted.append(perm)
-        group.permissions.add(*wanted)
+            if only is None or app_label == only:
+                wanted.setdefault(role, []).extend((app_label, f"{action}_{model}") for action in actions)
+    if only is None or only == "casino":  # every group exists after migrate, with or without permissions
+        for role in ROLE_GROUPS:
+            wanted.setdefault(role, [])
+    if not wanted:
+        return
+    keys = {key for pairs in wanted.values() for key in pairs}
+    found = {(p.content_type.app_label, p.codename): p for p in Permission.objects.filter(
+        content_type__app_label__in={a for a, _ in keys}, codename__in={c for _, c in keys}).select_related("content_type")}
+    for role, pairs in wanted.items():
+        group, _ = Group.objects.get_or_create(name=ROLE_GROUPS[role])
+        group.permissions.add(*(found[key] for key in pairs if key in found))
 
 
 def app_role_permissions_grant(sender, **kwargs) -> None:

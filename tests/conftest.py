@@ -13,8 +13,9 @@ from rest_framework.test import APIClient
 from casino.roles import ALL_ROLES
 from tests.factories import TableFactory, user_with_role
 
-# Running on several xdist workers: per-worker files, resources one test at a time (make test).
-pytest_plugins = ["tests.parallel"]
+# Running on several xdist workers: per-worker files, resources one test at a time (make test);
+# the flush after a transactional test by DELETE on PostgreSQL (tests/flush.py).
+pytest_plugins = ["tests.parallel", "tests.flush"]
 
 # The properties judge the code, not how fast this machine draws examples: on a shared 2-core
 # machine (CI runs two workers beside PostgreSQL) generation alone has taken over a second, and
