@@ -27,7 +27,7 @@ ENGINE := tables/games/compiled.json
 engine: $(ENGINE)
 
 $(ENGINE): $(STAMP) $(wildcard tables/games/*.py tables/games/*/*.py tables/games/*/*.pxd)
-	@echo "== Compiling the game engine with Cython (minutes on two cores; \`make run\` does not need it)"
+	@echo "== Compiling the game engine with Cython (about a minute on two cores; \`make run\` does not need it)"
 	$(PY) -m tables.games.build_ext
 	@if [ -f $@ ]; then touch $@; fi
 
