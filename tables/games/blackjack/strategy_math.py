@@ -603,7 +603,7 @@ def twenty_one_edge(rules: Rules) -> EdgeResult:
     for up in RANKS:
         p_up = full[up] / n
         shoe = _plus_minus(full, up, -1)
-        t = _Table(rules, shoe, up)
+        t = upcard_table(rules, up)  # kept: a round's decisions are priced on the same states
         n1 = n - 1
         up_ev = up_m2 = 0.0
         for c1 in RANKS:
@@ -659,8 +659,11 @@ def decision_evs(rules: Any, player_cards: Sequence[int], upcard: int, *,
     shoe = shoe_composition(r.decks, [*player_cards, upcard, *removed])
     ranks = [rank_index(c) for c in player_cards]
     equal_ranks = len(ranks) == 2 and RANK[player_cards[0]] == RANK[player_cards[1]]
-    return action_values(r, shoe, ranks, rank_index(upcard), after_split=after_split,
-                         may_split=equal_ranks or r.split_any_ten_values)
+    # The ruleset's table for the upcard, the known cards out of its shoe: states met before are read.
+    t = upcard_table(r, rank_index(upcard))
+    out_of_shoe = tuple(a - b for a, b in zip(t.shoe, shoe, strict=True))
+    return table_values(t, out_of_shoe, ranks, after_split=after_split,
+                        may_split=equal_ranks or r.split_any_ten_values)
 
 
 def action_values(rules: Rules, shoe: Sequence[int], ranks: Sequence[int], up: int, *,
@@ -668,35 +671,47 @@ def action_values(rules: Rules, shoe: Sequence[int], ranks: Sequence[int], up: i
     """:func:`decision_evs` from a shoe given as counts by rank index (Ace, 2..9, ten-value),
     the hand and the upcard as rank indices; ``may_split`` False refuses a split of two
     ten-values (unequal ones where only equal ranks split)."""
-    shoe = tuple(shoe)
-    t = _Table(rules, shoe, up)
+    return table_values(_Table(rules, tuple(shoe), up), ZERO, ranks, after_split=after_split, may_split=may_split)
+
+
+@lru_cache(maxsize=40)
+def upcard_table(rules: Rules, up: int) -> _Table:
+    """The values against upcard ``up`` from the full shoe less it, every state met kept: the 21
+    bet's edge and every decision's price (:func:`table_values`) read one table (4 rulesets kept)."""
+    return _Table(rules, _plus_minus(shoe_composition(rules.decks), up, -1), up)
+
+
+def table_values(t: _Table, removed: tuple[int, ...], ranks: Sequence[int], *,
+                 after_split: bool = False, may_split: bool = True) -> dict[str, float]:
+    """Each legal action's value on table ``t`` for the hand ``ranks``; ``removed``: the known cards."""
+    rules = t.rules
     hard = sum(PTS[x] for x in ranks)
     ace = ACE_INDEX in ranks
     if hard > 21:
         raise ValueError("the hand is already bust: there is no decision")
     two = len(ranks) == 2
     out: dict[str, float] = {}
-    offered_insurance = two and not after_split and up == ACE_INDEX and rules.insurance
+    offered_insurance = two and not after_split and t.up == ACE_INDEX and rules.insurance
     if offered_insurance:
-        out[INSURANCE] = float(-insurance_edge_of(shoe)) / 2
+        out[INSURANCE] = float(-insurance_edge_of(t.comp(removed))) / 2
     if two and not after_split and {ranks[0], ranks[1]} == {ACE_INDEX, TEN_INDEX}:
-        out[STAND] = float(rules.natural_pays) * (1.0 - t.p_natural(ZERO))
+        out[STAND] = float(rules.natural_pays) * (1.0 - t.p_natural(removed))
         if offered_insurance:
             out[EVEN_MONEY] = 1.0
         return out
-    scale = 1.0 / t.weight(ZERO)  # given no dealer natural, where peeked
+    scale = 1.0 / t.weight(removed)  # given no dealer natural, where peeked
     split_aces = after_split and ranks[0] == ACE_INDEX
     if two:
-        plays = t.two_card(ZERO, hard, ace, after_split=after_split, split_aces=split_aces)
+        plays = t.two_card(removed, hard, ace, after_split=after_split, split_aces=split_aces)
         pair = ranks[0] == ranks[1] and (ranks[0] != TEN_INDEX or may_split)
         if pair and not after_split and rules.max_split_hands >= 2:
-            plays[SPLIT] = t.split(ZERO, ranks[0])
+            plays[SPLIT] = t.split(removed, ranks[0])
     elif split_aces and not rules.hit_split_aces:
         raise ValueError("split Aces take one card only: there is no decision")
     else:
-        plays = {STAND: t.stand(ZERO, _best(hard, ace))}
+        plays = {STAND: t.stand(removed, _best(hard, ace))}
         if _best(hard, ace) < 21:
-            plays[HIT] = t.hit(ZERO, hard, ace)
+            plays[HIT] = t.hit(removed, hard, ace)
     for action, (v, _m) in plays.items():
         out[action] = v * scale
     return out

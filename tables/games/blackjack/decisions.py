@@ -1,0 +1,170 @@
+"""The price of every decision a blackjack round records: what each legal action was worth, and
+what the one taken cost against the best.
+
+For each decision of each seat (split, hit, stand, double, and even money or insurance with an
+Ace up) the value of every legal action is the 21 bet's expected net per unit of the 21 bet,
+from the player's cards and the dealer's upcard only, under the optimal composition-dependent
+play of :mod:`.strategy_math` (the strategy the 21 bet's exact edge assumes), given no dealer
+natural where the dealer peeked. A decision's cost is the best value less the taken one, never
+negative; in money, times the seat's 21 bet. Insurance is priced on its own stake: taking it
+costs its house edge from the shoe less the player's cards and the upcard.
+
+The values come from the one table of a ruleset and upcard (``strategy_math.upcard_table``), the
+hand's cards taken out of its shoe: every state the edge's computation met is read, not
+recomputed, and a state new to the process is computed once.
+
+Not priced (returned in :attr:`RoundPrices.unpriced` with the reason): a resplit (the strategy
+prices a split hand without splitting it again), an action the rules do not allow (the audit
+flags it), a Hold'em Blackjack round (player against player).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from ..vocabulary.cards import RANK
+from ..vocabulary.catalogue import INSURANCE, W21
+from .dealer_odds import ACE_INDEX, rank_index
+from .rounds import Round, Seat
+from .strategy_math import (
+    DOUBLE,
+    EVEN_MONEY,
+    SPLIT,
+    STAND,
+    ZERO,
+    Rules,
+    best_action,
+    insurance_edge_of,
+    table_values,
+    upcard_table,
+)
+
+DECLINE = "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of one hand: ``values`` per unit of the 21 bet (insurance: of its stake)."""
+
+    seat: int
+    hand: int
+    cards: tuple[int, ...]
+    action: str
+    values: dict[str, float]
+    best: str
+    cost: float  # best value less the taken one, per unit of ``stake``
+    stake: Decimal
+
+    @property
+    def cost_money(self) -> Decimal:
+        """The decision's cost in money, to the hundredth of a cent (sums are rounded by the reader)."""
+        return (self.stake * Decimal(repr(self.cost))).quantize(Decimal("0.0001"))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPrices:
+    decisions: tuple[Decision, ...]
+    unpriced: tuple[tuple[int, int, str, str], ...]  # (seat, hand, action, why)
+
+    @property
+    def cost(self) -> Decimal:
+        return sum((d.cost_money for d in self.decisions), Decimal(0))
+
+
+def _removed(cards: Sequence[int]) -> tuple[tuple[int, ...], list[int]]:
+    ranks = [rank_index(c) for c in cards]
+    counts = list(ZERO)
+    for r in ranks:
+        counts[r] += 1
+    return tuple(counts), ranks
+
+
+def _decision(seat: Seat, hand: int, cards: tuple[int, ...], action: str, values: dict[str, float],
+              stake: Decimal) -> Decision:
+    best = best_action(values)
+    return Decision(seat.seat, hand, cards, action, values, best, max(0.0, values[best] - values[action]), stake)
+
+
+def _hand(t, seat: Seat, index: int, cards: tuple[int, ...], actions: Sequence[str], *,
+          after_split: bool, may_split: bool, out: list, unpriced: list) -> None:
+    """The decisions of one hand after its splits: each hit, stand and double in order."""
+    stake = seat.wagers[W21]
+    held = 2
+    for action in actions:
+        removed, ranks = _removed(cards[:held])
+        try:
+            values = table_values(t, removed, ranks, after_split=after_split, may_split=may_split)
+        except ValueError as exc:  # bust, or a split Ace's card: no decision to price
+            unpriced.append((seat.seat, index, action, str(exc)))
+            return
+        values.pop(INSURANCE, None)
+        values.pop(EVEN_MONEY, None)
+        if action not in values:
+            unpriced.append((seat.seat, index, action, "not a legal action under the rules (the audit flags it)"))
+            return
+        out.append(_decision(seat, index, cards[:held], action, values, stake))
+        if action in (STAND, DOUBLE):
+            return
+        held += 1
+
+
+def seat_prices(rules: Any, seat: Seat, upcard: int) -> RoundPrices:
+    """Every decision of ``seat`` (parsed by the game) against the dealer's ``upcard`` (a card)."""
+    r = Rules.of(rules)
+    up = rank_index(upcard)
+    t = upcard_table(r, up)
+    out: list[Decision] = []
+    unpriced: list[tuple[int, int, str, str]] = []
+    stake = seat.wagers.get(W21, Decimal(0))
+    if stake <= 0:  # no 21 bet in play at this seat: no decision of the 21 bet to price
+        return RoundPrices((), ())
+    first = tuple(seat.first_two)
+    removed, ranks = _removed(first)
+    may_split = RANK[first[0]] == RANK[first[1]] or r.split_any_ten_values
+    hands = seat.hands
+    if up == ACE_INDEX and r.insurance:
+        insurance = seat.wagers.get(INSURANCE, Decimal(0))
+        if insurance > 0:
+            edge = float(insurance_edge_of(t.comp(removed)))
+            values = {INSURANCE: -edge, DECLINE: 0.0}
+            out.append(Decision(seat.seat, 0, first, INSURANCE, values, DECLINE, max(0.0, edge), insurance))
+        natural = len(hands) == 1 and hands[0].natural
+        if natural:
+            values = table_values(t, removed, ranks)
+            values.pop(INSURANCE, None)
+            out.append(_decision(seat, 0, first, EVEN_MONEY if seat.even_money else STAND, values, stake))
+    if len(hands) == 1:
+        hand = hands[0]
+        if not hand.natural:
+            _hand(t, seat, 0, hand.cards, hand.actions, after_split=False, may_split=may_split,
+                  out=out, unpriced=unpriced)
+        return RoundPrices(tuple(out), tuple(unpriced))
+    values = table_values(t, removed, ranks, may_split=may_split)
+    values.pop(INSURANCE, None)
+    if SPLIT in values:
+        out.append(_decision(seat, 0, first, SPLIT, values, stake))
+    else:
+        unpriced.append((seat.seat, 0, SPLIT, "not a legal action under the rules (the audit flags it)"))
+    for index, hand in enumerate(hands):
+        resplits = hand.splits - (1 if index == 0 else 0)
+        if resplits > 0:
+            unpriced.append((seat.seat, index, SPLIT, "a resplit: the strategy plays a split hand without splitting again"))
+        _hand(t, seat, index, hand.cards, hand.actions[hand.splits:], after_split=True, may_split=may_split,
+              out=out, unpriced=unpriced)
+    return RoundPrices(tuple(out), tuple(unpriced))
+
+
+def round_prices(round_: Round, rules: Any) -> RoundPrices:
+    """Every decision of every seat of a parsed blackjack round (Ante Up 21, Upcard Luck 21,
+    Blackjack Tie), priced; the seats in the round's order."""
+    upcard = round_.dealer[0]
+    decisions: list[Decision] = []
+    unpriced: list[tuple[int, int, str, str]] = []
+    for seat in round_.seats:
+        got = seat_prices(rules, seat, upcard)
+        decisions.extend(got.decisions)
+        unpriced.extend(got.unpriced)
+    return RoundPrices(tuple(decisions), tuple(unpriced))
