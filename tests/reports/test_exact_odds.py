@@ -117,7 +117,7 @@ def test_the_command_prices_what_is_unpriced_and_names_a_wrong_version(monkeypat
     version = _version(UPCARD_LUCK_21, S17)
     out = io.StringIO()
     call_command("price_rulesets", stdout=out)
-    assert f"v{version.number} (Upcard Luck 21): computed by the engine" in out.getvalue()
+    assert f", version {version.number} (Upcard Luck 21): computed by the engine" in out.getvalue()
     out = io.StringIO()
     call_command("price_rulesets", stdout=out)
     assert out.getvalue().strip() == "every ruleset version is priced"

@@ -32,6 +32,6 @@ class Command(BaseCommand):
             versions = list(versions_unpriced())
         for version in versions:
             how = wager_odds_compute(version=version)
-            self.stdout.write(f"{version.ruleset} v{version.number} ({version.get_game_display()}): {how}")
+            self.stdout.write(f"{version.ruleset.name}, version {version.number} ({version.get_game_display()}): {how}")
         if not versions:
             self.stdout.write("every ruleset version is priced")
