@@ -35,7 +35,7 @@ from .models import (
     ReportWagerLine,
 )
 from .pdf import pdf_bytes
-from .theoretical import BASIS_WORDS, basis_words
+from .theoretical import BASIS_WORDS, PENDING, basis_words
 
 LEVEL_TITLES = (("floor", "Floor"), ("pit", "Pits"), ("game", "Games"), ("table", "Tables"))
 #: (field, header, kind) kind: money / pct / int / text / bool
@@ -128,11 +128,14 @@ class ReportData:
     banner: str = ""
     #: Where each wager type's house edge comes from (edge_sources): the engine or the house.
     edges: list[dict] = field(default_factory=list)
+    #: Which edges were assumed because the exact ones were still being computed ("" if none).
+    edges_pending: str = ""
 
     @property
     def all_notes(self) -> list[str]:
-        """The notes with each edge's basis first, for the files that have no table of them."""
-        return [edge_note(e) for e in self.edges] + self.notes
+        """The notes with each edge's basis first, for the files that have no table of them (an
+        assumed edge still pending before them: the CSV's and XLSX's columns stay where they are)."""
+        return [self.edges_pending] * bool(self.edges_pending) + [edge_note(e) for e in self.edges] + self.notes
 
     @property
     def outliers(self) -> list[dict]:
@@ -202,6 +205,21 @@ def provisional_banner(report: DailyReport) -> str:
     )
 
 
+def edges_pending_notice(report: DailyReport) -> str:
+    """Said of a report whose run met ruleset versions not priced yet ("" otherwise): which
+    wager types' theoretical win used the house's assumed edge, and that a re-run reads the
+    exact one once stored. The cash side is not touched by it."""
+    pending = sorted(key for key, text in (report.summary or {}).get("bases", {}).items()
+                     if PENDING in text)
+    if not pending:
+        return ""
+    names = ", ".join(f"{GAMES[g].name if g in GAMES else g} {wager_label(w)}"
+                      for g, _, w in (key.partition("/") for key in pending))
+    return (f"Theoretical win of {names} used the house's assumed edge: the engine's exact figure "
+            "was still being computed when this report ran (it is stored within minutes of a new "
+            "ruleset version). Run the report again to use it; the cash figures do not change")
+
+
 def provisional_status(report: DailyReport) -> str:
     """A finished provisional report's status: "Provisional — as of 14:05 EDT", not "done"
     (its figures stop at that time; the casino's zone). "" for any other report or state."""
@@ -266,6 +284,7 @@ def report_data(report: DailyReport) -> ReportData:
         dealers=dealers,
         notes=notes,
         edges=edge_sources(summary, wagers),
+        edges_pending=edges_pending_notice(report),
     )
 
 

@@ -452,7 +452,8 @@ def pdf_bytes(data) -> bytes:
     floor = (data.levels.get("floor") or [None])[0]
     pits = data.levels.get("pit", [])
     tables = data.levels.get("table", [])
-    story = [Paragraph(data.title, s["title"]), Paragraph(data.subtitle, s["subtitle"]), Spacer(1, 6),
+    pending = [Paragraph(f"<b>{escape(data.edges_pending)}.</b>", s["body"]), Spacer(1, 4)] if data.edges_pending else []
+    story = [Paragraph(data.title, s["title"]), Paragraph(data.subtitle, s["subtitle"]), *pending, Spacer(1, 6),
              Paragraph("Summary", s["h2"]), *_summary(floor, s)]
     story += [*heading("Pits", s["h2"]), _units(pits, "Pit") if pits else Paragraph("No pits.", s["body"])]
     story += heading("Tables by pit", s["h2"])

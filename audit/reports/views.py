@@ -26,6 +26,7 @@ from casino.scoping import scope
 
 from .exporters import (
     FORMATS,
+    edges_pending_notice,
     period_file_write,
     provisional_banner,
     provisional_status,
@@ -205,6 +206,7 @@ def _context(request, report: DailyReport) -> dict:
         "summary": report.summary or {},
         "formats": report_formats(report),
         "banner": provisional_banner(report),
+        "edges_pending": edges_pending_notice(report),
         "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
         "stale": run_is_stale(report),
         "status_words": provisional_status(report),
