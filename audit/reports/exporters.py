@@ -209,12 +209,10 @@ def edges_pending_notice(report: DailyReport) -> str:
     """Said of a report whose run met ruleset versions not priced yet ("" otherwise): which
     wager types' theoretical win used the house's assumed edge, and that a re-run reads the
     exact one once stored. The cash side is not touched by it."""
-    pending = sorted(key for key, text in (report.summary or {}).get("bases", {}).items()
-                     if PENDING in text)
+    pending = [e for e in edge_sources(report.summary or {}, []) if e["source"].startswith(PENDING)]
     if not pending:
         return ""
-    names = ", ".join(f"{GAMES[g].name if g in GAMES else g} {wager_label(w)}"
-                      for g, _, w in (key.partition("/") for key in pending))
+    names = ", ".join(f"{e['game']} {e['wager']}" for e in pending)
     return (f"Theoretical win of {names} used the house's assumed edge: the engine's exact figure "
             "was still being computed when this report ran (it is stored within minutes of a new "
             "ruleset version). Run the report again to use it; the cash figures do not change")

@@ -17,10 +17,10 @@ from tables.games import (
     BLACKJACK_TIE,
     ENGINE_VERSION,
     GAMES,
-    HOLDEM_BLACKJACK,
     POKER_OR_BUST,
 )
 from tables.games.blackjack.game_math import wager_odds_for_rules
+from tables.games.edges import EDGE
 from tables.games.vocabulary.catalogue import (
     ANTE,
     BET,
@@ -42,9 +42,8 @@ TAX_KEY, JACKPOT_KEY, TF_TYPE = TAXPAYERS_FORTUNE_TAX, TAXPAYERS_FORTUNE_JACKPOT
 POT_KEY, RAKE_KEY = POT, RAKE
 #: Rake is what the engine says is due on each hand: the house risks nothing on it.
 RAKE_BASIS = "exact (rake due)"
-#: The games whose house wagers the engine prices exactly (``services.odds``); Hold'em
-#: Blackjack's house takes a rake and risks nothing.
-PRICED_GAMES = frozenset(GAMES) - {HOLDEM_BLACKJACK}
+#: The games whose house wagers the engine prices exactly (``services.odds``): its registry's.
+PRICED_GAMES = frozenset(EDGE)
 #: Said of an assumed figure used for a wager whose exact one is still being computed.
 PENDING = "the engine's exact figure is being computed (within minutes of a new ruleset version); until then: "
 

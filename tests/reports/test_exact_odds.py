@@ -123,3 +123,32 @@ def test_the_command_prices_what_is_unpriced_and_names_a_wrong_version(monkeypat
     assert out.getvalue().strip() == "every ruleset version is priced"
     with pytest.raises(CommandError, match="--ruleset-version 999999: no such ruleset version"):
         call_command("price_rulesets", "--ruleset-version", "999999")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_pricing_one_version_at_once_store_it_once(monkeypatch):
+    """Two connections meet the same new version together (two beat deliveries): both compute,
+    the row lock lets one store, the other finds it priced."""
+    from django.db import connection
+
+    from tests.concurrency import run_at_once
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL")
+
+    def slow_edges(game, rules):
+        import time
+
+        time.sleep(0.3)  # both are computing when the first stores
+        return {W21: {"house_edge": 0.005, "variance": 1.3, "method": "exact", "strategy": "test"}}
+
+    monkeypatch.setattr(odds, "wager_edges", slow_edges)
+    version = _version(UPCARD_LUCK_21, S17)
+    said: list[str] = []
+    errors = run_at_once(2, lambda _: said.append(odds.wager_odds_compute(version=RulesetVersion.objects.get(
+        pk=version.pk))))
+    assert errors == []
+    assert sorted(s.split(" by")[0] for s in said) == ["already priced", "computed"]
+    assert WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).count() == 1
+    assert WagerOddsCache.objects.filter(ruleset_version=version, wager=W21).count() == 1
