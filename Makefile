@@ -42,7 +42,7 @@ demo: migrate
 # The demo's ruleset versions get the engine's exact house edges in the background (what the
 # beat task does in production; minutes of CPU, var/price_rulesets.log): the floor serves at once.
 run: demo
-	@mkdir -p var && ($(PY) manage.py price_rulesets > var/price_rulesets.log 2>&1 &)
+	@mkdir -p var && (($(PY) manage.py price_rulesets && $(PY) manage.py decisions_price --follow) > var/price_rulesets.log 2>&1 &)
 	@echo "Serving http://127.0.0.1:$(PORT) (log in with a demo login above; Ctrl-C stops)"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 

@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "audit.fluctuations",
     "audit.advantage",
     "audit.ratings",
+    "audit.decisions",
     "tables.closing",
     "tables.players",
     "audit.compliance",
@@ -167,6 +168,7 @@ ROUND_PROJECTIONS = [
     "audit.rollups.writer.DeskRollups",  # the desk's daily dealer and pattern figures
     "audit.advantage.lines.CountLines",  # the running count's line of each round
     "audit.ratings.writer.RatingSessions",  # the players' rating sessions
+    "audit.decisions.pricing.DecisionQueue",  # the round queued for its decisions' prices
 ]
 
 # --- Read replica (casino/db_routing.py; deploy/README.md, "Read replica") ------------------
@@ -401,6 +403,8 @@ REPORTS_PROVISIONAL_MINUTES = env_int("REPORTS_PROVISIONAL_MINUTES", 15, minimum
 #: How often beat sends the tasks that wait in the outbox (the broker was down when they were
 #: queued: casino/outbox.py): the delay, once the broker is back, before they run.
 OUTBOX_DRAIN_SECONDS = env_int("OUTBOX_DRAIN_SECONDS", 10, minimum=1)
+#: How often beat sends the pricing of the rounds queued for their decisions' prices.
+DECISIONS_PRICE_SECONDS = env_int("DECISIONS_PRICE_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE: dict = {
     "casino-outbox-drain": {"task": "casino.outbox_drain", "schedule": float(OUTBOX_DRAIN_SECONDS)},
     # UTC interval; each casino's gaming day is computed from its own zone and start hour.
@@ -409,6 +413,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "history-partitions-ahead": {"task": "history.partitions_ahead", "schedule": 24 * 3600.0},
     # A new ruleset version's exact house edges (the engine's math takes up to a minute of CPU).
     "reports-wager-odds": {"task": "reports.wager_odds_compute", "schedule": 60.0},
+    # The recorded decisions' prices, right after each round's commit (audit/decisions/README.md).
+    "decisions-price-pending": {"task": "decisions.price_pending", "schedule": float(DECISIONS_PRICE_SECONDS)},
     "reports-provisional-refresh": {
         "task": "reports.provisional_refresh",
         "schedule": REPORTS_PROVISIONAL_MINUTES * 60.0,

@@ -13,6 +13,11 @@ The values come from the one table of a ruleset and upcard (``strategy_math.upca
 hand's cards taken out of its shoe: every state the edge's computation met is read, not
 recomputed, and a state new to the process is computed once.
 
+Ante Up 21's fold decision (fold, or place the BET) is priced per unit of the ANTE by
+:func:`.ante_up_math.fold_decision_evs` (the optimal fold rule the ANTE's and BET's edge assume:
+``bet`` is the expected net of ANTE and BET with the hand then played as the 21 bet's best play,
+``fold`` the ANTE lost).
+
 Not priced (returned in :attr:`RoundPrices.unpriced` with the reason): a resplit (the strategy
 prices a split hand without splitting it again), an action the rules do not allow (the audit
 flags it), a Hold'em Blackjack round (player against player).
@@ -26,7 +31,8 @@ from decimal import Decimal
 from typing import Any
 
 from ..vocabulary.cards import RANK
-from ..vocabulary.catalogue import INSURANCE, W21
+from ..vocabulary.catalogue import ANTE, ANTE_UP_21, BET, INSURANCE, W21
+from .ante_up_math import fold_decision_evs
 from .dealer_odds import ACE_INDEX, rank_index
 from .rounds import Round, Seat
 from .strategy_math import (
@@ -43,6 +49,7 @@ from .strategy_math import (
 )
 
 DECLINE = "decline"
+FOLD = "fold"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,13 +164,30 @@ def seat_prices(rules: Any, seat: Seat, upcard: int) -> RoundPrices:
     return RoundPrices(tuple(out), tuple(unpriced))
 
 
+def fold_price(rules: Any, seat: Seat, upcard: int) -> Decision | None:
+    """Ante Up 21's fold decision of ``seat`` (None without an ANTE): ``bet`` when the seat
+    placed its BET, else ``fold``; values per unit of the ANTE."""
+    ante = seat.wagers.get(ANTE, Decimal(0))
+    if ante <= 0:
+        return None
+    got = fold_decision_evs(rules, seat.first_two, upcard)
+    values = {FOLD: got[FOLD], BET: got[BET]}
+    action = BET if seat.wagers.get(BET, Decimal(0)) > 0 else FOLD
+    best = got["best"]
+    return Decision(seat.seat, 0, tuple(seat.first_two), action, values, best,
+                    max(0.0, values[best] - values[action]), ante)
+
+
 def round_prices(round_: Round, rules: Any) -> RoundPrices:
     """Every decision of every seat of a parsed blackjack round (Ante Up 21, Upcard Luck 21,
-    Blackjack Tie), priced; the seats in the round's order."""
+    Blackjack Tie), priced; the seats in the round's order, Ante Up 21's fold decision first."""
     upcard = round_.dealer[0]
     decisions: list[Decision] = []
     unpriced: list[tuple[int, int, str, str]] = []
+    folds = round_.game == ANTE_UP_21
     for seat in round_.seats:
+        if folds and (fold := fold_price(rules, seat, upcard)) is not None:
+            decisions.append(fold)
         got = seat_prices(rules, seat, upcard)
         decisions.extend(got.decisions)
         unpriced.extend(got.unpriced)

@@ -1,0 +1,157 @@
+"""Pricing the queued rounds: the one writer of :class:`~.models.SeatDecisions`.
+
+A round's action (record, correct, void) queues it in its own transaction (:class:`DecisionQueue`,
+a ``tables.round_effects.RoundProjection``: one small upsert, no engine work under the table's
+lock). :func:`price_pending` then prices a batch: it reads the rounds' current revisions, runs
+the engine (``tables.games.decision_prices``) outside any transaction, and in a short one
+replaces the rounds' rows and clears their queue entries, but only the entries whose ``stamp``
+is still the one it read: a round changed meanwhile stays queued and is priced again by the next
+pass, so a stored price is never of an older revision than the last pass saw.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from contextlib import nullcontext
+from datetime import date
+from decimal import Decimal
+
+from django.db import connections, router, transaction
+from django.db.models import F
+
+from tables.games import GAMES
+from tables.games.decision_prices import PRICING_VERSION, ROUND_PRICES
+from tables.games.vocabulary.catalogue import ANTE, W21
+from tables.models import Round, RoundRevision, RulesetVersion
+
+from .models import DecisionPending, SeatDecisions
+
+log = logging.getLogger(__name__)
+
+#: Rounds one pass prices (one read of their revisions, one transaction to store them).
+BATCH = 500
+_CENT = Decimal("0.01")
+
+
+#: The queue's upsert (PostgreSQL and SQLite alike): a round queued again moves its stamp on.
+_QUEUE_SQL = ("INSERT INTO decisions_pending (round_id, gaming_day, stamp) VALUES (%s, %s, 1) "
+              "ON CONFLICT (round_id) DO UPDATE SET stamp = decisions_pending.stamp + 1")
+
+
+def rounds_queue(rounds: Iterable[tuple[int, date]], *, using: str | None = None) -> None:
+    """Queue ``(round id, gaming day)`` pairs for pricing (again)."""
+    pairs = list(rounds)
+    if not pairs:
+        return
+    db = using or router.db_for_write(DecisionPending)
+    with connections[db].cursor() as cursor:
+        cursor.executemany(_QUEUE_SQL, pairs)
+
+
+class DecisionQueue:
+    """The decisions' queue as a ``tables.round_effects.RoundProjection`` (``ROUND_PROJECTIONS``):
+    a round of a priced game is queued when it is recorded, corrected or voided."""
+
+    def changing(self, round_ids):
+        return nullcontext()
+
+    def round_posted(self, *, round, revision, casino_id=None) -> None:  # noqa: A002
+        if round.game in ROUND_PRICES:
+            rounds_queue([(round.pk, round.gaming_day)], using=round._state.db)
+
+    def round_voided(self, *, round) -> None:  # noqa: A002
+        if round.game in ROUND_PRICES:
+            rounds_queue([(round.pk, round.gaming_day)], using=round._state.db)
+
+
+def _decision_json(d) -> dict:
+    return {"hand": d.hand, "cards": list(d.cards), "action": d.action, "best": d.best,
+            "values": {a: round(v, 9) for a, v in d.values.items()}, "cost": round(d.cost, 9),
+            "stake": str(d.stake)}
+
+
+def seat_rows(*, round_id: int, gaming_day: date, casino_id: int, table_id: int, game: str, version_id: int,
+              revision: int, data: dict, rules) -> list[SeatDecisions]:
+    """The rows of one round's revision: one per seat with a decision priced or left unpriced."""
+    parsed = GAMES[game].module.parse_round(data, rules)
+    prices = ROUND_PRICES[game](parsed, rules)
+    dealer = parsed.dealer
+    by_seat: dict[int, list] = {}
+    unpriced: dict[int, list] = {}
+    for d in prices.decisions:
+        by_seat.setdefault(d.seat, []).append(d)
+    for seat, hand, action, why in prices.unpriced:
+        unpriced.setdefault(seat, []).append({"hand": hand, "action": action, "why": why})
+    rows = []
+    for seat in parsed.seats:
+        decisions = by_seat.get(seat.seat, [])
+        if not decisions and seat.seat not in unpriced:
+            continue
+        handle = seat.wagers.get(W21, Decimal(0)) if any(d.action not in ("fold", "bet") for d in decisions) \
+            else Decimal(0)
+        if any(d.action in ("fold", "bet") for d in decisions):
+            handle += seat.wagers.get(ANTE, Decimal(0))
+        rows.append(SeatDecisions(
+            round_id=round_id, gaming_day=gaming_day, casino_id=casino_id, table_id=table_id, game=game,
+            ruleset_version_id=version_id, revision=revision, seat=seat.seat, player=seat.player or "",
+            handle=handle.quantize(_CENT), cost=sum((d.cost_money for d in decisions), Decimal(0)),
+            decisions=[_decision_json(d) for d in decisions], unpriced=unpriced.get(seat.seat, []),
+            upcard=dealer[0], hole=dealer[1] if len(dealer) > 1 else None, priced_with=PRICING_VERSION))
+    return rows
+
+
+def _read(pending: list[tuple[int, date, int]], db: str) -> list[tuple]:
+    ids = [p[0] for p in pending]
+    days = sorted({p[1] for p in pending})
+    # The revision's own gaming day as well as the round's: one partition of each.
+    return list(RoundRevision.objects.using(db)
+                .filter(round_id__in=ids, gaming_day__in=days, round__gaming_day__in=days,
+                        number=F("round__revision"))
+                .order_by()
+                .values_list("round_id", "round__gaming_day", "round__table__pit__casino_id", "round__table_id",
+                             "round__game", "round__ruleset_version_id", "round__status", "number", "data"))
+
+
+def price_pending(*, limit: int = BATCH, gaming_day: date | None = None, using: str | None = None) -> int:
+    """Price up to ``limit`` queued rounds (of ``gaming_day`` only, when given); how many queue
+    entries were taken (priced, or gone: a round no longer of a priced game or voided)."""
+    db = using or router.db_for_write(SeatDecisions)
+    queued = DecisionPending.objects.using(db).order_by("gaming_day", "round_id")
+    if gaming_day is not None:
+        queued = queued.filter(gaming_day=gaming_day)
+    pending = list(queued.values_list("round_id", "gaming_day", "stamp")[:limit])
+    if not pending:
+        return 0
+    stamps = {p[0]: p[2] for p in pending}
+    versions = {}
+    rows: list[SeatDecisions] = []
+    for round_id, day, casino_id, table_id, game, version_id, status, number, data in _read(pending, db):
+        if status != Round.ACTIVE or game not in ROUND_PRICES:
+            continue  # a voided round keeps no prices
+        version = versions.get(version_id)
+        if version is None:
+            version = versions[version_id] = RulesetVersion.objects.using(db).get(pk=version_id)
+        try:
+            rows += seat_rows(round_id=round_id, gaming_day=day, casino_id=casino_id, table_id=table_id,
+                              game=game, version_id=version_id, revision=number, data=data, rules=version.rules())
+        except Exception:  # noqa: BLE001 - one round the engine cannot price never stops the others
+            log.exception("pricing round %s", round_id)
+    with transaction.atomic(using=db):
+        # Only the entries still at the stamp read: a round changed since stays queued.
+        taken = set(DecisionPending.objects.using(db).select_for_update()
+                    .filter(round_id__in=list(stamps)).values_list("round_id", "stamp"))
+        done = [rid for rid, stamp in taken if stamps.get(rid) == stamp]
+        SeatDecisions.objects.using(db).filter(round_id__in=done).delete()
+        done_set = set(done)
+        SeatDecisions.objects.using(db).bulk_create([r for r in rows if r.round_id in done_set], batch_size=1000)
+        DecisionPending.objects.using(db).filter(round_id__in=done).delete()
+    return len(done)
+
+
+def price_all_pending(*, gaming_day: date | None = None, using: str | None = None) -> int:
+    """Price every queued round (of ``gaming_day``); how many were taken."""
+    total = 0
+    while taken := price_pending(gaming_day=gaming_day, using=using):
+        total += taken
+    return total

@@ -1,0 +1,59 @@
+"""Reading the decisions' prices: a day's sums per player, per table and game, and what is still
+queued. Money is summed exactly (Decimal) and rounded to the cent by the reader that shows it.
+
+Definitions (README.md): a decision's **cost** is the best action's value less the taken one's,
+times its stake; **decision theo** = theo + the decisions' cost (what the player's own play gave
+the house beyond the edge); **play quality** = cost / priced handle, the handle being the initial
+stakes the priced decisions serve (the 21 bet; Ante Up 21's ANTE with its fold decision).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Count, Sum
+
+from .models import DecisionPending, SeatDecisions
+
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True)
+class DecisionFigures:
+    cost: Decimal = ZERO  # in money, to the hundredth of a cent
+    handle: Decimal = ZERO  # the initial stakes the priced decisions serve
+    seats: int = 0  # (round, seat) rows priced
+
+    @property
+    def quality(self) -> Decimal | None:
+        """Cost per unit of handle (None without handle)."""
+        return (self.cost / self.handle) if self.handle else None
+
+
+def _figures(row: dict) -> DecisionFigures:
+    return DecisionFigures(row["cost"] or ZERO, row["handle"] or ZERO, row["seats"])
+
+
+def player_days(casino_ids, gaming_days, players=None) -> dict[tuple[date, str], DecisionFigures]:
+    """``{(gaming day, player): figures}`` of the players at ``casino_ids`` on ``gaming_days``."""
+    rows = SeatDecisions.objects.filter(casino_id__in=list(casino_ids), gaming_day__in=list(gaming_days)).exclude(
+        player="")
+    if players is not None:
+        rows = rows.filter(player__in=list(players))
+    rows = rows.order_by().values("gaming_day", "player").annotate(
+        cost=Sum("cost"), handle=Sum("handle"), seats=Count("id"))
+    return {(r["gaming_day"], r["player"]): _figures(r) for r in rows}
+
+
+def table_games(casino_id: int, gaming_day: date) -> dict[tuple[int, str], DecisionFigures]:
+    """``{(table id, game): figures}`` of one casino's gaming day (players with or without an id)."""
+    rows = (SeatDecisions.objects.filter(casino_id=casino_id, gaming_day=gaming_day).order_by()
+            .values("table_id", "game").annotate(cost=Sum("cost"), handle=Sum("handle"), seats=Count("id")))
+    return {(r["table_id"], r["game"]): _figures(r) for r in rows}
+
+
+def pending_rounds(gaming_days) -> int:
+    """Rounds of ``gaming_days`` queued and not priced yet (the figures will still move)."""
+    return DecisionPending.objects.filter(gaming_day__in=list(gaming_days)).count()

@@ -1,0 +1,30 @@
+"""Which games' recorded decisions the engine prices, and how: the one registry the stored
+prices (``audit.decisions``) read, as ``edges.EDGE`` is the one of the wagers' edges.
+
+Each entry takes a parsed round and the game's rules and gives a
+:class:`~tables.games.blackjack.decisions.RoundPrices`. The three blackjack games price every
+hit, stand, double, split, insurance and even money against the optimal composition-dependent
+play of the 21 bet's exact edge, and Ante Up 21 its fold decision too. Poker or Bust's draws are
+priced one at a time (``gamemath decision``) but not per round: a six-deck shoe's solve is
+beyond the engine today (``poker_or_bust.exact.TooLarge``). Hold'em Blackjack is player against
+player: the house has no stake in a decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .blackjack.decisions import RoundPrices, round_prices
+from .vocabulary.catalogue import ANTE_UP_21, BLACKJACK_TIE, UPCARD_LUCK_21
+
+#: game -> (parsed round, rules) -> RoundPrices.
+ROUND_PRICES: dict[str, Callable[[Any, Any], RoundPrices]] = {
+    ANTE_UP_21: round_prices,
+    UPCARD_LUCK_21: round_prices,
+    BLACKJACK_TIE: round_prices,
+}
+
+#: Bumped whenever a price the engine gives may change: rows priced with another version are
+#: priced again by the rebuild.
+PRICING_VERSION = "1"

@@ -1,0 +1,175 @@
+"""The stored price of every recorded decision (audit/decisions): queued in the round's own
+transaction, priced right after by the engine, remade after a correction, gone after a void, and
+the rebuild makes what the queue made."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+
+from audit.decisions import pricing
+from audit.decisions.models import DecisionPending, SeatDecisions
+from audit.decisions.pricing import price_all_pending, price_pending
+from audit.decisions.selectors import player_days, table_games
+from audit.decisions.tasks import price_pending_task
+from tables.games import GAMES
+from tables.games.blackjack.decisions import round_prices
+from tables.models import Round
+from tables.services.rounds import round_correct, round_record, round_void
+from tables.services.sessions import table_session_open
+from tests.advantage.helpers import table_with_decks
+from tests.factories import user_with_role
+from tests.tables.rounds_data import ROUNDS
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def floor():
+    pitboss = user_with_role("pit_boss")
+    tables = {}
+    for game in ("blackjack_tie", "ante_up_21", "poker_or_bust", "holdem_blackjack"):
+        table, dealer = table_with_decks(6, game=game)
+        table_session_open(table=table, dealer=dealer, author=pitboss)
+        tables[game] = table
+    return {"pitboss": pitboss, "tables": tables}
+
+
+def _seat(number: int, player: str | None, bet: str, cards: list[str], actions: list[str], **extra) -> dict:
+    seat = {"seat": number, "wagers": {"21": bet, **extra.pop("wagers", {})},
+            "hands": [{"cards": cards, "actions": actions}], **extra}
+    if player:
+        seat["player"] = player
+    return seat
+
+
+def _record(floor, game: str, dealer: list[str], seats: list[dict]) -> Round:
+    data = {"dealer": {"cards": dealer}, "seats": seats}
+    return round_record(table=floor["tables"][game], data=data, author=floor["pitboss"]).round
+
+
+def _engine(rnd: Round) -> dict:
+    """{seat: (cost, [(action, best)])} as the engine prices the round's current revision."""
+    rules = rnd.ruleset_version.rules()
+    data = rnd.revisions.get(number=rnd.revision).data
+    got = round_prices(GAMES[rnd.game].module.parse_round(data, rules), rules)
+    out: dict = {}
+    for d in got.decisions:
+        cost, acts = out.get(d.seat, (Decimal(0), []))
+        out[d.seat] = (cost + d.cost_money, [*acts, (d.action, d.best)])
+    return out
+
+
+def _stored(rnd: Round) -> dict:
+    return {r.seat: (r.cost, [(d["action"], d["best"]) for d in r.decisions])
+            for r in SeatDecisions.objects.filter(round_id=rnd.pk)}
+
+
+def test_a_round_is_queued_when_recorded_and_priced_right_after(floor):
+    # Seat 1 stands on 12 against a ten (the optimal play hits: 16% of the bet); seat 2 stands
+    # on 20 (free).
+    rnd = _record(floor, "blackjack_tie", ["TH", "7C"], [
+        _seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"]), _seat(2, "P-2", "10.00", ["TS", "QD"], ["stand"])])
+    assert DecisionPending.objects.filter(round_id=rnd.pk).exists()
+    assert not SeatDecisions.objects.exists()
+    assert price_pending() == 1
+    assert not DecisionPending.objects.exists()
+    stored = _stored(rnd)
+    assert stored == _engine(rnd)
+    cost, acts = stored[1]
+    assert acts == [("stand", "hit")] and Decimal("16.00") < cost < Decimal("17.00")
+    assert stored[2] == (Decimal("0.0000"), [("stand", "stand")])
+    row = SeatDecisions.objects.get(round_id=rnd.pk, seat=1)
+    assert (row.player, row.handle, row.gaming_day, row.table_id) == ("P-1", Decimal("100.00"), rnd.gaming_day,
+                                                                      rnd.table_id)
+    assert row.casino_id == rnd.table.pit.casino_id
+    values = row.decisions[0]["values"]
+    assert set(values) == {"hit", "stand", "double"}  # T-2 is no pair; insurance is not offered against a ten
+    assert (values["hit"] - values["stand"]) * 100 == pytest.approx(float(cost), abs=1e-4)
+
+
+def test_a_correction_prices_the_new_revision_and_a_void_removes_the_prices(floor):
+    pitboss = floor["pitboss"]
+    rnd = _record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "50.00", ["9S", "7D"], ["stand"])])
+    price_all_pending()
+    first = _stored(rnd)
+    round_correct(round=rnd, revision=1, reason="the player hit", author=pitboss,
+                  data={"dealer": {"cards": ["TH", "7C"]},
+                        "seats": [_seat(1, "P-1", "50.00", ["9S", "7D", "2C"], ["hit", "stand"])]})
+    rnd.refresh_from_db()
+    assert DecisionPending.objects.filter(round_id=rnd.pk).exists()
+    price_all_pending()
+    second = _stored(rnd)
+    assert second != first and second == _engine(rnd)
+    assert SeatDecisions.objects.get(round_id=rnd.pk).revision == 2
+    round_void(round=rnd, reason="misdeal", author=pitboss)
+    price_all_pending()
+    assert not SeatDecisions.objects.filter(round_id=rnd.pk).exists()
+
+
+def test_a_round_changed_while_it_was_priced_stays_queued_and_is_priced_again(floor, monkeypatch):
+    pitboss = floor["pitboss"]
+    rnd = _record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "50.00", ["9S", "7D"], ["stand"])])
+    read = pricing._read
+
+    def read_then_corrected(pending, db):
+        rows = read(pending, db)
+        # Another connection corrects the round after this pass read it (queues it again).
+        round_correct(round=Round.objects.get(pk=rnd.pk), revision=1, reason="the player hit", author=pitboss,
+                      data={"dealer": {"cards": ["TH", "7C"]},
+                            "seats": [_seat(1, "P-1", "50.00", ["9S", "7D", "2C"], ["hit", "stand"])]})
+        return rows
+
+    monkeypatch.setattr(pricing, "_read", read_then_corrected)
+    assert price_pending() == 0  # the entry read is not the entry now: nothing stored from the old revision
+    assert not SeatDecisions.objects.exists()
+    monkeypatch.setattr(pricing, "_read", read)
+    assert price_pending() == 1
+    rnd.refresh_from_db()
+    assert SeatDecisions.objects.get(round_id=rnd.pk).revision == 2 and _stored(rnd) == _engine(rnd)
+
+
+def test_ante_up_21_prices_the_fold_decision_per_unit_of_the_ante(floor):
+    # 9-5 against a King: the optimal fold rule folds; seat 1 bet anyway, seat 2 folded.
+    rnd = _record(floor, "ante_up_21", ["KD", "7C"], [
+        _seat(1, "P-1", "20.00", ["9S", "5D", "2H"], ["hit", "stand"], wagers={"ante": "10.00", "bet": "10.00"}),
+        _seat(2, "P-2", "20.00", ["9H", "5C", "4D"], ["hit", "stand"], wagers={"ante": "10.00"})])
+    price_all_pending()
+    rows = {r.seat: r for r in SeatDecisions.objects.filter(round_id=rnd.pk)}
+    assert rows[1].decisions[0]["action"] == "bet" and rows[2].decisions[0]["action"] == "fold"
+    assert rows[1].decisions[0]["best"] == rows[2].decisions[0]["best"] == "fold"
+    assert rows[2].decisions[0]["cost"] == 0
+    fold = rows[1].decisions[0]
+    assert Decimal(fold["stake"]) == Decimal("10.00")
+    assert fold["cost"] == pytest.approx(fold["values"]["fold"] - fold["values"]["bet"])
+    assert rows[1].handle == Decimal("30.00")  # the 21 bet and the ANTE
+    assert _stored(rnd) == _engine(rnd)
+
+
+def test_games_without_priced_decisions_are_not_queued(floor):
+    for game in ("poker_or_bust", "holdem_blackjack"):
+        round_record(table=floor["tables"][game], data=ROUNDS[game]["correct"][0], author=floor["pitboss"])
+    assert not DecisionPending.objects.exists()
+
+
+def test_the_rebuild_makes_what_the_queue_made_and_the_sums_read_it(floor):
+    made = [_record(floor, "blackjack_tie", ["TH", "7C"], [
+        _seat(1, "P-1", "100.00", ["9S", "7D"], ["stand"]), _seat(2, None, "10.00", ["TS", "6D"], ["stand"])])
+        for _ in range(3)]
+    price_pending_task()
+    by_queue = {r.pk: _stored(r) for r in made}
+    SeatDecisions.objects.filter(round_id=made[0].pk).delete()
+    SeatDecisions.objects.filter(round_id=made[1].pk).update(cost=Decimal("999"))
+    call_command("decisions_rebuild", verbosity=0)
+    assert {r.pk: _stored(r) for r in made} == by_queue
+    day, casino = made[0].gaming_day, made[0].table.pit.casino_id
+    players = player_days([casino], [day])
+    assert set(players) == {(day, "P-1")}  # a seat without a player is the table's, no one's
+    p1 = players[(day, "P-1")]
+    assert p1.cost == sum(by_queue[r.pk][1][0] for r in made)
+    assert p1.handle == Decimal("300.00") and p1.quality == p1.cost / p1.handle
+    tables = table_games(casino, day)
+    assert tables[(made[0].table_id, "blackjack_tie")].cost == sum(
+        by_queue[r.pk][1][0] + by_queue[r.pk][2][0] for r in made)
