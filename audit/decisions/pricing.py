@@ -20,6 +20,7 @@ from decimal import Decimal
 from django.db import connections, router, transaction
 from django.db.models import F
 
+from casino.lookups import AnyOf
 from tables.games import GAMES
 from tables.games.decision_prices import PRICING_VERSION, ROUND_PRICES
 from tables.games.vocabulary.catalogue import ANTE, W21
@@ -113,6 +114,55 @@ def _read(pending: list[tuple[int, date, int]], db: str) -> list[tuple]:
                              "round__game", "round__ruleset_version_id", "round__status", "number", "data"))
 
 
+def _priced(items, db: str) -> tuple[list[SeatDecisions], set[int]]:
+    """The rows of ``items`` (round id, gaming day, casino id, table id, game, version id, status,
+    revision number, data) and the rounds they price (a voided round: none, its rows go)."""
+    versions: dict[int, RulesetVersion] = {}
+    rows: list[SeatDecisions] = []
+    rounds: set[int] = set()
+    for round_id, day, casino_id, table_id, game, version_id, status, number, data in items:
+        rounds.add(round_id)
+        if status != Round.ACTIVE or game not in ROUND_PRICES:
+            continue  # a voided round keeps no prices
+        version = versions.get(version_id)
+        if version is None:
+            version = versions[version_id] = RulesetVersion.objects.using(db).get(pk=version_id)
+        try:
+            rows += seat_rows(round_id=round_id, gaming_day=day, casino_id=casino_id, table_id=table_id,
+                              game=game, version_id=version_id, revision=number, data=data, rules=version.rules())
+        except Exception:  # noqa: BLE001 - one round the engine cannot price never stops the others
+            log.exception("pricing round %s", round_id)
+    return rows, rounds
+
+
+def _replace(rows: list[SeatDecisions], round_ids, db: str) -> None:
+    if ids := list(round_ids):
+        SeatDecisions.objects.using(db).filter(AnyOf(F("round_id"), ids)).delete()
+    SeatDecisions.objects.using(db).bulk_create(rows, batch_size=1000)
+
+
+def prices_current(round_ids, *, gaming_day: date | None = None, using: str | None = None):
+    """(round id, revision) of ``round_ids`` whose rows this pricing made (``PRICING_VERSION``)."""
+    ids = list(round_ids)
+    if not ids:
+        return []
+    rows = SeatDecisions.objects.using(using or router.db_for_read(SeatDecisions)).filter(
+        AnyOf(F("round_id"), ids), priced_with=PRICING_VERSION)
+    if gaming_day is not None:
+        rows = rows.filter(gaming_day=gaming_day)
+    return rows.order_by().values_list("round_id", "revision").distinct()
+
+
+def revisions_price(items, *, using: str | None = None) -> int:
+    """Price the revisions in hand (the re-audit's replay: what it read, not read again) and
+    replace their rounds' rows; ``items`` as :func:`_priced` takes them. How many seat rows."""
+    db = using or router.db_for_write(SeatDecisions)
+    rows, rounds = _priced(items, db)
+    with transaction.atomic(using=db):
+        _replace(rows, rounds, db)
+    return len(rows)
+
+
 def price_pending(*, limit: int = BATCH, gaming_day: date | None = None, using: str | None = None) -> int:
     """Price up to ``limit`` queued rounds (of ``gaming_day`` only, when given); how many queue
     entries were taken (priced, or gone: a round no longer of a priced game or voided)."""
@@ -124,28 +174,14 @@ def price_pending(*, limit: int = BATCH, gaming_day: date | None = None, using: 
     if not pending:
         return 0
     stamps = {p[0]: p[2] for p in pending}
-    versions = {}
-    rows: list[SeatDecisions] = []
-    for round_id, day, casino_id, table_id, game, version_id, status, number, data in _read(pending, db):
-        if status != Round.ACTIVE or game not in ROUND_PRICES:
-            continue  # a voided round keeps no prices
-        version = versions.get(version_id)
-        if version is None:
-            version = versions[version_id] = RulesetVersion.objects.using(db).get(pk=version_id)
-        try:
-            rows += seat_rows(round_id=round_id, gaming_day=day, casino_id=casino_id, table_id=table_id,
-                              game=game, version_id=version_id, revision=number, data=data, rules=version.rules())
-        except Exception:  # noqa: BLE001 - one round the engine cannot price never stops the others
-            log.exception("pricing round %s", round_id)
+    rows, _rounds = _priced(_read(pending, db), db)
     with transaction.atomic(using=db):
         # Only the entries still at the stamp read: a round changed since stays queued.
         taken = set(DecisionPending.objects.using(db).select_for_update()
                     .filter(round_id__in=list(stamps)).values_list("round_id", "stamp"))
-        done = [rid for rid, stamp in taken if stamps.get(rid) == stamp]
-        SeatDecisions.objects.using(db).filter(round_id__in=done).delete()
-        done_set = set(done)
-        SeatDecisions.objects.using(db).bulk_create([r for r in rows if r.round_id in done_set], batch_size=1000)
-        DecisionPending.objects.using(db).filter(round_id__in=done).delete()
+        done = {rid for rid, stamp in taken if stamps.get(rid) == stamp}
+        _replace([r for r in rows if r.round_id in done], done, db)
+        DecisionPending.objects.using(db).filter(round_id__in=list(done)).delete()
     return len(done)
 
 

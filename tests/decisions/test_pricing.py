@@ -14,8 +14,10 @@ from audit.decisions.models import DecisionPending, SeatDecisions
 from audit.decisions.pricing import price_all_pending, price_pending
 from audit.decisions.selectors import player_days, table_games
 from audit.decisions.tasks import price_pending_task
+from audit.reports.services.reaudit import rounds_reaudit
 from tables.games import GAMES
 from tables.games.blackjack.decisions import round_prices
+from tables.games.decision_prices import PRICING_VERSION
 from tables.models import Round
 from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_open
@@ -173,3 +175,19 @@ def test_the_rebuild_makes_what_the_queue_made_and_the_sums_read_it(floor):
     tables = table_games(casino, day)
     assert tables[(made[0].table_id, "blackjack_tie")].cost == sum(
         by_queue[r.pk][1][0] + by_queue[r.pk][2][0] for r in made)
+
+
+def test_the_re_audit_remakes_prices_of_another_pricing_and_leaves_current_ones(floor):
+    made = [_record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"])])
+            for _ in range(2)]
+    price_all_pending()
+    by_queue = {r.pk: _stored(r) for r in made}
+    SeatDecisions.objects.filter(round_id=made[0].pk).update(priced_with="0", cost=Decimal("999"))
+    SeatDecisions.objects.filter(round_id=made[1].pk).update(cost=Decimal("5"))  # current: left alone
+    rounds_reaudit(round_ids=[r.pk for r in made], full=True)
+    assert _stored(made[0]) == by_queue[made[0].pk]
+    assert SeatDecisions.objects.get(round_id=made[0].pk).priced_with == PRICING_VERSION
+    assert SeatDecisions.objects.get(round_id=made[1].pk).cost == Decimal("5")
+    SeatDecisions.objects.all().delete()  # none at all (rounds loaded before the prices existed)
+    rounds_reaudit(round_ids=[r.pk for r in made], full=True)
+    assert {r.pk: _stored(r) for r in made} == by_queue

@@ -60,11 +60,11 @@ from functools import lru_cache
 from math import factorial
 from typing import Any
 
-from ..vocabulary.base import Errors
+from ..vocabulary.base import Errors, remember
 from ..vocabulary.cards import RANK, CardError, make_card, parse_card
 from ..vocabulary.catalogue import ANTE, BET, W21
 from . import ante_up_21 as game
-from .rounds import Dealer, Hand, Seat
+from .rounds import Dealer, Hand, Seat, compiled
 from .strategy_math import (
     ACE_INDEX,
     DOUBLE,
@@ -437,16 +437,23 @@ def fold_decision_evs(rules: Any, player_cards: Sequence[int], upcard: int) -> d
     """
     if len(player_cards) != 2:
         raise ValueError("the fold decision is made on the first two cards")
-    r = Rules.of(rules)
-    g = _Game(rules, r, RANK[upcard])
+    up = RANK[upcard]
     a, b = sorted(RANK[c] for c in player_cards)
-    left = _add(_add(g.shoe13, a, -1), b, -1)
-    if min(left) < 0:
-        raise ValueError("more copies of a card than the shoe holds")
-    ea, eb, _ma, _mb = g.bet_value(a, b)
-    fold = g.fold_value(a, b)
-    bet = ea + eb
-    return {"fold": fold, "bet": bet, "best": "bet" if bet >= fold else "fold"}
+    # A ruleset's 13 x 91 fold decisions, kept with its compiled form (one per ruleset version and
+    # process): each is a dealer pass per hand, and a round's pricing asks for them again and again.
+    memo = compiled(rules).cache("ante_up_fold")
+    got = memo.get((up, a, b))
+    if got is None:
+        games = compiled(rules).cache("ante_up_games")
+        g = games.get(up) or remember(games, up, _Game(rules, Rules.of(rules), up))
+        left = _add(_add(g.shoe13, a, -1), b, -1)
+        if min(left) < 0:
+            raise ValueError("more copies of a card than the shoe holds")
+        ea, eb, _ma, _mb = g.bet_value(a, b)
+        fold = g.fold_value(a, b)
+        bet = ea + eb
+        got = remember(memo, (up, a, b), {"fold": fold, "bet": bet, "best": "bet" if bet >= fold else "fold"})
+    return dict(got)
 
 
 
