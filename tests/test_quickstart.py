@@ -95,6 +95,8 @@ def test_the_quick_start_does_not_compile_the_engine(target):
         # The demo's rulesets get their exact edges in the background: the server never waits.
         priced = next(line for line in plan.splitlines() if "manage.py price_rulesets" in line)
         assert priced.rstrip().endswith("&)") and plan.index(priced) < plan.index("manage.py runserver"), priced
+        # ... and the decisions of the rounds recorded while it serves are priced beside it (no Celery worker).
+        assert "manage.py decisions_price --follow" in priced, priced
 
 
 @pytest.mark.parametrize("target", ["pytest", "engine"])

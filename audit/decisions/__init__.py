@@ -1,5 +1,9 @@
 """The price of every recorded decision: what each player's play gave the house (issue #37).
 
 Derived data kept per (round, seat) from the round's current revision by the engine's pricing
-(``tables.games.blackjack.decisions``), right after the round's commit: see README.md.
+(``tables.games.decision_prices``), right after the round's commit: see README.md.
+
+Imports: the floor (rounds, tables, the history's days), the core, the engine. Read by the
+reports (decision theo, and the re-audit remakes the prices), the ratings, advantage play and
+the rollups' rebuild; it reads none of them.
 """
