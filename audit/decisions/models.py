@@ -54,11 +54,15 @@ class SeatDecisions(models.Model):
 class DecisionPending(models.Model):
     """A round whose prices are to be (re)made: written in the round's own transaction, taken by the
     pricing (``pricing.price_pending``) right after. ``stamp`` moves on at every change of the round,
-    so a pricing that read an older state leaves the row for the next pass."""
+    so a pricing that read an older state leaves the row for the next pass; ``claimed_until`` keeps
+    two workers' passes off each other's entries."""
 
     round_id = models.BigIntegerField(primary_key=True)
     gaming_day = models.DateField()
     stamp = models.PositiveBigIntegerField(default=1)
+    claimed_until = models.DateTimeField(
+        null=True, help_text="A pass took the entry until then (another pass skips it meanwhile; a pass that "
+                             "died leaves it to the next one after that).")
 
     class Meta:
         db_table = "decisions_pending"

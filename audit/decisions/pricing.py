@@ -14,11 +14,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from contextlib import nullcontext
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db import connections, router, transaction
-from django.db.models import F
+from django.db.models import F, Q
+from django.utils import timezone
 
 from casino.lookups import AnyOf
 from tables.games import GAMES
@@ -32,12 +33,14 @@ log = logging.getLogger(__name__)
 
 #: Rounds one pass prices (one read of their revisions, one transaction to store them).
 BATCH = 500
+#: How long a pass holds the entries it took: far above a batch's pricing, even cold (~30 s).
+CLAIM = timedelta(minutes=5)
 _CENT = Decimal("0.01")
 
 
 #: The queue's upsert (PostgreSQL and SQLite alike): a round queued again moves its stamp on.
 _QUEUE_SQL = ("INSERT INTO decisions_pending (round_id, gaming_day, stamp) VALUES (%s, %s, 1) "
-              "ON CONFLICT (round_id) DO UPDATE SET stamp = decisions_pending.stamp + 1")
+              "ON CONFLICT (round_id) DO UPDATE SET stamp = decisions_pending.stamp + 1, claimed_until = NULL")
 
 
 def rounds_queue(rounds: Iterable[tuple[int, date]], *, using: str | None = None) -> None:
@@ -107,7 +110,7 @@ def _read(pending: list[tuple[int, date, int]], db: str) -> list[tuple]:
     days = sorted({p[1] for p in pending})
     # The revision's own gaming day as well as the round's: one partition of each.
     return list(RoundRevision.objects.using(db)
-                .filter(round_id__in=ids, gaming_day__in=days, round__gaming_day__in=days,
+                .filter(AnyOf(F("round_id"), ids), gaming_day__in=days, round__gaming_day__in=days,
                         number=F("round__revision"))
                 .order_by()
                 .values_list("round_id", "round__gaming_day", "round__table__pit__casino_id", "round__table_id",
@@ -116,7 +119,8 @@ def _read(pending: list[tuple[int, date, int]], db: str) -> list[tuple]:
 
 def _priced(items, db: str) -> tuple[list[SeatDecisions], set[int]]:
     """The rows of ``items`` (round id, gaming day, casino id, table id, game, version id, status,
-    revision number, data) and the rounds they price (a voided round: none, its rows go)."""
+    revision number, data: as :func:`_read` gives them) and the rounds they price (a voided
+    round: none, its rows go)."""
     versions: dict[int, RulesetVersion] = {}
     rows: list[SeatDecisions] = []
     rounds: set[int] = set()
@@ -136,6 +140,7 @@ def _priced(items, db: str) -> tuple[list[SeatDecisions], set[int]]:
 
 
 def _replace(rows: list[SeatDecisions], round_ids, db: str) -> None:
+    """The rows of ``round_ids`` replaced by ``rows`` (in the caller's transaction)."""
     if ids := list(round_ids):
         SeatDecisions.objects.using(db).filter(AnyOf(F("round_id"), ids)).delete()
     SeatDecisions.objects.using(db).bulk_create(rows, batch_size=1000)
@@ -153,24 +158,28 @@ def prices_current(round_ids, *, gaming_day: date | None = None, using: str | No
     return rows.order_by().values_list("round_id", "revision").distinct()
 
 
-def revisions_price(items, *, using: str | None = None) -> int:
-    """Price the revisions in hand (the re-audit's replay: what it read, not read again) and
-    replace their rounds' rows; ``items`` as :func:`_priced` takes them. How many seat rows."""
-    db = using or router.db_for_write(SeatDecisions)
-    rows, rounds = _priced(items, db)
+def _claim(limit: int, gaming_day: date | None, db: str) -> list[tuple[int, date, int]]:
+    """Take up to ``limit`` queue entries no other pass holds, for ``CLAIM`` (one short
+    transaction: a queued round's upsert never waits on a pass's engine work)."""
+    now = timezone.now()
     with transaction.atomic(using=db):
-        _replace(rows, rounds, db)
-    return len(rows)
+        queued = (DecisionPending.objects.using(db).select_for_update(skip_locked=True)
+                  .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+                  .order_by("gaming_day", "round_id"))
+        if gaming_day is not None:
+            queued = queued.filter(gaming_day=gaming_day)
+        pending = list(queued.values_list("round_id", "gaming_day", "stamp")[:limit])
+        if pending:
+            DecisionPending.objects.using(db).filter(AnyOf(F("round_id"), [p[0] for p in pending])).update(
+                claimed_until=now + CLAIM)
+    return pending
 
 
 def price_pending(*, limit: int = BATCH, gaming_day: date | None = None, using: str | None = None) -> int:
     """Price up to ``limit`` queued rounds (of ``gaming_day`` only, when given); how many queue
     entries were taken (priced, or gone: a round no longer of a priced game or voided)."""
     db = using or router.db_for_write(SeatDecisions)
-    queued = DecisionPending.objects.using(db).order_by("gaming_day", "round_id")
-    if gaming_day is not None:
-        queued = queued.filter(gaming_day=gaming_day)
-    pending = list(queued.values_list("round_id", "gaming_day", "stamp")[:limit])
+    pending = _claim(limit, gaming_day, db)
     if not pending:
         return 0
     stamps = {p[0]: p[2] for p in pending}

@@ -514,6 +514,24 @@ def _chunk(chunk_id: int) -> float:
     return time.perf_counter() - started
 
 
+def _price() -> tuple[int, float]:
+    """One worker's share of the decisions' pricing queued by the re-audit (as beat's task runs it)."""
+    from django.db import connection
+
+    from audit.decisions.pricing import price_pending
+
+    started = time.perf_counter()
+    taken = 0
+    while got := price_pending():
+        taken += got
+    connection.close()
+    return taken, time.perf_counter() - started
+
+
+def _price_worker(_index: int) -> tuple[int, float]:
+    return _price()
+
+
 def _worker_init() -> None:
     import django
 
@@ -573,6 +591,23 @@ def _inner(options) -> int:
     print(
         f"   reconciliation of {options.rounds:,} rounds: {total:.1f} s (target {TARGET_SECONDS:.0f} s for 1,000,000)"
     )
+    from audit.decisions.models import DecisionPending
+
+    queued = DecisionPending.objects.count()
+    connection.close()
+    if queued:
+        # The re-audit queued every replayed round whose decisions' prices are missing (a COPY
+        # loads none) or of another pricing: the workers price them right after, as beat's task.
+        t4 = time.perf_counter()
+        with ctx.Pool(options.workers, initializer=_worker_init) as workers:
+            shares = workers.map(_price_worker, range(options.workers), chunksize=1)
+        t5 = time.perf_counter()
+        priced = sum(n for n, _ in shares)
+        print(
+            f"   decisions' prices of {priced:,} queued rounds on {options.workers} workers: {t5 - t4:.1f} s "
+            f"({priced / (t5 - t4):,.0f} rounds/s; the workers' strategy tables cold); re-audit and pricing "
+            f"together {t2 - t1 + t5 - t4:.1f} s"
+        )
     if report.status != DailyReport.DONE:
         print(f"   FAILED: {report.error}")
         return 1

@@ -4,10 +4,12 @@ the rebuild makes what the queue made."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from audit.decisions import pricing
 from audit.decisions.models import DecisionPending, SeatDecisions
@@ -177,7 +179,7 @@ def test_the_rebuild_makes_what_the_queue_made_and_the_sums_read_it(floor):
         by_queue[r.pk][1][0] + by_queue[r.pk][2][0] for r in made)
 
 
-def test_the_re_audit_remakes_prices_of_another_pricing_and_leaves_current_ones(floor):
+def test_the_re_audit_queues_the_prices_of_another_pricing_and_leaves_current_ones(floor):
     made = [_record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"])])
             for _ in range(2)]
     price_all_pending()
@@ -185,9 +187,27 @@ def test_the_re_audit_remakes_prices_of_another_pricing_and_leaves_current_ones(
     SeatDecisions.objects.filter(round_id=made[0].pk).update(priced_with="0", cost=Decimal("999"))
     SeatDecisions.objects.filter(round_id=made[1].pk).update(cost=Decimal("5"))  # current: left alone
     rounds_reaudit(round_ids=[r.pk for r in made], full=True)
+    assert set(DecisionPending.objects.values_list("round_id", flat=True)) == {made[0].pk}
+    price_all_pending()
     assert _stored(made[0]) == by_queue[made[0].pk]
     assert SeatDecisions.objects.get(round_id=made[0].pk).priced_with == PRICING_VERSION
     assert SeatDecisions.objects.get(round_id=made[1].pk).cost == Decimal("5")
     SeatDecisions.objects.all().delete()  # none at all (rounds loaded before the prices existed)
     rounds_reaudit(round_ids=[r.pk for r in made], full=True)
+    price_all_pending()
     assert {r.pk: _stored(r) for r in made} == by_queue
+
+
+def test_two_passes_take_different_rounds_and_a_dead_pass_leaves_its_rounds_to_the_next(floor, monkeypatch):
+    made = [_record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "10.00", ["TS", "2D"], ["stand"])])
+            for _ in range(3)]
+    db = "default"
+    first = pricing._claim(2, None, db)
+    second = pricing._claim(2, None, db)
+    assert {p[0] for p in first} == {made[0].pk, made[1].pk} and [p[0] for p in second] == [made[2].pk]
+    assert pricing._claim(2, None, db) == []  # all held
+    # The first pass died: after its claim runs out, its rounds are taken again.
+    later = timezone.now() + pricing.CLAIM + timedelta(seconds=1)
+    monkeypatch.setattr(pricing.timezone, "now", lambda: later)
+    assert price_all_pending() == 3
+    assert {r.round_id for r in SeatDecisions.objects.all()} == {r.pk for r in made}

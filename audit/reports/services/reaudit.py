@@ -24,7 +24,7 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from audit.decisions.pricing import prices_current, revisions_price
+from audit.decisions.pricing import prices_current, rounds_queue
 from audit.rollups.writer import rounds_changing
 from casino.audit_guard import allow_audit_write
 from casino.lookups import AnyOf
@@ -33,7 +33,7 @@ from tables.games import ENGINE_VERSION
 from tables.games.decision_prices import ROUND_PRICES
 from tables.games.vocabulary.base import AuditContext, InvalidInput
 from tables.games.vocabulary.money import to_money
-from tables.models import ChainLink, Finding, Round, RoundRevision, RulesetVersion, Table
+from tables.models import ChainLink, Finding, Round, RoundRevision, RulesetVersion
 from tables.services.rounds import (
     findings_from_audit,
     findings_history_write,
@@ -86,7 +86,7 @@ def _engine_rows(settlements) -> list[tuple]:
 #: What a replay reads of a revision: no model instances (a slice is thousands of rounds), and
 #: of the stored audit only its settlements (PostgreSQL extracts them; the rest is not decoded).
 _REPLAY_FIELDS = ("pk", "round_id", "round__game", "round__ruleset_version_id", "data_text", "settlements_text",
-                  "round__gaming_day", "round__table_id", "number")
+                  "round__gaming_day", "number")
 _REPLAY_TEXTS = {"data_text": Cast("data", TextField()),
                  "settlements_text": Cast(KeyTransform("settlements", "audit"), TextField())}
 
@@ -117,17 +117,16 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
         existing[revision_id].add(_finding_key(code, path, seat, amount))
     found: dict[int, list] = {}  # revision id -> the engine findings it does not carry yet
     loads = orjson.loads
-    # The decisions' prices of a revision not priced by this pricing are remade from the
-    # revisions in hand (audit.decisions): derived data follows its inputs, never edited.
-    priced = []
+    # A revision whose decisions' prices another pricing made, or none, is queued for the
+    # workers' pricing (audit.decisions): derived data follows its inputs; the replay never
+    # waits for the engine's strategy tables.
+    stale = []
     current = set(prices_current(round_ids, gaming_day=gaming_day))
-    casinos = dict(Table.objects.filter(pk__in={row[7] for row in rows if row[2] in ROUND_PRICES})
-                   .values_list("pk", "pit__casino_id"))
-    for revision_id, round_id, game, version_id, data, settlements, day, table_id, number in rows:
+    for revision_id, round_id, game, version_id, data, settlements, day, number in rows:
         result.replayed += 1
         data = loads(data)
         if game in ROUND_PRICES and (round_id, number) not in current:
-            priced.append((round_id, day, casinos[table_id], table_id, game, version_id, Round.ACTIVE, number, data))
+            stale.append((round_id, day))
         settlements = loads(settlements) if settlements is not None else ()
         try:
             _, audit = round_audit(game=game, data=data, version=versions[version_id],
@@ -147,8 +146,7 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
             added.append(f)
         if added:
             found[revision_id] = added
-    if priced:
-        revisions_price(priced)
+    rounds_queue(stale)
     new: list[Finding] = []
     touched: set[int] = set()
     # Model instances only for the revisions that gained findings (a re-audit of a new engine
