@@ -181,8 +181,9 @@ def _decide(cards: list[int], up: int, can_double: bool) -> str:
     return bj.STAND
 
 
-def _play_seat(c1: int, c2: int, up: int, shoe: _Shoe, rules, bust_out: bool) -> list[dict]:
-    """Play a seat's hands by the split protocol of :mod:`tables.games.blackjack.audit`."""
+def _play_seat(c1: int, c2: int, up: int, shoe: _Shoe, rules, bust_out: bool, player=None) -> list[dict]:
+    """Play a seat's hands by the split protocol of :mod:`tables.games.blackjack.audit`;
+    ``player`` (see :func:`simulate`) decides instead of the basic-strategy-like plan."""
     hands: list[list] = [[[c1], [], c2]]  # [cards, actions, pending second card]
     i = 0
     aces = RANK[c1] == ACE and RANK[c2] == ACE
@@ -197,7 +198,7 @@ def _play_seat(c1: int, c2: int, up: int, shoe: _Shoe, rules, bust_out: bool) ->
             and len(hands) < rules.max_split_hands
             and (not aces or len(hands) == 1 or rules.resplit_aces)
             and (RANK[second] == RANK[cards[0]] or rules.split_any_ten_values)
-            and _should_split(cards[0], up, rules)
+            and (player.split(cards[0], second, up) if player is not None else _should_split(cards[0], up, rules))
         ):
             actions.append(bj.SPLIT)
             hands.append([[second], [], None])
@@ -214,10 +215,13 @@ def _play_seat(c1: int, c2: int, up: int, shoe: _Shoe, rules, bust_out: bool) ->
             total, _soft = bj.hand_total(cards)
             if total > 21 or (total == 21 and not bust_out):
                 break
+            can_double = len(cards) == 2 and _may_double(cards, split_seat, rules)
             if bust_out:
                 move = bj.HIT
+            elif player is not None:
+                move = player.play(cards, up, can_double, split_seat)
             else:
-                move = _decide(cards, up, len(cards) == 2 and _may_double(cards, split_seat, rules))
+                move = _decide(cards, up, can_double)
             if move == bj.STAND:
                 actions.append(bj.STAND)
                 break
@@ -281,9 +285,14 @@ def simulation_context(rules) -> AuditContext:
 
 
 def simulate(
-    game: str, rng: random.Random, rules, *, seats: int, inject: frozenset[str] = frozenset()
+    game: str, rng: random.Random, rules, *, seats: int, inject: frozenset[str] = frozenset(), player=None
 ) -> dict:
-    """One realistic round of ``game`` in JSON form (see the module docstring for ``inject``)."""
+    """One realistic round of ``game`` in JSON form (see the module docstring for ``inject``).
+
+    ``player``: every seat plays by it instead of the basic-strategy-like plan, and takes
+    neither insurance nor even money: ``player.split(pair_card, second_card, upcard) -> bool``
+    and ``player.play(cards, upcard, can_double, after_split) -> "hit" | "stand" | "double"``
+    (cards as ints; the tests' optimal player checks the 21 bet's exact edge this way)."""
     unknown = set(inject) - INJECT_KINDS
     if unknown:
         raise ValueError(
@@ -301,14 +310,14 @@ def simulate(
     if "dealer_missed_peek" in inject and not rules.dealer_peeks:
         raise ValueError("dealer_missed_peek needs a ruleset where the dealer peeks")
     for _attempt in range(500):
-        data = _deal(game, rng, rules, seats, inject)
+        data = _deal(game, rng, rules, seats, inject, player)
         if data is not None:
             return data
     raise RuntimeError(f"could not simulate a {game} round with {sorted(inject)}")
 
 
 def _deal(
-    game: str, rng: random.Random, rules, n_seats: int, inject: frozenset[str]
+    game: str, rng: random.Random, rules, n_seats: int, inject: frozenset[str], player=None
 ) -> dict | None:
     shoe = _Shoe(rules.decks, rng)
     rig = next((k for k in inject if k in _DEALER_RIGS), None)
@@ -342,7 +351,7 @@ def _deal(
     for s in seats:
         c1, c2 = s["c"]
         w = s["wagers"]
-        if RANK[up] == ACE and rules.insurance:
+        if RANK[up] == ACE and rules.insurance and player is None:
             if bj.is_natural_pair(c1, c2):
                 if rng.random() < 0.3:
                     s["even_money"] = True
@@ -360,7 +369,7 @@ def _deal(
         if peek_ends:
             s["hands"] = [{"cards": [TEXT[c1], TEXT[c2]], "actions": []}]
         else:
-            s["hands"] = _play_seat(c1, c2, up, shoe, rules, unneeded)
+            s["hands"] = _play_seat(c1, c2, up, shoe, rules, unneeded, player)
     dealer = [up, hole]
     data = {
         "game": game,
