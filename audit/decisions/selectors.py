@@ -15,6 +15,8 @@ from decimal import Decimal
 
 from django.db.models import Count, Sum
 
+from tables.models import Round
+
 from .models import DecisionPending, SeatDecisions
 
 ZERO = Decimal(0)
@@ -47,13 +49,23 @@ def player_days(casino_ids, gaming_days, players=None) -> dict[tuple[date, str],
     return {(r["gaming_day"], r["player"]): _figures(r) for r in rows}
 
 
-def table_games(casino_id: int, gaming_day: date) -> dict[tuple[int, str], DecisionFigures]:
-    """``{(table id, game): figures}`` of one casino's gaming day (players with or without an id)."""
-    rows = (SeatDecisions.objects.filter(casino_id=casino_id, gaming_day=gaming_day).order_by()
-            .values("table_id", "game").annotate(cost=Sum("cost"), handle=Sum("handle"), seats=Count("id")))
+def table_games(casino_id: int, gaming_day: date, through_round: int | None = None
+                ) -> dict[tuple[int, str], DecisionFigures]:
+    """``{(table id, game): figures}`` of one casino's gaming day (players with or without an id), of
+    the rounds up to ``through_round`` when given (a provisional report counts the rounds its run
+    planned: a decision priced since, of a round recorded later, must not join a theo without it)."""
+    rows = SeatDecisions.objects.filter(casino_id=casino_id, gaming_day=gaming_day)
+    if through_round is not None:
+        rows = rows.filter(round_id__lte=through_round)
+    rows = rows.order_by().values("table_id", "game").annotate(cost=Sum("cost"), handle=Sum("handle"),
+                                                               seats=Count("id"))
     return {(r["table_id"], r["game"]): _figures(r) for r in rows}
 
 
-def pending_rounds(gaming_days) -> int:
-    """Rounds of ``gaming_days`` queued and not priced yet (the figures will still move)."""
-    return DecisionPending.objects.filter(gaming_day__in=list(gaming_days)).count()
+def pending_rounds(casino_id: int, gaming_day: date, through_round: int | None = None) -> int:
+    """The casino's rounds of ``gaming_day`` (up to ``through_round``) queued and not priced yet:
+    the figures will still move."""
+    rounds = Round.objects.filter(table__pit__casino_id=casino_id, gaming_day=gaming_day)
+    if through_round is not None:
+        rounds = rounds.filter(pk__lte=through_round)
+    return DecisionPending.objects.filter(gaming_day=gaming_day, round_id__in=rounds.values("pk")).count()

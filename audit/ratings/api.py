@@ -17,6 +17,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from audit.reports.decision_theo import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
 from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
@@ -47,12 +48,21 @@ _FIGURES = {
 _SESSION = inline_serializer("RatingSession", {
     "table": serializers.IntegerField(), "table_label": StrictCharField(), "game": StrictCharField(),
     "start": serializers.DateTimeField(), "end": serializers.DateTimeField(), **_FIGURES}, many=True)
+#: A day's priced decisions (audit/reports/decision_theo.py; the daily report's definitions).
+_DECISIONS = {
+    "decision_cost": StrictCharField(help_text=f"{DECISION_COST[1]} Money, to the cent."),
+    "decision_theo": StrictCharField(help_text=f"{DECISION_THEO[1]} Money, to the cent."),
+    "priced_handle": StrictCharField(help_text=f"{PRICED_HANDLE[1]} Money, to the cent."),
+    "play_quality": StrictCharField(allow_null=True, help_text=(
+        f"{PLAY_QUALITY[1]} Given in percent to 2 decimals (\"0.84\" is 0.84% of the priced handle); "
+        "null without a priced handle."))}
 _DAY_RATING = inline_serializer("DayRating", {
     "gaming_day": serializers.DateField(), "casino": serializers.IntegerField(),
     "identifier": StrictCharField(), "player": serializers.IntegerField(allow_null=True),
     "registered": StrictBooleanField(),
     "name": StrictCharField(required=False, help_text="pit bosses, gaming managers, compliance"),
-    "loyalty_number": StrictCharField(required=False), **_FIGURES, "sessions": _SESSION}, many=True)
+    "loyalty_number": StrictCharField(required=False), **_FIGURES, **_DECISIONS, "sessions": _SESSION},
+    many=True)
 _DAY_SUMMARY = inline_serializer("DayRatingSummary", {
     **{name: field for name, field in _DAY_RATING.child.fields.items() if name != "sessions"},
     "sessions": serializers.IntegerField(help_text="rating sessions in the day: /api/v1/ratings/{identifier}/ "

@@ -13,6 +13,9 @@ CSV_COLUMNS = [
     ("player", "Player id"), ("name", "Name"), ("loyalty_number", "Loyalty number"), ("rounds", "Rounds"),
     ("minutes", "Time on game (minutes)"), ("sessions", "Sessions"), ("stake", "Total wagered"),
     ("average_bet", "Average bet per round"), ("theo", "Theoretical win"), ("actual", "Actual win (house)"),
+    # The players' decisions (audit/reports/decision_theo.py): decision theo = theo + decisions' cost.
+    ("decision_cost", "Decisions' cost"), ("decision_theo", "Decision theo"), ("priced_handle", "Priced handle"),
+    ("play_quality", "Play quality (% of priced handle)"),
 ]
 
 
@@ -44,6 +47,10 @@ def day_dict(rating, user, *, sessions: bool = True, wagers: bool = True) -> dic
         out["name"] = player.name if player else ""
         out["loyalty_number"] = player.loyalty_number if player else ""
     out.update(_figures(rating, wagers=wagers))
+    quality = rating.play_quality
+    out.update({"decision_cost": str(rating.decision_cost), "decision_theo": str(rating.decision_theo),
+                "priced_handle": str(cents(rating.priced_handle)),
+                "play_quality": None if quality is None else str(quality)})
     out["sessions"] = [session_dict(s) for s in rating.sessions] if sessions else rating.session_count
     return out
 

@@ -23,6 +23,13 @@ from django.core.exceptions import ValidationError
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
+from audit.decisions.selectors import DecisionFigures, player_days
+from audit.reports.decision_theo import (
+    decision_cost,
+    decision_theo,
+    play_quality,
+    play_quality_text,
+)
 from audit.reports.theoretical import POT_KEY, OddsBook, wager_type
 from tables.models import RulesetVersion, Table
 from tables.players.selectors import players_by_identifier
@@ -128,6 +135,34 @@ class DayRating(_Figures):
     player: object = None  # the registered Player, or None: "not registered"
     sessions: list = field(default_factory=list)  # empty when read without them (``sessions=False``)
     session_count: int = 0
+    #: The day's priced decisions at the casino (audit/decisions), linked with the player: none priced
+    #: (Hold'em Blackjack, Poker or Bust, or no decision recorded) is an empty DecisionFigures.
+    decisions: DecisionFigures = field(default_factory=DecisionFigures)
+
+    # The definitions are audit/reports/decision_theo.py's, the daily report's.
+    @property
+    def decision_cost(self) -> Decimal:
+        """The decisions' cost to the cent: what the player's own play gave the house beyond the edge."""
+        return decision_cost(self.decisions.cost)
+
+    @property
+    def decision_theo(self) -> Decimal:
+        """Theo + the decisions' cost."""
+        return decision_theo(self.theo, self.decisions.cost)
+
+    @property
+    def priced_handle(self) -> Decimal:
+        return self.decisions.handle
+
+    @property
+    def play_quality(self) -> Decimal | None:
+        """The decisions' cost in percent of the priced handle (2 decimals); None without one."""
+        return play_quality(self.decisions.cost, self.decisions.handle)
+
+    @property
+    def play_quality_text(self) -> str:
+        """``0.84% of the priced handle``, or ``—`` without a priced handle."""
+        return play_quality_text(self.play_quality)
 
 
 def check_range(first: date, last: date) -> None:
@@ -168,15 +203,19 @@ def _sorted(out: list[DayRating]) -> list[DayRating]:
 
 
 def link_players(ratings: list[DayRating]) -> list[DayRating]:
-    """The registered players linked to ``ratings`` (one read per casino); unregistered: None."""
+    """The registered players (unregistered: None) and the days' priced decisions linked to
+    ``ratings``: one read of each per casino, of that casino's rows only (a rating is its casino's;
+    the same identifier at another casino is another player's day)."""
     by_casino = defaultdict(set)
     for rating in ratings:
         by_casino[rating.casino_id].add(rating.identifier)
     for casino_id, identifiers_here in by_casino.items():
         known = players_by_identifier(casino_id, identifiers_here)
-        for rating in ratings:
-            if rating.casino_id == casino_id:
-                rating.player = known.get(rating.identifier)
+        here = [rating for rating in ratings if rating.casino_id == casino_id]
+        priced = player_days([casino_id], {rating.gaming_day for rating in here}, identifiers_here)
+        for rating in here:
+            rating.player = known.get(rating.identifier)
+            rating.decisions = priced.get((rating.gaming_day, rating.identifier), DecisionFigures())
     return ratings
 
 

@@ -12,6 +12,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from audit.reports.decision_theo import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
 from casino.permissions import role_required
@@ -26,6 +27,8 @@ from .selectors import check_range, link_players, player_ratings
 
 #: Rows on the top players' page.
 TOP = 50
+#: What the pages say the players' decisions' figures are (the daily report's definitions).
+DEFINITIONS = [DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE]
 
 
 def _casinos(request):
@@ -103,6 +106,7 @@ def player_page(request, pk: int):
     return render(request, "players/detail.html", {
         "player": player, "casino": player.casino, "first": first, "last": last, "ratings": ratings,
         "errors": errors, "history": history, "post": request.POST if errors else None,
+        "definitions": DEFINITIONS,
     }, status=400 if errors and request.method == "POST" else 200)
 
 
@@ -119,5 +123,5 @@ def players_top(request):
     ratings = link_players(day_ranking(casino_ids=[casino.pk], first=day)[:TOP])
     return render(request, "players/top.html", {
         "casino": casino, "casinos": casinos, "day": day, "ratings": ratings, "errors": errors,
-        "register_url": reverse("players"),
+        "register_url": reverse("players"), "definitions": DEFINITIONS,
     })

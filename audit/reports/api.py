@@ -28,7 +28,8 @@ from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.accounting.api import AccountingFindingSerializer
 
-from .exporters import FORMATS, provisional_banner
+from .decision_theo import PLAY_QUALITY
+from .exporters import FORMATS, decisions_pending_notice, provisional_banner
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
 from .selectors_cash import open_unexplained_findings
 from .services.runs import current_gaming_day, provisional_request, report_request, run_is_stale
@@ -49,6 +50,8 @@ class DailyReportSerializer(serializers.ModelSerializer):
         help_text="Play counted until: the day's end, or when a provisional run read the rounds.",
     )
     notice = serializers.SerializerMethodField()
+    decisions_pending = serializers.SerializerMethodField()
+    decisions_notice = serializers.SerializerMethodField()
 
     class Meta:
         model = DailyReport
@@ -60,6 +63,8 @@ class DailyReportSerializer(serializers.ModelSerializer):
             "provisional",
             "as_of",
             "notice",
+            "decisions_pending",
+            "decisions_notice",
             "status",
             "progress",
             "error",
@@ -83,6 +88,16 @@ class DailyReportSerializer(serializers.ModelSerializer):
     def get_notice(self, obj) -> str:
         """A provisional report's mark ("Provisional — today so far, as of ..."); "" when final."""
         return provisional_banner(obj)
+
+    def get_decisions_pending(self, obj) -> int | None:
+        """Rounds of the day still queued for the decisions' pricing when the report was built: their
+        decisions' cost is not in the lines' ``decision_cost`` and ``decision_theo`` until a re-run (null:
+        not built yet, or built before decisions were priced)."""
+        return ((obj.summary or {}).get("decisions") or {}).get("pending")
+
+    def get_decisions_notice(self, obj) -> str:
+        """What the page says of those rounds ("" when every round's decisions were priced)."""
+        return decisions_pending_notice(obj)
 
     def get_chains(self, obj) -> int:
         """How many of the casino's chains (tables, jackpot banks) ``chain_head`` covers."""
@@ -122,6 +137,8 @@ class WinExplanationSerializer(serializers.Serializer):
 class LineSerializer(serializers.ModelSerializer):
     why = serializers.SerializerMethodField()
     cash_text = serializers.SerializerMethodField()
+    play_quality_text = StrictCharField(
+        read_only=True, help_text=PLAY_QUALITY[1] + ' As the page shows it: "0.84% of the priced handle".')
 
     class Meta:
         model = ReportLine

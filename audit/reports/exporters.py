@@ -25,6 +25,7 @@ from casino.local_time import local_time_text
 from casino.money import money_sum
 from tables.games import GAMES
 
+from .decision_theo import play_quality
 from .legend import COLUMNS as LEGEND
 from .legend import legend
 from .models import (
@@ -51,6 +52,10 @@ LINE_COLUMNS = (
     ("expected_win", "Win if settled right", "money"),
     ("theo_win", "Theoretical win", "money"),
     ("theo_basis", "Theo basis", "text"),
+    ("decision_cost", "Decisions' cost", "money"),
+    ("decision_theo", "Decision theo", "money"),
+    ("decision_handle", "Priced handle", "money"),
+    ("play_quality_pct", "Play quality (% of priced handle)", "pct"),
     ("ci_low", "95% low", "money"),
     ("ci_high", "95% high", "money"),
     ("outlier", "Outlier", "bool"),
@@ -110,6 +115,7 @@ EXPLAINED = {"rounds": "rounds", "seats_played": "seats_played", "handle": "hand
              "ci_low": "ci", "ci_high": "ci", "error_cost": "error_cost", "taxes": "taxes",
              "jackpots": "jackpots", "findings_text": "findings", "house_edge_pct": "house_edge_pct",
              "rate_pct": "dealer_rate",
+             **{f: f for f in ("decision_cost", "decision_theo", "decision_handle", "play_quality_pct")},
              **{f: f for f in ("opener", "closer", "fills", "credits", "drop", "estimated_drop", "stat_win",
                                "drop_hold_pct", "cash_difference", "cash_errors", "cash_jackpots",
                                "cash_unexplained", "drop_gap", "why")},
@@ -130,12 +136,19 @@ class ReportData:
     edges: list[dict] = field(default_factory=list)
     #: Which edges were assumed because the exact ones were still being computed ("" if none).
     edges_pending: str = ""
+    #: Rounds still queued for the decisions' pricing when the report was built ("" if none).
+    decisions_pending: str = ""
+
+    @property
+    def notices(self) -> list[str]:
+        """What the reader must know before the figures (each shown first, "" ones left out)."""
+        return [n for n in (self.edges_pending, self.decisions_pending) if n]
 
     @property
     def all_notes(self) -> list[str]:
-        """The notes with each edge's basis first, for the files that have no table of them (an
-        assumed edge still pending before them: the CSV's and XLSX's columns stay where they are)."""
-        return [self.edges_pending] * bool(self.edges_pending) + [edge_note(e) for e in self.edges] + self.notes
+        """The notes with each edge's basis first, for the files that have no table of them (the
+        notices before them: the CSV's and XLSX's columns stay where they are)."""
+        return self.notices + [edge_note(e) for e in self.edges] + self.notes
 
     @property
     def outliers(self) -> list[dict]:
@@ -218,6 +231,41 @@ def edges_pending_notice(report: DailyReport) -> str:
             "ruleset version). Run the report again to use it; the cash figures do not change")
 
 
+def _rounds(n: int) -> str:
+    return f"{n:,} round" if n == 1 else f"{n:,} rounds"
+
+
+def decisions_pending_notice(report: DailyReport) -> str:
+    """Said of a report built before every one of its rounds' decisions was priced ("" otherwise):
+    how many rounds were still queued, and that a re-run (a provisional report's next refresh)
+    counts them. A report built before decisions were priced at all says that."""
+    summary = report.summary or {}
+    decisions = summary.get("decisions")
+    if decisions is None and "reaudit" in summary:  # built (every build says its re-audit), without them
+        return ("Built before the players' decisions were priced: the decisions' cost is not counted "
+                "(decision theo = theo). Run the report again to count it")
+    pending = (decisions or {}).get("pending", 0)
+    if not pending:
+        return ""
+    again = "the next refresh counts them" if report.provisional else "run the report again to count them"
+    were = "was" if pending == 1 else "were"
+    return (f"{_rounds(pending)} of the day {were} still queued for pricing when this report was built: "
+            f"their decisions' cost is not in it (the pricing takes seconds); {again}")
+
+
+def decisions_note(report: DailyReport) -> str:
+    """The standing note on the decisions: what decision theo is and how many seats were priced."""
+    decisions = (report.summary or {}).get("decisions")
+    if decisions is None:
+        return ""
+    seats = decisions.get("seats", 0)
+    return (f"Decision theo = theo win + the decisions' cost: the decisions of {seats:,} "
+            f"seat{'' if seats == 1 else 's'} priced (the three blackjack games; Hold'em Blackjack and Poker or Bust have none, so "
+            "their decision theo is their theo); "
+            f"{_rounds(decisions.get('pending', 0))} still queued for pricing when the report was built. "
+            "Play quality = decisions' cost / priced handle (lower is better play).")
+
+
 def provisional_status(report: DailyReport) -> str:
     """A finished provisional report's status: "Provisional — as of 14:05 EDT", not "done"
     (its figures stop at that time; the casino's zone). "" for any other report or state."""
@@ -263,6 +311,8 @@ def report_data(report: DailyReport) -> ReportData:
             f"{reaudit.get('settlement_changed_count', 0)} rounds now settle differently "
             "(the books keep the recorded revision until it is corrected)."
         )
+    if decisions_note(report):
+        notes.append(decisions_note(report))
     if summary.get("chain_problem"):
         notes.append(summary["chain_problem"])
     if report.chain_head:
@@ -283,6 +333,7 @@ def report_data(report: DailyReport) -> ReportData:
         notes=notes,
         edges=edge_sources(summary, wagers),
         edges_pending=edges_pending_notice(report),
+        decisions_pending=decisions_pending_notice(report),
     )
 
 
@@ -295,6 +346,9 @@ _SUMMED = (
     "win",
     "expected_win",
     "theo_win",
+    "decision_cost",
+    "decision_theo",
+    "decision_handle",
     "error_cost",
     "overpaid",
     "underpaid",
@@ -327,6 +381,7 @@ def period_data(casino, first: date, last: date, title: str) -> ReportData:
             if row["handle"]
             else None
         )
+        row["play_quality_pct"] = play_quality(row["decision_cost"], row["decision_handle"])
         levels[r["level"]].append(row)
     wrows = (
         ReportWagerLine.objects.filter(report__in=reports)

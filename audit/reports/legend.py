@@ -7,6 +7,8 @@ column counts" say the same thing.
 
 from __future__ import annotations
 
+from .decision_theo import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
+
 #: field -> (header, what it counts)
 COLUMNS: dict[str, tuple[str, str]] = {
     "rounds": ("Rounds", "Active rounds recorded in the gaming day; voided rounds are counted apart and "
@@ -27,6 +29,11 @@ COLUMNS: dict[str, tuple[str, str]] = {
                              "(the basis column says whether the edge is exact math or an assumption)."),
     "ci": ("95% interval", "Theoretical win +/- 1.96 standard deviations; a win outside it makes the "
                            "table an outlier (worth a look, not proof of anything)."),
+    # The players' decisions (decision_theo.py: the same texts as the ratings').
+    "decision_cost": DECISION_COST,
+    "decision_theo": DECISION_THEO,
+    "decision_handle": PRICED_HANDLE,
+    "play_quality_pct": PLAY_QUALITY,
     "error_cost": ("Errors lost(+)/saved(-)", "Dealer errors: recorded pay less correct pay. + the house "
                                               "lost money (overpaid), - players were shorted (underpaid)."),
     "taxes": ("TF taxes", "Taxpayer's Fortune taxes collected."),

@@ -19,6 +19,13 @@ from casino.models import Casino
 from tables.games import GAME_CHOICES
 from tables.models import Dealer, RulesetVersion
 
+from .decision_theo import (
+    DECISION_COST,
+    DECISION_THEO,
+    PLAY_QUALITY,
+    PRICED_HANDLE,
+    play_quality_text,
+)
 from .explain import WinExplanation, win_explanation
 
 EXACT, SIMULATED, ASSUMPTION = "exact", "simulated", "assumption"
@@ -227,6 +234,13 @@ class ReportLine(models.Model):
     ci_high = models.DecimalField(**_MONEY)
     outlier = models.BooleanField(default=False, help_text="Win outside the 95% interval.")
     theo_basis = models.CharField(max_length=40, blank=True)
+    # The players' decisions (decision_theo.py; audit/decisions prices them): 0 and None where
+    # none is priced (Hold'em Blackjack, Poker or Bust).
+    decision_cost = models.DecimalField(**_MONEY, help_text=DECISION_COST[1])
+    decision_theo = models.DecimalField(**_MONEY, help_text=DECISION_THEO[1])
+    decision_handle = models.DecimalField(**_MONEY, help_text=PRICED_HANDLE[1])
+    play_quality_pct = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True,
+                                           help_text=PLAY_QUALITY[1] + " In percent, to 2 decimals.")
     error_cost = models.DecimalField(
         **_MONEY, help_text="Recorded minus expected pays: lost (+) or saved (-)."
     )
@@ -283,6 +297,11 @@ class ReportLine(models.Model):
         if not self.cash_incomplete:
             return counted
         return f"{counted}; {self.cash_incomplete} left out (count pending or no inventory)"
+
+    @property
+    def play_quality_text(self) -> str:
+        """``0.84% of the priced handle``, or ``—`` without a priced handle (decision_theo.py)."""
+        return play_quality_text(self.play_quality_pct)
 
     @property
     def explanation(self) -> WinExplanation:

@@ -4,8 +4,8 @@ Landscape letter. Every page carries the casino and the day (the report's title)
 "Page x of y". A heading is never left alone at the foot of a page: a conditional page
 break before it asks for room for the heading and the first rows of its table (the table
 then splits across pages with its header row repeated); a chart moves with its heading. Sections: summary of the floor,
-pits, the tables of each pit, games, two charts by table with labelled axes (hold %, and win
-against theoretical win), outliers, every dealer, the floor's wager types, what each column
+pits, the tables of each pit, games, the players' decisions (decision theo beside theo), two charts
+by table with labelled axes (hold %, and win against theoretical win), outliers, every dealer, the floor's wager types, what each column
 counts (audit/reports/legend.py), notes and a sign-off block.
 """
 
@@ -38,6 +38,7 @@ from reportlab.platypus import (
 from casino.field_words import wager_label
 from tables.games import GAMES
 
+from .decision_theo import DECISION_THEO, PLAY_QUALITY, play_quality_text
 from .legend import legend
 from .theoretical import basis_words
 
@@ -271,6 +272,22 @@ def _all_units(levels) -> list[tuple[str, dict]]:
     return [(title, row) for level, title in _LEVEL_ORDER for row in levels.get(level, [])]
 
 
+def _decisions(levels, s) -> list:
+    """The players' decisions beside theo: decisions' cost, decision theo, priced handle and play
+    quality for the floor, every pit, game and table (decision_theo.py)."""
+    units = _all_units(levels)
+    if not units:
+        return []
+    body = [["Level", "Unit", "Theo win", "Decisions' cost", "Decision theo", "Priced handle", "Play quality"]]
+    for title, r in units:
+        body.append([title, Paragraph(escape(str(r["label"])), s["cell"]), money(r.get("theo_win")),
+                     money(r.get("decision_cost")), money(r.get("decision_theo")), money(r.get("decision_handle")),
+                     play_quality_text(r.get("play_quality_pct"))])
+    return [*heading("Players' decisions: decision theo = theo win + the decisions' cost", s["h2"]),
+            _grid(body, numeric_from=2),
+            Paragraph(escape(f"{DECISION_THEO[1]} {PLAY_QUALITY[1]}"), s["body"])]
+
+
 def _cash_sections(levels, s) -> list:
     """Cash figures, recorded play against cash, and why each unit won or lost (issue #17, 1-3)."""
     units = _all_units(levels)
@@ -452,7 +469,8 @@ def pdf_bytes(data) -> bytes:
     floor = (data.levels.get("floor") or [None])[0]
     pits = data.levels.get("pit", [])
     tables = data.levels.get("table", [])
-    pending = [Paragraph(f"<b>{escape(data.edges_pending)}.</b>", s["body"]), Spacer(1, 4)] if data.edges_pending else []
+    pending = [item for notice in data.notices
+               for item in (Paragraph(f"<b>{escape(notice)}.</b>", s["body"]), Spacer(1, 4))]
     story = [Paragraph(data.title, s["title"]), Paragraph(data.subtitle, s["subtitle"]), *pending, Spacer(1, 6),
              Paragraph("Summary", s["h2"]), *_summary(floor, s)]
     story += [*heading("Pits", s["h2"]), _units(pits, "Pit") if pits else Paragraph("No pits.", s["body"])]
@@ -468,6 +486,7 @@ def pdf_bytes(data) -> bytes:
         story.append(Paragraph("No table had action.", s["body"]))
     games = data.levels.get("game", [])
     story += [*heading("Games", s["h2"]), _units(games, "Game") if games else Paragraph("None.", s["body"])]
+    story += _decisions(data.levels, s)
     story += _cash_sections(data.levels, s)
     story += _charts(tables, "Hold % of handle by table", [("handle_hold_pct", "Hold % of handle", WIN_COLOR)],
                      "Hold % of handle (win / handle x 100)", s)

@@ -26,6 +26,7 @@ from casino.scoping import scope
 
 from .exporters import (
     FORMATS,
+    decisions_pending_notice,
     edges_pending_notice,
     period_file_write,
     provisional_banner,
@@ -207,6 +208,7 @@ def _context(request, report: DailyReport) -> dict:
         "formats": report_formats(report),
         "banner": provisional_banner(report),
         "edges_pending": edges_pending_notice(report),
+        "decisions_pending": decisions_pending_notice(report),
         "running": report.status in (DailyReport.QUEUED, DailyReport.RUNNING),
         "stale": run_is_stale(report),
         "status_words": provisional_status(report),

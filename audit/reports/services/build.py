@@ -12,9 +12,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from audit.decisions.selectors import table_games
 from tables.accounting.selectors_win import CashFigures
 from tables.models import Dealer, RulesetVersion, Table
 
+from ..decision_theo import decision_cost, decision_theo, play_quality
 from ..models import (
     LEVEL_FLOOR,
     LEVEL_GAME,
@@ -122,6 +124,9 @@ class _Unit:
     under: Decimal = ZERO
     taxes: Decimal = ZERO
     jackpots: Decimal = ZERO
+    # The priced decisions (decision_theo.py): their cost in money (exact) and the handle they serve.
+    decisions_cost: Decimal = ZERO
+    decisions_handle: Decimal = ZERO
     findings: dict = field(default_factory=dict)
     wagers: dict = field(default_factory=dict)  # (game, wager type) -> _WagerAcc
 
@@ -133,6 +138,8 @@ class _Unit:
         self.under += other.under
         self.taxes += other.taxes
         self.jackpots += other.jackpots
+        self.decisions_cost += other.decisions_cost
+        self.decisions_handle += other.decisions_handle
         for kind, (n, amount) in other.findings.items():
             mine = self.findings.setdefault(kind, [0, ZERO])
             mine[0] += n
@@ -146,16 +153,22 @@ def _basis(bases: set) -> str:
 
 
 def build_lines(
-    report, combined: dict
+    report, combined: dict, decisions: dict | None = None
 ) -> tuple[list[ReportLine], list[ReportWagerLine], list[DealerLine], dict]:
-    """Unsaved lines of every level, the dealers' lines, and facts for the summary."""
+    """Unsaved lines of every level, the dealers' lines, and facts for the summary.
+
+    ``decisions``: ``{(table id, game): DecisionFigures}`` of the day's priced decisions
+    (audit.decisions.selectors.table_games; None: read them for the whole day)."""
     book = OddsBook()
     cash = day_cash(report.casino_id, report.gaming_day)
+    if decisions is None:
+        decisions = table_games(report.casino_id, report.gaming_day)
     table_ids = (
         set(combined["tables"])
         | {k[0] for k in combined["wagers"]}
         | {k[0] for k in combined["findings"]}
         | set(cash)  # a table that counted money but recorded no round is what the cash side is for
+        | {k[0] for k in decisions}
     )
     tables = {t.pk: t for t in Table.objects.filter(pk__in=table_ids).select_related("pit")}
     versions = {
@@ -196,6 +209,10 @@ def build_lines(
     for (table_id, kind), (n, amount) in combined["findings"].items():
         unit = units[table_id]
         unit.findings[kind] = [n, amount]
+    for (table_id, _game), figures in decisions.items():
+        unit = units[table_id]
+        unit.decisions_cost += figures.cost
+        unit.decisions_handle += figures.handle
 
     cash_of: dict[tuple[str, str], tuple] = {}  # (level, key) -> (CashFigures, Reconciliation | None)
     for pk, unit in units.items():
@@ -279,6 +296,10 @@ def build_lines(
                 ci_high=_cents(high),
                 outlier=bool(total.handle) and not (_cents(low) <= win <= _cents(high)),
                 theo_basis=_basis(total.bases),
+                decision_cost=decision_cost(unit.decisions_cost),
+                decision_theo=decision_theo(total.theo, unit.decisions_cost),
+                decision_handle=_cents(unit.decisions_handle),
+                play_quality_pct=play_quality(unit.decisions_cost, unit.decisions_handle),
                 error_cost=_cents(total.error),
                 overpaid=_cents(unit.over),
                 underpaid=_cents(unit.under),

@@ -29,6 +29,7 @@ from django.db.models import F, Min
 from django.utils import timezone
 
 from audit import chain_verify
+from audit.decisions.selectors import pending_rounds, table_games
 from audit.jackpots.models import LedgerTransaction
 from casino.gaming_day import (
     current_gaming_day,  # noqa: F401 (callers import it from here)
@@ -441,7 +442,12 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
         return None
     run_heartbeat(report_id, run_id, "combine")
     combined = combine_partials([c.partial for c in chunks])
-    lines, wager_lines, dealer_rows, facts = build_lines(report, combined)
+    # The decisions' prices of the rounds the run planned (a provisional run's later rounds wait
+    # for its next refresh, as their theo does), and how many of them the pricing had not reached.
+    through_round = max((c.last_round for c in chunks), default=0)
+    decisions = table_games(report.casino_id, report.gaming_day, through_round)
+    decisions_pending = pending_rounds(report.casino_id, report.gaming_day, through_round)
+    lines, wager_lines, dealer_rows, facts = build_lines(report, combined, decisions)
     reaudit = {"replayed": 0, "new_findings": 0, "settlement_changed": [], "errors": []}
     for c in chunks:
         part = c.partial.get("reaudit", {})
@@ -483,6 +489,7 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
                 "engine_version": ENGINE_VERSION,
             },
             "liability": liability.as_dict(),
+            "decisions": {"pending": decisions_pending, "seats": sum(f.seats for f in decisions.values())},
             "chunks": [
                 {"index": c.index, "rounds": c.rounds, "seconds": round(c.seconds or 0, 3)}
                 for c in chunks
