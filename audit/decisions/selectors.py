@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Sum
 
+from tables.games.vocabulary.cards import TEXT
 from tables.models import Round
 
 from .models import DecisionPending, SeatDecisions
@@ -69,3 +70,42 @@ def pending_rounds(casino_id: int, gaming_day: date, through_round: int | None =
     if through_round is not None:
         rounds = rounds.filter(pk__lte=through_round)
     return DecisionPending.objects.filter(gaming_day=gaming_day, round_id__in=rounds.values("pk")).count()
+
+
+#: The decisions' actions as the pages name them.
+ACTION_WORDS = {
+    "hit": "Hit", "stand": "Stand", "double": "Double down", "split": "Split", "insurance": "Insurance",
+    "decline": "No insurance", "even_money": "Even money", "fold": "Fold", "bet": "Bet",
+}
+
+
+@dataclass(frozen=True)
+class DecisionRow:
+    seat: int
+    player: str
+    hand: int
+    cards: str  # the cards held when deciding, as the round writes them
+    taken: str
+    best: str
+    values: str  # each legal action's expected value, as a percentage of its stake
+    cost: Decimal  # in money, to the cent
+    optimal: bool
+
+
+def round_decisions(round_id: int, gaming_day: date) -> tuple[list[DecisionRow], list[str], bool]:
+    """The priced decisions of one round for the desk's round page (seats in order, decisions as
+    played), the unpriced ones with the reason, and whether the round is still queued."""
+    rows: list[DecisionRow] = []
+    unpriced: list[str] = []
+    for seat in SeatDecisions.objects.filter(round_id=round_id, gaming_day=gaming_day).order_by("seat"):
+        for d in seat.decisions:
+            values = ", ".join(f"{ACTION_WORDS.get(a, a)} {v * 100:+.2f}%"
+                               for a, v in sorted(d["values"].items(), key=lambda kv: -kv[1]))
+            cost = (Decimal(d["stake"]) * Decimal(repr(d["cost"]))).quantize(Decimal("0.01"))
+            rows.append(DecisionRow(seat.seat, seat.player, d["hand"] + 1, " ".join(TEXT[c] for c in d["cards"]),
+                                    ACTION_WORDS.get(d["action"], d["action"]), ACTION_WORDS.get(d["best"], d["best"]),
+                                    values, cost, d["cost"] == 0))
+        unpriced += [f"Seat {seat.seat}, hand {u['hand'] + 1}: {ACTION_WORDS.get(u['action'], u['action'])} "
+                     f"not priced ({u['why']})" for u in seat.unpriced]
+    queued = DecisionPending.objects.filter(round_id=round_id).exists()
+    return rows, unpriced, queued

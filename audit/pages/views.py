@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from audit.decisions.selectors import round_decisions
 from audit.pages.forms import PeriodForm, QueueFilterForm, ReviewForm
 from audit.reports.selectors_cash import open_unexplained_findings
 from audit.rollups.selectors import (
@@ -37,6 +38,7 @@ from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
+from tables.games.decision_prices import NOT_PRICED, ROUND_PRICES
 from tables.models import WAGER_ORDER, Dealer, Finding, Round, Wager
 from tables.pages.present import data_diff, dealer_did_words, net_words, round_view
 
@@ -170,6 +172,7 @@ def round_detail(request, pk: int):
     for f in findings:
         f.history_rows = histories.get(f.pk, [])
         f.kind_words = KIND_WORDS.get(f.kind, f.kind)
+    decisions, unpriced, priced_soon = round_decisions(rnd.pk, day)
     return render(
         request,
         "surveillance/round.html",
@@ -183,6 +186,11 @@ def round_detail(request, pk: int):
             "review_form": ReviewForm(),
             "may_review": has_role(request.user, *REVIEWERS),
             "summary": current.audit.get("summary", {}),
+            "decisions": decisions,
+            "decisions_unpriced": unpriced,
+            "decisions_queued": priced_soon,
+            "decisions_priced_game": rnd.game in ROUND_PRICES,
+            "decisions_why_not": NOT_PRICED.get(rnd.game, ""),
         },
     )
 

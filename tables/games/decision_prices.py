@@ -16,13 +16,26 @@ from collections.abc import Callable
 from typing import Any
 
 from .blackjack.decisions import RoundPrices, round_prices
-from .vocabulary.catalogue import ANTE_UP_21, BLACKJACK_TIE, UPCARD_LUCK_21
+from .vocabulary.catalogue import (
+    ANTE_UP_21,
+    BLACKJACK_TIE,
+    HOLDEM_BLACKJACK,
+    POKER_OR_BUST,
+    UPCARD_LUCK_21,
+)
 
 #: game -> (parsed round, rules) -> RoundPrices.
 ROUND_PRICES: dict[str, Callable[[Any, Any], RoundPrices]] = {
     ANTE_UP_21: round_prices,
     UPCARD_LUCK_21: round_prices,
     BLACKJACK_TIE: round_prices,
+}
+
+#: Why a game's decisions are not priced, in the pages' words.
+NOT_PRICED = {
+    POKER_OR_BUST: "a six-deck shoe's draws are beyond the engine's exact math today (each draw is priced on a "
+                   "short shoe only)",
+    HOLDEM_BLACKJACK: "the players play against each other: the house has no stake in a decision",
 }
 
 #: Bumped whenever a price the engine gives may change: rows priced with another version are

@@ -211,3 +211,21 @@ def test_two_passes_take_different_rounds_and_a_dead_pass_leaves_its_rounds_to_t
     monkeypatch.setattr(pricing.timezone, "now", lambda: later)
     assert price_all_pending() == 3
     assert {r.round_id for r in SeatDecisions.objects.all()} == {r.pk for r in made}
+
+
+def test_the_desks_round_page_shows_each_decision_against_the_best_play(floor, client):
+    rnd = _record(floor, "blackjack_tie", ["TH", "7C"], [
+        _seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"]), _seat(2, "P-2", "10.00", ["TS", "QD"], ["stand"])])
+    client.force_login(user_with_role("surveillance"))
+    page = client.get(f"/desk/rounds/{rnd.pk}/").content.decode()
+    assert "Being priced" in page
+    price_all_pending()
+    page = client.get(f"/desk/rounds/{rnd.pk}/").content.decode()
+    section = page[page.index('id="decisions"'):page.index('id="findings"')]
+    cost = SeatDecisions.objects.get(round_id=rnd.pk, seat=1).cost.quantize(Decimal("0.01"))
+    assert "TS 2D" in section and "Stand" in section and "Hit" in section and f"{cost:,}" in section
+    assert section.count('class="differs"') == 1  # the 12 stood against a ten; the 20 stood is the best play
+    poker = round_record(table=floor["tables"]["poker_or_bust"], data=ROUNDS["poker_or_bust"]["correct"][0],
+                         author=floor["pitboss"]).round
+    page = client.get(f"/desk/rounds/{poker.pk}/").content.decode()
+    assert "beyond the engine" in page[page.index('id="decisions"'):page.index('id="findings"')]
