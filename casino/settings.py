@@ -387,6 +387,11 @@ REPORTS_SLICE_ATTEMPTS = env_int("REPORTS_SLICE_ATTEMPTS", 3, minimum=1)
 #: of r (true count against bet) is above this, over at least this many rounds.
 ADVANTAGE_FLAG_LOWER_BOUND = env_number("ADVANTAGE_FLAG_LOWER_BOUND", 0.3, low=-1.0, high=1.0)
 ADVANTAGE_FLAG_MIN_ROUNDS = env_int("ADVANTAGE_FLAG_MIN_ROUNDS", 30, minimum=4)
+#: The play signals (audit/advantage/plays.py: hole-card play, play against the count): flagged at
+#: this one-sided level (the hole-card signal's exact tail; the count signal's z at its quantile,
+#: 3.72), over at least this many deviations from the upcard-best play.
+ADVANTAGE_PLAY_FLAG_P = env_number("ADVANTAGE_PLAY_FLAG_P", 0.0001, low=1e-9, high=0.5)
+ADVANTAGE_PLAY_FLAG_MIN_DEVIATIONS = env_int("ADVANTAGE_PLAY_FLAG_MIN_DEVIATIONS", 10, minimum=1)
 #: A gaming day (or table) of at most this many count lines is counted in the request when its
 #: stored result is not current; a larger one is recounted by the worker (audit/advantage/results.py).
 ADVANTAGE_INLINE_LINES = env_int("ADVANTAGE_INLINE_LINES", 10_000, minimum=0)

@@ -68,7 +68,8 @@ class DayResult(models.Model):
 
     ``computed_at`` None: no result yet, only a recount asked for (``requested_at``). Current
     while ``changes`` equals the sum of the :class:`DayChange` rows it covers and the thresholds
-    are the settings' (selectors.Thresholds)."""
+    are the settings' (selectors.Thresholds) and, for the play signals, as many of the day's rounds
+    are still queued for pricing as when it was counted (``unpriced``)."""
 
     casino = models.ForeignKey(Casino, on_delete=models.CASCADE, related_name="+", db_index=False)
     gaming_day = models.DateField()
@@ -77,6 +78,11 @@ class DayResult(models.Model):
     changes = models.PositiveBigIntegerField(default=0, help_text="The DayChange stamp it was computed at.")
     lower_bound = models.FloatField(null=True, blank=True)
     min_rounds = models.PositiveIntegerField(null=True, blank=True)
+    play_alpha = models.FloatField(null=True, blank=True, help_text="The play signals' level it was judged at.")
+    play_min = models.PositiveIntegerField(null=True, blank=True, help_text="... and their minimum deviations.")
+    unpriced = models.PositiveIntegerField(default=0, help_text=(
+        "The day's rounds queued for their decisions' prices (audit/decisions) when counted: their decisions "
+        "are not in the play signals; current only while the queue still holds as many."))
     rounds = models.PositiveIntegerField(default=0)
     shoes = models.PositiveIntegerField(default=0)
     players = models.PositiveIntegerField(default=0)
@@ -109,6 +115,22 @@ class DayResultPlayer(models.Model):
     mean_bet_low = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     mean_bet_high = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     signal = models.CharField(max_length=20)
+    # The play signals (plays.py): hole-card play ...
+    hole_rounds = models.PositiveIntegerField(default=0)
+    hole_deviations = models.PositiveIntegerField(default=0)
+    hole_observed = models.PositiveIntegerField(default=0, help_text="O: deviations that beat the best given the hole.")
+    hole_expected = models.FloatField(default=0.0, help_text="E: their sum of chances with the hole card unknown.")
+    hole_z = models.FloatField(null=True, blank=True)
+    hole_p = models.FloatField(null=True, blank=True, help_text="P(O or more) with the hole card unknown.")
+    hole_signal = models.CharField(max_length=20, default="none")
+    # ... and play against the count.
+    play_decisions = models.PositiveIntegerField(default=0)
+    play_deviations = models.PositiveIntegerField(default=0)
+    play_informative = models.PositiveIntegerField(default=0)
+    play_r = models.FloatField(null=True, blank=True)
+    play_z = models.FloatField(null=True, blank=True)
+    play_signal = models.CharField(max_length=20, default="none")
+    deviations = models.TextField(default="[]", help_text="The deviations as serializers.deviations_json writes them.")
     counts = models.TextField(help_text='The page\'s: JSON [[round, table label, sequence, shoe, running count, '
                               'cards seen, decks, "bet"], ...].')
     pairs = models.TextField(help_text="The API's: the pairs as serializers.pairs_json writes them.")

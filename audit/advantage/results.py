@@ -28,14 +28,14 @@ from itertools import groupby
 
 from django.conf import settings
 from django.db import IntegrityError, connections, router, transaction
-from django.db.models import F, Sum, TextField, Value
+from django.db.models import Count, F, Sum, TextField, Value
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from audit.advantage.count import decks_remaining, true_count, walk
-from audit.advantage.models import DayChange, DayResult, DayResultPlayer
+from audit.advantage.models import CountLine, DayChange, DayResult, DayResultPlayer
+from audit.advantage.plays import CountFigures, HoleFigures, PlayFigures
 from audit.advantage.selectors import (
-    OPEN_SIGNALS,
     SIGNAL_WORDS,
     AdvantageDay,
     Pair,
@@ -43,10 +43,13 @@ from audit.advantage.selectors import (
     Thresholds,
     advantage_day,
     day_of,
+    day_plays,
     day_rounds,
+    row_opened,
 )
-from audit.advantage.serializers import pairs_json
+from audit.advantage.serializers import deviation_rows, pairs_json
 from audit.advantage.stats import Correlation
+from audit.decisions.models import DecisionPending
 from casino.outbox import task_enqueue
 
 log = logging.getLogger(__name__)
@@ -75,16 +78,29 @@ class StoredRow:
     mean_bet_low: Decimal | None
     mean_bet_high: Decimal | None
     signal: str
+    #: The play signals' figures (their deviations in ``deviations_text``, read as pairs are).
+    plays: PlayFigures = field(default_factory=PlayFigures)
     #: The page's: the rounds of the ``?player=`` row (empty for the others).
     pairs: list[Pair] = field(default_factory=list)
     #: The page's: an opened row's rounds as made when the day was counted (selectors.OPEN_SIGNALS).
     pairs_html: str = ""
     #: The API's: every pair, as serializers.pairs_json made them when the day was counted.
     pairs_json: str = "[]"
+    #: The player's deviations as serializers.deviations_json made them (the API's, and the
+    #: page's ``?player=`` row; "[]" for the others).
+    deviations_text: str = "[]"
 
     @property
     def signal_words(self) -> str:
         return SIGNAL_WORDS[self.signal]
+
+    @property
+    def opened(self) -> bool:
+        return row_opened(self.signal, self.plays.hole.signal, self.plays.count.signal)
+
+    @property
+    def deviation_rows(self) -> list[dict]:
+        return deviation_rows(self.deviations_text)
 
 
 @dataclass
@@ -101,6 +117,8 @@ class DayAnswer:
     as_of: datetime | None
     #: The day's count lines (its size): given when the figures are not current.
     lines: int | None = None
+    #: The day's rounds still queued for pricing when counted: not in the play signals yet.
+    unpriced: int = 0
     recount_queued: bool = False
     _day: AdvantageDay | None = None
     _result: DayResult | None = None
@@ -153,9 +171,23 @@ def _stamp(gaming_day: date, casino_id: int, table_id: int | None) -> tuple[int,
     return sums["changes"] or 0, sums["lines"] or 0
 
 
-def _is_current(result: DayResult | None, changes: int, thresholds: Thresholds) -> bool:
+def _unpriced(gaming_day: date, casino_id: int, table_id: int | None) -> int:
+    """The day's rounds (of the table, or of the casino's tables) queued for their decisions' prices
+    (audit/decisions' DecisionPending, a handful while rounds are being recorded): the play signals
+    do not see them yet. A round is queued only in the transaction that moves its table's
+    DayChange on, so at one stamp this count only falls, as rounds are priced."""
+    lines = CountLine.objects.filter(gaming_day=gaming_day)
+    lines = lines.filter(table_id=table_id) if table_id is not None else lines.filter(table__pit__casino_id=casino_id)
+    return DecisionPending.objects.filter(gaming_day=gaming_day, round_id__in=lines.values("round_id")).count()
+
+
+def _thresholds_of(result: DayResult) -> Thresholds:
+    return Thresholds(result.lower_bound, result.min_rounds, result.play_alpha, result.play_min)
+
+
+def _is_current(result: DayResult | None, changes: int, unpriced: int, thresholds: Thresholds) -> bool:
     return (result is not None and result.computed_at is not None and result.changes == changes
-            and (result.lower_bound, result.min_rounds) == (thresholds.lower_bound, thresholds.min_rounds))
+            and result.unpriced == unpriced and _thresholds_of(result) == thresholds)
 
 
 def day_answer(gaming_day: date, *, casino_id: int, table_id: int | None = None) -> DayAnswer:
@@ -164,17 +196,20 @@ def day_answer(gaming_day: date, *, casino_id: int, table_id: int | None = None)
     # The stamp is read before the lines: a round recorded in between makes the stored result
     # look older than it is (recounted once more), never newer.
     changes, lines = _stamp(gaming_day, casino_id, table_id)
+    # Read after the stamp and before the decisions: a round priced in between is counted as
+    # still queued (the result is recounted once more), never the other way.
+    unpriced = _unpriced(gaming_day, casino_id, table_id)
     result = DayResult.objects.filter(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id).first()
-    if _is_current(result, changes, thresholds):
+    if _is_current(result, changes, unpriced, thresholds):
         return _stored_answer(result, CURRENT)
     if lines <= settings.ADVANTAGE_INLINE_LINES:
         now = timezone.now()
         day = advantage_day(gaming_day, casinos={casino_id}, table_id=table_id, thresholds=thresholds)
         if lines:
             result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id, changes=changes, day=day,
-                         at=now)
+                         at=now, unpriced=unpriced)
         return DayAnswer(gaming_day=gaming_day, status=CURRENT, thresholds=thresholds, rounds=day.rounds,
-                         shoes=day.shoes, players=len(day.rows), as_of=now, _day=day)
+                         shoes=day.shoes, players=len(day.rows), as_of=now, unpriced=unpriced, _day=day)
     queued = recount_request(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id)
     if result is not None and result.computed_at is not None:
         answer = _stored_answer(result, STALE)
@@ -185,13 +220,16 @@ def day_answer(gaming_day: date, *, casino_id: int, table_id: int | None = None)
 
 
 def _stored_answer(result: DayResult, status: str) -> DayAnswer:
-    return DayAnswer(gaming_day=result.gaming_day, status=status,
-                     thresholds=Thresholds(result.lower_bound, result.min_rounds), rounds=result.rounds,
-                     shoes=result.shoes, players=result.players, as_of=result.computed_at, _result=result)
+    return DayAnswer(gaming_day=result.gaming_day, status=status, thresholds=_thresholds_of(result),
+                     rounds=result.rounds, shoes=result.shoes, players=result.players, as_of=result.computed_at,
+                     unpriced=result.unpriced, _result=result)
 
 
 _ROW_FIELDS = ("player", "n", "r", "ci_low", "ci_high", "min_bet", "max_bet", "spread", "mean_bet_low",
                "mean_bet_high", "signal")
+_PLAY_FIELDS = ("hole_rounds", "hole_deviations", "hole_observed", "hole_expected", "hole_z", "hole_p",
+                "hole_signal", "play_decisions", "play_deviations", "play_informative", "play_r", "play_z",
+                "play_signal")
 
 
 def _stored_rows(result: DayResult, start: int, stop: int, *, player: str | None, api: bool) -> list[StoredRow]:
@@ -200,13 +238,18 @@ def _stored_rows(result: DayResult, start: int, stop: int, *, player: str | None
         rows = rows.filter(player=player)
     text = F("pairs") if api else F("counts") if player else Value("", output_field=TextField())
     html = Value("", output_field=TextField()) if api else F("pairs_html")
+    deviations = F("deviations") if api or player else Value("[]", output_field=TextField())
     out = []
-    for *figures, pairs, made in rows.annotate(text=text, html=html).values_list(
-            *_ROW_FIELDS, "text", "html")[start:stop]:
-        name, n, r, low, high, min_bet, max_bet, spread, mean_low, mean_high, signal = figures
+    for *figures, pairs, made, deviated in rows.annotate(text=text, html=html, deviated=deviations).values_list(
+            *_ROW_FIELDS, *_PLAY_FIELDS, "text", "html", "deviated")[start:stop]:
+        name, n, r, low, high, min_bet, max_bet, spread, mean_low, mean_high, signal = figures[:len(_ROW_FIELDS)]
+        h_rounds, h_dev, h_obs, h_exp, h_z, h_p, h_signal, c_dec, c_dev, c_inf, c_r, c_z, c_signal = \
+            figures[len(_ROW_FIELDS):]
         row = StoredRow(player=name, n=n, correlation=Correlation(r, low, high) if r is not None else None,
                         min_bet=min_bet, max_bet=max_bet, spread=spread, mean_bet_low=mean_low,
-                        mean_bet_high=mean_high, signal=signal, pairs_html=made)
+                        mean_bet_high=mean_high, signal=signal, pairs_html=made, deviations_text=deviated,
+                        plays=PlayFigures(hole=HoleFigures(h_rounds, h_dev, h_obs, h_exp, h_z, h_p, h_signal),
+                                          count=CountFigures(c_dec, c_dev, c_inf, c_r, c_z, c_signal)))
         if api:
             row.pairs_json = pairs
         elif player:
@@ -236,7 +279,7 @@ def counts_decode(text: str) -> list[Pair]:
 
 
 def result_store(*, casino_id: int, gaming_day: date, table_id: int | None, changes: int,
-                 day: AdvantageDay, at: datetime | None = None) -> bool:
+                 day: AdvantageDay, at: datetime | None = None, unpriced: int = 0) -> bool:
     """Store ``day`` as the result of its key, computed at the stamp ``changes`` (``at``: when its
     count began, default now), in place of the one stored; False when another writer stored the
     key's first result meanwhile."""
@@ -254,6 +297,8 @@ def result_store(*, casino_id: int, gaming_day: date, table_id: int | None, chan
                 result.player_rows.all().delete()
             result.changes, result.computed_at = changes, now
             result.lower_bound, result.min_rounds = day.thresholds.lower_bound, day.thresholds.min_rounds
+            result.play_alpha, result.play_min = day.thresholds.play_alpha, day.thresholds.play_min
+            result.unpriced = unpriced
             result.rounds, result.shoes, result.players = day.rounds, day.shoes, len(day.rows)
             result.save()
             # A few hundred rows at a time, each row's pairs dropped once written: a busy day's
@@ -284,14 +329,19 @@ def _players_insert(rows: list[DayResultPlayer]) -> None:
 
 def _player_row(result: DayResult, rank: int, row: PlayerRow) -> DayResultPlayer:
     c = row.correlation
+    hole, count = row.plays.hole, row.plays.count
     stored = DayResultPlayer(
         result=result, rank=rank, player=row.player, n=row.n, r=c.r if c else None, ci_low=c.low if c else None,
         ci_high=c.high if c else None, min_bet=row.min_bet, max_bet=row.max_bet, spread=row.spread,
         mean_bet_low=row.mean_bet_low, mean_bet_high=row.mean_bet_high, signal=row.signal,
+        hole_rounds=hole.rounds, hole_deviations=hole.deviations, hole_observed=hole.observed,
+        hole_expected=hole.expected, hole_z=hole.z, hole_p=hole.p_value, hole_signal=hole.signal,
+        play_decisions=count.decisions, play_deviations=count.deviations, play_informative=count.informative,
+        play_r=count.r, play_z=count.z, play_signal=count.signal, deviations=row.deviations_text,
         counts=counts_encode(row), pairs=pairs_json(row.pairs),
         # The rows the page opens are made once here (a flagged player of a busy day has ~1,000
         # rounds; rendering them took the page seconds), by the page's own template.
-        pairs_html=render_to_string(PAIRS_TEMPLATE, {"row": row}) if row.signal in OPEN_SIGNALS else "")
+        pairs_html=render_to_string(PAIRS_TEMPLATE, {"row": row}) if row.opened else "")
     # PlayerRow keeps its pairs once made (cached_property): they go with this row.
     row.__dict__.pop("pairs", None)
     return stored
@@ -306,14 +356,21 @@ def day_results_compute(*, casino_id: int, gaming_day: date) -> int:
                   .values_list("table_id", "changes"))
     if not stamps:  # no count line of the casino that day: nothing to count
         return 0
+    # The rounds queued for pricing, per table, read after the stamps and before the decisions.
+    queued = dict(CountLine.objects.filter(gaming_day=gaming_day, table__pit__casino_id=casino_id, round_id__in=
+                                           DecisionPending.objects.filter(gaming_day=gaming_day).values("round_id"))
+                  .order_by().values("table_id").annotate(n=Count("round_id")).values_list("table_id", "n"))
     counted = list(walk(day_rounds(gaming_day, casinos={casino_id})))
+    plays = day_plays(gaming_day, casinos={casino_id})  # a seat's round is in one table's part of the walk
     stored = int(result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=None,
-                              changes=sum(stamps.values()), day=day_of(gaming_day, counted, thresholds), at=at))
+                              changes=sum(stamps.values()), day=day_of(gaming_day, counted, thresholds, plays), at=at,
+                              unpriced=sum(queued.values())))
     by_table = {table_id: list(part) for table_id, part in groupby(counted, key=lambda c: c.round.table_id)}
     for table_id in sorted(stamps.keys() | by_table.keys()):
         stored += result_store(casino_id=casino_id, gaming_day=gaming_day, table_id=table_id,
                                changes=stamps.get(table_id, 0),
-                               day=day_of(gaming_day, by_table.get(table_id, []), thresholds), at=at)
+                               day=day_of(gaming_day, by_table.get(table_id, []), thresholds, plays), at=at,
+                               unpriced=queued.get(table_id, 0))
     return stored
 
 

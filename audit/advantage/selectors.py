@@ -1,5 +1,7 @@
 """The advantage-play read: the count before every round of a gaming day, and per player the
-pairs (true count, bet) with r, its 95% interval, the bet spread and a signal.
+pairs (true count, bet) with r, its 95% interval, the bet spread and a signal; beside them the
+two play signals of the player's priced decisions (plays.py: hole-card play, play against the
+count), read from audit/decisions' SeatDecisions.
 
 Bounded to one gaming day (one table or all the reader's tables): never all of history.
 """
@@ -16,8 +18,14 @@ from django.conf import settings
 from audit.advantage.count import CountedRound, RoundCards, walk
 from audit.advantage.lines import line_cards, lines_bets
 from audit.advantage.models import CountLine
+from audit.advantage.plays import FLAG as PLAY_FLAG
+from audit.advantage.plays import PlayFigures, SeatPlay, play_figures
+from audit.advantage.serializers import deviation_rows, deviations_json
 from audit.advantage.stats import Correlation, NoVariation, correlation_interval
+from audit.decisions.models import SeatDecisions
 from casino.scoping import narrow
+from tables.games.blackjack.strategy_math import Rules
+from tables.models import RulesetVersion
 
 CENT = Decimal("0.01")
 #: The true counts the two mean bets are taken at (a counter bets small at <= 0, big at >= +2).
@@ -41,10 +49,13 @@ SIGNAL_WORDS = {
 class Thresholds:
     lower_bound: float
     min_rounds: int
+    play_alpha: float  # the play signals' one-sided level (plays.py)
+    play_min: int  # ... and their minimum deviations
 
     @classmethod
     def from_settings(cls) -> Thresholds:
-        return cls(settings.ADVANTAGE_FLAG_LOWER_BOUND, settings.ADVANTAGE_FLAG_MIN_ROUNDS)
+        return cls(settings.ADVANTAGE_FLAG_LOWER_BOUND, settings.ADVANTAGE_FLAG_MIN_ROUNDS,
+                   settings.ADVANTAGE_PLAY_FLAG_P, settings.ADVANTAGE_PLAY_FLAG_MIN_DEVIATIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +80,24 @@ class PlayerRow:
     bets: list[Decimal] = field(default_factory=list)
     correlation: Correlation | None = None
     signal: str = TOO_FEW
+    #: The two play signals of the player's priced decisions (none priced: empty figures).
+    plays: PlayFigures = field(default_factory=PlayFigures)
+
+    @property
+    def opened(self) -> bool:
+        """The page lists this row's rounds without being asked: watched or flagged by any signal."""
+        return row_opened(self.signal, self.plays.hole.signal, self.plays.count.signal)
+
+    @cached_property
+    def deviations_text(self) -> str:
+        """The player's deviations as the API gives them (serializers.deviations_json)."""
+        where = {c.round.round_id: (c.round.table_label, c.round.sequence) for c in self.counted}
+        return deviations_json(self.plays.deviations, where)
+
+    @property
+    def deviation_rows(self) -> list[dict]:
+        """The deviations as the page lists them (the API's JSON read back: one definition)."""
+        return deviation_rows(self.deviations_text)
 
     @cached_property
     def pairs(self) -> list[Pair]:
@@ -137,9 +166,37 @@ def day_rounds(gaming_day: date, *, casinos, table_id: int | None = None) -> lis
             in zip(rows, bets, strict=True)]
 
 
-def player_rows(counted: list[CountedRound], thresholds: Thresholds) -> list[PlayerRow]:
-    """Per player identifier: the rounds and bets, r and its interval, and the signal. Flagged
-    first, then by the interval's lower bound, then by the player."""
+def row_opened(signal: str, hole_signal: str, count_signal: str) -> bool:
+    return signal in OPEN_SIGNALS or PLAY_FLAG in (hole_signal, count_signal)
+
+
+def row_rank(signal: str, hole_signal: str, count_signal: str) -> int:
+    """The page's order: flagged by any signal, then watched, then the others."""
+    if signal == FLAG or PLAY_FLAG in (hole_signal, count_signal):
+        return 0
+    return 1 if signal == WATCH else 2
+
+
+def day_plays(gaming_day: date, *, casinos, table_id: int | None = None) -> dict[int, list[SeatPlay]]:
+    """The day's priced seats with a player (audit/decisions' SeatDecisions), by round id: what the
+    play signals read. One query, and one for the rulesets' versions."""
+    rows = narrow(SeatDecisions.objects, casinos, "casino").filter(gaming_day=gaming_day).exclude(player="")
+    if table_id is not None:
+        rows = rows.filter(table_id=table_id)
+    got = list(rows.order_by("round_id", "seat").values_list(
+        "round_id", "player", "ruleset_version_id", "upcard", "hole", "decisions"))
+    rules = {v.pk: Rules.of(v.rules()) for v in RulesetVersion.objects.filter(pk__in={g[2] for g in got})}
+    out: dict[int, list[SeatPlay]] = {}
+    for round_id, player, version, upcard, hole, decisions in got:
+        out.setdefault(round_id, []).append(SeatPlay(round_id, player, rules[version], upcard, hole, decisions))
+    return out
+
+
+def player_rows(counted: list[CountedRound], thresholds: Thresholds,
+                plays: dict[int, list[SeatPlay]] | None = None) -> list[PlayerRow]:
+    """Per player identifier: the rounds and bets, r and its interval, the signal, and the play
+    signals of the player's seats in ``plays`` (by round id). Flagged by any signal first, then
+    watched, then by the interval's lower bound, then by the player."""
     by_player: dict[str, PlayerRow] = {}
     for c in counted:
         for player, bet in c.round.bets:
@@ -152,8 +209,13 @@ def player_rows(counted: list[CountedRound], thresholds: Thresholds) -> list[Pla
     for row in rows:
         row.correlation, row.signal = judge([c.true_count for c in row.counted], list(map(float, row.bets)),
                                             thresholds)
-    order = {FLAG: 0, WATCH: 1}
-    rows.sort(key=lambda r: (order.get(r.signal, 2), -(r.correlation.low if r.correlation else -2.0), r.player))
+        if plays:
+            seats = [(seat, c.true_count) for c in row.counted for seat in plays.get(c.round.round_id, ())
+                     if seat.player == row.player]
+            if seats:
+                row.plays = play_figures(seats, alpha=thresholds.play_alpha, min_deviations=thresholds.play_min)
+    rows.sort(key=lambda r: (row_rank(r.signal, r.plays.hole.signal, r.plays.count.signal),
+                             -(r.correlation.low if r.correlation else -2.0), r.player))
     return rows
 
 
@@ -174,13 +236,16 @@ def advantage_day(gaming_day: date, *, casinos, table_id: int | None = None,
                   thresholds: Thresholds | None = None) -> AdvantageDay:
     """Everything the page and the API show for a gaming day (one table or all)."""
     thresholds = thresholds or Thresholds.from_settings()
-    return day_of(gaming_day, list(walk(day_rounds(gaming_day, casinos=casinos, table_id=table_id))), thresholds)
+    counted = list(walk(day_rounds(gaming_day, casinos=casinos, table_id=table_id)))
+    return day_of(gaming_day, counted, thresholds, day_plays(gaming_day, casinos=casinos, table_id=table_id))
 
 
-def day_of(gaming_day: date, counted: list[CountedRound], thresholds: Thresholds) -> AdvantageDay:
+def day_of(gaming_day: date, counted: list[CountedRound], thresholds: Thresholds,
+           plays: dict[int, list[SeatPlay]] | None = None) -> AdvantageDay:
     """The day's figures from its counted rounds. A table's rounds counted in a walk of many
     tables are counted as in a walk of that table alone (the walk starts each table afresh), so
     results.py counts a day once and takes each table's figures from its part."""
     return AdvantageDay(
-        gaming_day=gaming_day, thresholds=thresholds, rows=player_rows(counted, thresholds), rounds=len(counted),
+        gaming_day=gaming_day, thresholds=thresholds, rows=player_rows(counted, thresholds, plays),
+        rounds=len(counted),
         shoes=sum(1 for c in counted if c.new_shoe_reason is not None))

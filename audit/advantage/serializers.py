@@ -14,7 +14,9 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
 
+from audit.advantage.plays import ACTION_WORDS, DIRECTION_WORDS
 from casino.api_fields import StrictCharField
+from tables.games.vocabulary.cards import TEXT
 
 
 class PairSerializer(serializers.Serializer):
@@ -87,3 +89,43 @@ def _expanded(data):
     if isinstance(data, list):
         return [_expanded(v) for v in data]
     return data
+
+
+class DeviationSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = StrictCharField()
+    sequence = serializers.IntegerField()
+    hand = serializers.IntegerField(help_text="The seat's hand (0, then the split hands).")
+    cards = serializers.ListField(child=StrictCharField(), help_text="The player's cards at the decision.")
+    upcard = StrictCharField()
+    hole = StrictCharField(allow_null=True, help_text="The dealer's second card.")
+    action = StrictCharField(help_text="The action taken.")
+    best = StrictCharField(help_text="The upcard-best action (optimal composition-dependent play).")
+    true_count = serializers.FloatField(help_text="Hi-Lo true count before the round.")
+    cost = serializers.FloatField(help_text="Its cost against the upcard-best, per unit of its stake.")
+    chance = serializers.FloatField(allow_null=True, help_text=(
+        "p: the chance the action beats the upcard-best given the hole card, the hole card unknown."))
+    beats = serializers.BooleanField(allow_null=True, help_text="I: it beats the upcard-best given the actual hole card.")
+    direction = serializers.IntegerField(help_text="+1 the action gains on the best as the count rises, -1 it loses, 0 neither.")
+
+
+def deviations_json(deviations, where: dict[int, tuple[str, int]]) -> str:
+    """A player's deviations (plays.Deviation) as DeviationSerializer writes them, as JSON text;
+    ``where``: round id -> (table label, sequence)."""
+    return orjson.dumps([
+        {"round": d.round_id, "table": where[d.round_id][0], "sequence": where[d.round_id][1], "hand": d.hand,
+         "cards": [TEXT[c] for c in d.cards], "upcard": TEXT[d.upcard],
+         "hole": TEXT[d.hole] if d.hole is not None else None, "action": d.action, "best": d.best,
+         "true_count": round(d.true_count, 2), "cost": round(d.cost, 6),
+         "chance": round(d.chance, 6) if d.chance is not None else None, "beats": d.beats, "direction": d.direction}
+        for d in deviations]).decode()
+
+
+def deviation_rows(text: str) -> list[dict]:
+    """The deviations' JSON read back for the page, with the actions and the direction in words."""
+    rows = orjson.loads(text)
+    for d in rows:
+        d["action_words"] = ACTION_WORDS.get(d["action"], d["action"])
+        d["best_words"] = ACTION_WORDS.get(d["best"], d["best"])
+        d["direction_words"] = DIRECTION_WORDS[d["direction"]]
+    return rows

@@ -14,7 +14,6 @@ from .bets import ASSESSED_GAMES
 from .query import UnknownTable, chosen_table, default_day
 from .results import day_answer
 from .roles import ADVANTAGE_READERS
-from .selectors import OPEN_SIGNALS
 
 #: The page lists this many players at a time (a busy day is ~2,500 players; rendering them all
 #: cost more than reading and counting the day).
@@ -46,7 +45,7 @@ def advantage(request):
     casino = table.pit.casino if table is not None else user_casino(request.user)
     result = day_answer(day, casino_id=casino.pk, table_id=table.pk if table else None) if casino else None
     # A busy day is thousands of players and ~100,000 pairs: the page opens the rounds of the
-    # flagged and watched players, and of the one chosen with ?player= (only that row shown);
+    # players flagged (by any signal) and watched (row.opened), and of the one chosen with ?player= (only that row shown);
     # every other row links to it. The API gives every pair. Players come PLAYER_PAGE at a time.
     player = request.GET.get("player", "").strip()
     raw_page = request.GET.get("page", "1")
@@ -58,7 +57,7 @@ def advantage(request):
     rows = result.rows(start, start + PLAYER_PAGE, player=player) if result else []
     return render(request, "surveillance/advantage.html",
                   {"form": form, "result": result, "rows": rows, "table": table, "casino": casino, "error": error,
-                   "player": player, "day": day, "open_signals": OPEN_SIGNALS, "players": players, "page": page,
+                   "player": player, "day": day, "players": players, "page": page,
                    "first_shown": start + 1, "last_shown": start + len(rows),
                    "previous_page": page - 1 if page > 1 else None,
                    "next_page": page + 1 if start + PLAYER_PAGE < players else None})

@@ -1,4 +1,4 @@
-"""The price of every recorded decision: what each player's play gave the house (issue #37).
+"""The price of every recorded decision: what each player's play gave the house.
 
 Derived data kept per (round, seat) from the round's current revision by the engine's pricing
 (``tables.games.decision_prices``), right after the round's commit: see README.md.

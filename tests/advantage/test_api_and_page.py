@@ -29,7 +29,8 @@ def test_api_gives_each_player_with_r_interval_spread_and_pairs(played):
                                                               "table": played["table"].pk}).json()
     assert body["gaming_day"] == played["day"] and body["table"] == played["table"].pk
     assert body["rounds"] == 32 and body["shoes"] == 1
-    assert body["thresholds"] == {"lower_bound": 0.3, "min_rounds": 30}
+    assert body["thresholds"] == {"lower_bound": 0.3, "min_rounds": 30, "play_flag_p": 0.0001,
+                                  "play_min_deviations": 10}
     rows = {r["player"]: r for r in body["rows"]}
     counter = rows["P-COUNTER"]
     assert counter["signal"] == "flag" and counter["n"] == 32

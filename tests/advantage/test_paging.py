@@ -106,4 +106,4 @@ def test_the_days_read_costs_the_same_queries_whatever_the_number_of_rounds():
 
     few, many = queries(5), queries(50)
     assert few == many
-    assert few[0] == 1  # the day's lines, with their tables' labels
+    assert few[0] == 2  # the day's lines, with their tables' labels, and its priced decisions (none here)

@@ -3,6 +3,7 @@ dealer change and a new session, and the players judged."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -92,7 +93,7 @@ def test_a_counter_is_flagged_and_a_flat_or_random_bettor_is_not(pitboss):
     table, dealer = table_with_decks(6)
     table_session_open(table=table, dealer=dealer, author=pitboss)
     rounds = _record(table, dealt_day(36, seed=7), pitboss)
-    day = advantage_day(rounds[0].gaming_day, casinos=None, thresholds=Thresholds(0.3, 30))
+    day = advantage_day(rounds[0].gaming_day, casinos=None, thresholds=replace(Thresholds.from_settings(), lower_bound=0.3, min_rounds=30))
     rows = {r.player: r for r in day.rows}
     counter, flat, rand = rows["P-COUNTER"], rows["P-FLAT"], rows["P-RANDOM"]
     assert counter.n == 36 and counter.signal == FLAG, (counter.correlation, counter.signal)
@@ -102,7 +103,7 @@ def test_a_counter_is_flagged_and_a_flat_or_random_bettor_is_not(pitboss):
     assert rand.signal == CLEAR, rand.correlation
     assert day.rows[0].player == "P-COUNTER"  # flagged first
     # The same counter over fewer rounds than the minimum is only watched.
-    fewer = advantage_day(rounds[0].gaming_day, casinos=None, thresholds=Thresholds(0.3, 40))
+    fewer = advantage_day(rounds[0].gaming_day, casinos=None, thresholds=replace(Thresholds.from_settings(), lower_bound=0.3, min_rounds=40))
     assert {r.player: r.signal for r in fewer.rows}["P-COUNTER"] == WATCH
 
 
