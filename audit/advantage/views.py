@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.shortcuts import render
 
+from audit.decisions.selectors import player_days
+from audit.reports.decision_theo import NO_QUALITY, play_quality, play_quality_text
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.scoping import scope, user_casino
@@ -55,8 +57,13 @@ def advantage(request):
     players = result.count(player=player) if result else 0
     start = (page - 1) * PLAYER_PAGE
     rows = result.rows(start, start + PLAYER_PAGE, player=player) if result else []
+    # Each shown player's play quality that day (all the casino's tables): the decisions' cost per
+    # unit of the handle they serve (audit/decisions), one grouped read for the page's players.
+    figures = player_days([casino.pk], [day], players=[row.player for row in rows]) if rows else {}
+    qualities = [play_quality_text(play_quality(f.cost, f.handle)) if (f := figures.get((day, row.player)))
+                 else NO_QUALITY for row in rows]
     return render(request, "surveillance/advantage.html",
-                  {"form": form, "result": result, "rows": rows, "table": table, "casino": casino, "error": error,
+                  {"form": form, "result": result, "rows": rows, "shown": list(zip(rows, qualities, strict=True)), "table": table, "casino": casino, "error": error,
                    "player": player, "day": day, "players": players, "page": page,
                    "first_shown": start + 1, "last_shown": start + len(rows),
                    "previous_page": page - 1 if page > 1 else None,

@@ -69,3 +69,23 @@ def test_a_hole_card_player_is_flagged_on_the_page_and_in_the_api_once_the_round
     assert "Flag: deviations win against the hole card" in page
     assert "16 of 16 deviations beat the best given the hole card" in page
     assert "Best against the upcard" in page and "<td>Stand</td><td>Hit</td>" in page
+
+
+def test_the_page_shows_each_players_play_quality_for_the_day(day):
+    """The decisions' cost per unit of the priced handle (audit/decisions), from the stored rows."""
+    from decimal import Decimal
+
+    from audit.decisions.models import SeatDecisions
+    from audit.reports.decision_theo import play_quality, play_quality_text
+
+    table, rounds = day
+    price_all_pending()
+    rows = SeatDecisions.objects.filter(player="P-HOLE")
+    cost, handle = sum((r.cost for r in rows), Decimal(0)), sum((r.handle for r in rows), Decimal(0))
+    assert handle == Decimal("160.00") and cost > 0
+    client = api_as(user_with_role("surveillance"))
+    page = client.get(PAGE, {"gaming_day": rounds[0].gaming_day.isoformat()}).content.decode()
+    cells = page.split('class="play-quality">')[1:]
+    shown = {cell.split("</td>")[0] for cell in cells}
+    assert play_quality_text(play_quality(cost, handle)) in shown
+    assert "0.00% of the priced handle" in shown  # P-PLAIN stood on twenty every time
