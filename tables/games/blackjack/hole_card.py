@@ -56,7 +56,7 @@ from .strategy_math import (
     ZERO,
     Rules,
     _split_counts,
-    falling_factorials,
+    final_sums,
 )
 
 STRATEGY = "optimal knowing the dealer's two cards, at this decision and every later one of the hand"
@@ -117,22 +117,7 @@ def dealer_final(comp: Sequence[int], hard: int, ace: bool, h17: bool) -> tuple[
     """The dealer's final hand drawing from ``comp`` (counts by rank index) from a two-card start:
     ``(P17, P18, P19, P20, P21, P(bust))``."""
     stride, groups = _dealer_terms(hard, ace, bool(h17))
-    f = falling_factorials(comp, stride)
-    total = sum(comp)
-    out = [0.0] * 6
-    for slot, k, terms in groups:
-        acc = 0.0
-        for count, factors in terms:
-            p = count
-            for i in factors:
-                p *= f[i]
-            acc += p
-        if acc:
-            x = 1.0
-            for j in range(k):
-                x *= total - j
-            out[slot] += acc / x
-    return tuple(out)
+    return final_sums(comp, stride, groups, 6)
 
 
 class HoleTable:

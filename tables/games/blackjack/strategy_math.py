@@ -458,8 +458,7 @@ def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[dict[int
 
 
 def falling_factorials(counts: Sequence[int], stride: int) -> list[float]:
-    """For each rank count n, n(n-1)...(n-k+1) for k = 0..stride-1, flattened (stride per rank):
-    the ordered ways to draw k cards of that rank, 0 where the shoe has fewer."""
+    """Per rank count n, n(n-1)...(n-k+1) for k < stride, flattened: the ordered draws of k cards."""
     f: list[float] = []
     for n in counts:
         x = 1.0
@@ -473,18 +472,20 @@ def falling_factorials(counts: Sequence[int], stride: int) -> list[float]:
 def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float, ...]:
     """The dealer's final hand, upcard ``up`` (rank index) held, drawing from ``comp``.
 
-    ``(P17, P18, P19, P20, P21, P(natural), P(bust))`` as floats. Every ordering of the same
-    drawn cards is equally likely (``n_r (n_r - 1) ... / N (N - 1) ...``), so the dealer's
-    hand is a sum over the multisets of cards he can end with, each counted by its legal
-    orderings (:func:`_dealer_terms`, once per upcard and soft-17 rule); a shoe only brings
-    the falling factorials. This is :func:`tables.games.blackjack.dealer_odds.dealer_final`'s
-    sum in floats, a few times faster than walking the hands: a table needs tens of
-    thousands of these.
-    """
+    ``(P17, P18, P19, P20, P21, P(natural), P(bust))`` as floats: a sum over the multisets the
+    dealer can end with, each counted by its legal orderings (:func:`_dealer_terms`, once per
+    upcard and soft-17 rule), a shoe bringing only the falling factorials (:func:`final_sums`):
+    ``dealer_odds.dealer_final``'s sum in floats, a few times faster than walking the hands."""
     stride, groups = _dealer_terms(up, bool(h17))
+    return final_sums(comp, stride, groups, 7)
+
+
+def final_sums(comp: Sequence[int], stride: int, groups, slots: int) -> tuple[float, ...]:
+    """Each final multiset's orderings x its falling factorials / the ordered draws of its size
+    (``groups``: ``(slot, cards drawn, terms)``); shared with :mod:`.hole_card`."""
     f = falling_factorials(comp, stride)
     total = sum(comp)
-    out = [0.0] * 7
+    out = [0.0] * slots
     for slot, k, terms in groups:
         acc = 0.0
         for count, factors in terms:
@@ -659,7 +660,6 @@ def decision_evs(rules: Any, player_cards: Sequence[int], upcard: int, *,
     shoe = shoe_composition(r.decks, [*player_cards, upcard, *removed])
     ranks = [rank_index(c) for c in player_cards]
     equal_ranks = len(ranks) == 2 and RANK[player_cards[0]] == RANK[player_cards[1]]
-    # The ruleset's table for the upcard, the known cards out of its shoe: states met before are read.
     t = upcard_table(r, rank_index(upcard))
     out_of_shoe = tuple(a - b for a, b in zip(t.shoe, shoe, strict=True))
     return table_values(t, out_of_shoe, ranks, after_split=after_split,
