@@ -41,6 +41,9 @@ _CENT = Decimal("0.01")
 #: The queue's upsert (PostgreSQL and SQLite alike): a round queued again moves its stamp on.
 _QUEUE_SQL = ("INSERT INTO decisions_pending (round_id, gaming_day, stamp) VALUES (%s, %s, 1) "
               "ON CONFLICT (round_id) DO UPDATE SET stamp = decisions_pending.stamp + 1, claimed_until = NULL")
+_QUEUE_MANY_SQL = ("INSERT INTO decisions_pending (round_id, gaming_day, stamp) "
+                   "SELECT DISTINCT ON (r) r, d, 1 FROM unnest(%s::bigint[], %s::date[]) AS q(r, d) ORDER BY r "
+                   "ON CONFLICT (round_id) DO UPDATE SET stamp = decisions_pending.stamp + 1, claimed_until = NULL")
 
 
 def rounds_queue(rounds: Iterable[tuple[int, date]], *, using: str | None = None) -> None:
@@ -49,8 +52,13 @@ def rounds_queue(rounds: Iterable[tuple[int, date]], *, using: str | None = None
     if not pairs:
         return
     db = using or router.db_for_write(DecisionPending)
-    with connections[db].cursor() as cursor:
-        cursor.executemany(_QUEUE_SQL, pairs)
+    connection = connections[db]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and len(pairs) > 1:
+            # One statement for a re-audit's slice (tens of thousands of rounds), not one each.
+            cursor.execute(_QUEUE_MANY_SQL, [[p[0] for p in pairs], [p[1] for p in pairs]])
+        else:
+            cursor.executemany(_QUEUE_SQL, pairs)
 
 
 class DecisionQueue:
