@@ -229,3 +229,10 @@ def test_the_desks_round_page_shows_each_decision_against_the_best_play(floor, c
                          author=floor["pitboss"]).round
     page = client.get(f"/desk/rounds/{poker.pk}/").content.decode()
     assert "beyond the engine" in page[page.index('id="decisions"'):page.index('id="findings"')]
+
+
+def test_the_rows_columns_are_the_tables():
+    """seat_rows's tuples are COPY'd by column name: they must be the table's, in its order."""
+    fields = [f for f in SeatDecisions._meta.concrete_fields if not f.primary_key]
+    assert tuple(f.column for f in fields) == pricing.COLUMNS
+    assert SeatDecisions._meta.db_table == "decisions_seat"
