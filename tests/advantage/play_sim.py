@@ -189,7 +189,7 @@ def play_rounds(player: str, rounds: int, *, seed: int, rules: Rules = RULES) ->
                 if decide(SimpleNamespace(kind=INSURANCE, cards=tuple(first), ranks=tuple(ranks), upcard=upcard,
                                           up=up, hole=hole, true_count=tc, values=values, best=DECLINE,
                                           after_split=False, rng=rng)) == INSURANCE:
-                    decisions.append({"hand": 0, "cards": first, "action": INSURANCE, "best": best_action(values),
+                    decisions.append({"hand": 0, "cards": list(first), "action": INSURANCE, "best": best_action(values),
                                       "values": values})
         peek_ends = dealer_natural and rules.peek and up in (ACE_INDEX, TEN_INDEX)
         if not natural and not peek_ends:

@@ -58,8 +58,8 @@ def test_the_false_positive_rate_of_both_signals_on_random_deviations():
     the null of both signals. Over 60 days of 500 rounds, the flag rate at the 5% level stays
     within its binomial range. At the settings' 0.0001 one day of these 60 is flagged by the
     hole-card signal (seed 1054: 33 of 73 deviations won against the hole card, 19.5 expected,
-    chance 6.9e-5); 240 more days (seeds 2000-2239, README) flagged none: a measured rate of 1 in
-    300 player-days, above the nominal 0.0001 (README, "Calibration"). The test holds it there."""
+    chance 6.9e-5); 240 more days (seeds 2000-2239, README) flagged none: 1 in 300 player-days
+    (README, "Calibration"). The test holds it there."""
     hole_5 = count_5 = flagged = 0
     days = 60
     for seed in range(days):
