@@ -347,3 +347,215 @@ def test_the_ruleset_entries_price_the_rules_shoe_and_table():
     with pytest.raises(InvalidInput) as caught:
         ex.decision_json(Rules, "TS,9H", "7D,8D", after_split=True)
     assert {"after_split", "upcard"} <= set(caught.value.as_dict())
+
+
+# --- the dealer by rank multisets and suits per rank (tables/games/poker_or_bust/dealer.py) --
+
+
+def _card_pass(left: list[int], upcard: int) -> tuple[float, dict[int, float]]:
+    """An independent reference: the dealer's forward pass card by card, equal card
+    multisets merged, every final hand valued whole by the one table."""
+    size = sum(left)
+    level = {(): 1.0}
+    bust = 0.0
+    dist: dict[int, float] = {}
+    drawn = 0
+    while level:
+        nxt: dict[tuple[int, ...], float] = {}
+        for hand, p in level.items():
+            total = BJ_POINTS[upcard] + sum(BJ_POINTS[c] for c in hand)
+            for c in range(52):
+                n = left[c] - hand.count(c)
+                if n <= 0:
+                    continue
+                q = p * n / (size - drawn)
+                grown = tuple(sorted((*hand, c)))
+                t = total + BJ_POINTS[c]
+                if len(grown) >= 2 and t >= 23:
+                    if t > 31:
+                        bust += q
+                    else:
+                        v = tcp.best_value((upcard, *grown))
+                        dist[v] = dist.get(v, 0.0) + q
+                else:
+                    nxt[grown] = nxt.get(grown, 0.0) + q
+        level = nxt
+        drawn += 1
+    return bust, dist
+
+
+def _assert_same_dealer(got, bust: float, dist: dict[int, float]) -> None:
+    assert got.bust == pytest.approx(bust, abs=1e-12)
+    assert got.standing == pytest.approx(sum(dist.values()), abs=1e-12)
+    # every comparison a player's value can make: below, equal, above each dealer value
+    for v in {0, *dist, *(x + 1 for x in dist), 1 << 15}:
+        below = sum(p for w, p in dist.items() if w < v)
+        above = sum(p for w, p in dist.items() if w > v)
+        mean, nonzero = got.ante(v)
+        assert mean == pytest.approx(bust + below - above, abs=1e-12)
+        assert nonzero == pytest.approx(bust + below + above, abs=1e-12)
+
+
+@st.composite
+def mixed_shoes(draw):
+    """Up to 30 cards of every rank and suit, many repeated, with ten-values enough for the
+    dealer never to run out; an upcard from them."""
+    cards = list(TENS) + draw(st.lists(st.integers(0, 51), min_size=4, max_size=22))
+    upcard = draw(st.sampled_from(cards))
+    left = shoe_of(cards)
+    left[upcard] -= 1
+    return left, upcard
+
+
+@settings(max_examples=examples(150, 20), deadline=None)
+@given(mixed_shoes())
+def test_the_dealer_by_ranks_and_suits_is_the_card_by_card_pass(state):
+    from tables.games.poker_or_bust import dealer as dl
+
+    left, upcard = state
+    bust, dist = _card_pass(left, upcard)
+    _assert_same_dealer(dl.dealer_outcome(left, upcard), bust, dist)
+    listed = dl.ENUMERATE_UP_TO
+    try:
+        dl.ENUMERATE_UP_TO = 0  # the pass over ranks for every R
+        _assert_same_dealer(dl.dealer_outcome(left, upcard), bust, dist)
+    finally:
+        dl.ENUMERATE_UP_TO = listed
+
+
+@pytest.mark.parametrize("listed_up_to", [0, 4096])
+def test_a_one_suit_shoe_and_suited_trips_are_priced_by_the_suit_pass(listed_up_to, monkeypatch):
+    from tables.games.poker_or_bust import dealer as dl
+
+    monkeypatch.setattr(dl, "ENUMERATE_UP_TO", listed_up_to)  # 0: the pass over ranks only
+
+    # every card a spade, several copies: flushes, straight flushes, suited trips everywhere
+    cards = [make_card(r, 0) for r in (1, 2, 3, 5, 9, 10, 11, 12, 13) for _ in range(3)]
+    upcard = make_card(12, 0)
+    left = shoe_of(cards)
+    left[upcard] -= 1
+    bust, dist = _card_pass(left, upcard)
+    got = dl.dealer_outcome(left, upcard)
+    _assert_same_dealer(got, bust, dist)
+    assert any(tcp.category(v) in (tcp.SUITED_THREE_OF_A_KIND, tcp.STRAIGHT_FLUSH, tcp.ROYAL_FLUSH) for v in dist)
+
+
+def _rank_bust(m: list[int], total: int, drawn: int) -> float:
+    """P(the dealer busts) by a recursion over ranks alone (no listing, no W(R))."""
+    size = sum(m)
+    out = 0.0
+    for r in range(13):
+        if not m[r]:
+            continue
+        p = m[r] / size
+        t = total + min(r + 1, 10)
+        if drawn + 1 >= 2 and t >= 23:
+            out += p if t > 31 else 0.0
+        else:
+            m[r] -= 1
+            out += p * _rank_bust(m, t, drawn + 1)
+            m[r] += 1
+    return out
+
+
+@pytest.mark.parametrize(
+    "upcard, player",
+    [("TS", ""), ("TS", "7S,5H,4C,8D"), ("TS", "AS,AH,2S,2D,3C,3S,4H,9D"), ("6H", "KS,QD,2C")],
+)
+def test_six_deck_dealer_bust_agrees_with_a_recursion_on_ranks(upcard, player):
+    from tables.games.poker_or_bust import dealer as dl
+
+    up = parse_card(upcard)
+    left = list(ex.full_shoe(6))
+    for c in (up, *(ex.parse_hand(player) if player else ())):
+        left[c] -= 1
+    m = [sum(left[4 * r : 4 * r + 4]) for r in range(13)]
+    want = _rank_bust(m, BJ_POINTS[up], 0)
+    caps = tuple(23 if r == up // 4 else 24 for r in range(13))
+    bust = 0.0
+    size = sum(m)
+    # the closed form, bust only (suits play no part in a bust): W(R) * prod fall / fall
+    for final in dl.finals(up // 4, caps):
+        if final.bust:
+            num = final.ways
+            for r, k in final.ranks:
+                for i in range(k):
+                    num *= m[r] - i
+            den = 1
+            for i in range(final.n):
+                den *= size - i
+            bust += num / den
+    assert bust == pytest.approx(want, abs=1e-12)
+    census = {"": 0.038223, "7S,5H,4C,8D": 0.038836, "AS,AH,2S,2D,3C,3S,4H,9D": 0.037807}
+    if upcard == "TS":  # the README's census of the player's removal
+        assert round(want, 6) == census[player]
+
+
+def test_the_suit_pass_is_every_suit_assignment_summed_at_six_decks():
+    # 6 decks less an upcard and a player's hand rich in hearts: the suit laws differ by rank
+    from itertools import product
+
+    from tables.games.poker_or_bust import dealer as dl
+
+    rng = random.Random(11)
+    for upcard, player in (("9H", "2H,5H,7H,8C,3H"), ("AS", "KS,QS,2D,2D,4S"), ("4C", "5C,6C,6C,3D")):
+        up = parse_card(upcard)
+        left = list(ex.full_shoe(6))
+        for c in (up, *ex.parse_hand(player)):
+            left[c] -= 1
+        caps = tuple(23 if r == up // 4 else 24 for r in range(13))
+        finals = [f for f in dl.finals(up // 4, caps) if not f.bust and f.suited_matters and f.n <= 6]
+        for final in rng.sample(finals, 40):
+            passed: dict[int, float] = {}
+            dl._suit_pass(final, left, up, 1.0, passed)  # the pass over ranks, always
+            got: dict[int, float] = {}
+            dl._suit_draw(final, left, up, 1.0, got)  # the pass or the listing, the cheaper
+            want: dict[int, float] = {}
+            per_rank = [(4 * r, dl._splits(k, tuple(left[4 * r : 4 * r + 4]))) for r, k in final.ranks]
+            for combo in product(*(splits for _base, splits in per_rank)):
+                q = 1.0
+                cards = [up]
+                for (base, _splits), (counts, w) in zip(per_rank, combo, strict=True):
+                    q *= w
+                    for s in range(4):
+                        cards += [base + s] * counts[s]
+                v = tcp.best_value(cards)
+                want[v] = want.get(v, 0.0) + q
+            for values in (passed, got):
+                assert set(values) <= set(want)
+                for v, p in want.items():
+                    assert values.get(v, 0.0) == pytest.approx(p, abs=1e-12), (upcard, final)
+
+
+SIX_DECKS = pytest.mark.xdist_group("poker-or-bust-6d")
+
+
+@pytest.mark.slow
+@SIX_DECKS
+def test_a_six_deck_stand_at_31_is_exact_and_a_seeded_simulation_agrees():
+    # At 31 a draw busts: the decision is one stand, one dealer pass at six decks.
+    hand, upcard = ex.parse_hand("TS,TH,9C,2D"), parse_card("QD")
+    got = ex.decision_evs(ex.full_shoe(6), PAY, hand, upcard)
+    assert got["best"] == "stand" and got["actions"]["draw"] == pytest.approx(-2.0, abs=1e-12)
+    left = list(ex.full_shoe(6))
+    for c in (upcard, *hand):
+        left[c] -= 1
+    deck = [c for c in range(52) for _ in range(left[c])]
+    rng = random.Random(20261129)
+    value = tcp.best_value(hand)
+    odds = ex.odds_net(value, UNITS)
+    n = 40_000
+    s = s2 = 0.0
+    for _ in range(n):
+        dealer = [upcard, *rng.sample(deck, 13)]  # 13 cards more reach 23 whatever they are
+        i = 3
+        while sum(BJ_POINTS[c] for c in dealer[:i]) < 23:
+            i += 1
+        dealer = dealer[:i]
+        dv = tcp.best_value(dealer)
+        x = odds + (1.0 if sum(BJ_POINTS[c] for c in dealer) > 31 or value > dv else -1.0 if value < dv else 0.0)
+        s += x
+        s2 += x * x
+    mean = s / n
+    se = ((s2 / n - mean * mean) / n) ** 0.5
+    assert abs(mean - got["actions"]["stand"]) < 4 * se

@@ -12,21 +12,23 @@ player's objective is the round's total (Ante + Odds), the two wagers being equa
 mandatory.
 
 Method: memoised recursion. A player state is the sorted tuple of the player's cards (the
-shoe it leaves follows from it); the dealer's outcome for a composition is a forward pass
-over the dealer's card multisets, merging equal multisets (the dealer's future depends on
-the multiset only), so each distinct composition costs one pass. Values are floats summed
-from exact rational probabilities: the error is a few units of the last place (< 1e-12).
+shoe it leaves follows from it); the dealer's outcome for a composition comes from
+:mod:`.dealer`: his final rank multisets listed once per upcard with their number of
+orders, priced for each composition by falling factorials, and the suits of each rank
+drawn from that rank's cards left (a pass over the ranks, memoised per solve by the cards
+left of those ranks). Values are floats summed from exact rational probabilities: the error
+is a few units of the last place (< 1e-12).
 
-Cost: the number of distinct player hands and dealer multisets grows steeply with the
-shoe, so the whole-game figure is for shoes of a few dozen cards (the tests' short shoes);
-a six-deck shoe's states number in the tens of millions, beyond pure Python (the README's
-Poker or Bust section gives the measurements). A single decision is priced the same way
-against the shoe the rules give, within ``max_states`` (an error names the limit).
+Cost: the number of distinct player hands grows steeply with the shoe, so the whole-game
+figure is for shoes of a few dozen cards (the tests' short shoes); a six-deck shoe's player
+hands number in the hundreds of millions, and a six-deck dealer pass takes seconds to
+minutes of pure Python (the README's Poker or Bust section gives the measurements). A
+single decision is priced against the shoe the rules give when its subtree fits the
+budget (``check_size`` refuses before any dealer pass, naming the limit).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -35,23 +37,19 @@ from ..vocabulary.base import Errors
 from ..vocabulary.cards import BJ_POINTS, CardError, parse_card
 from ..vocabulary.catalogue import ANTE, ODDS
 from . import three_card_poker as tcp
-from .game import BUST_ABOVE, DEALER_STANDS_FROM, ODDS_MIN_PAIR, odds_lines
+from .dealer import DealerOutcome, TooLarge, dealer_outcome, finals
+from .game import BUST_ABOVE, ODDS_MIN_PAIR, odds_lines
 
 DRAW = "draw"
 STAND = "stand"
 ACTIONS = (DRAW, STAND)
 #: Player hands the solver may visit before it gives up (a pure-Python budget).
 MAX_STATES = 200_000
-#: Dealer card multisets one composition's pass may hold before it gives up.
-MAX_DEALER_STATES = 50_000
-#: Dealer draws (multiset x card) all the passes of one solve may price: about 40 s on the 2-core build machine.
+#: Dealer hands and suit states all the dealer passes of one solve may visit
+#: (:func:`.dealer.dealer_outcome`): about a minute of plain Python on the 2-core build machine.
 MAX_WORK = 20_000_000
 #: At this total or less a card cannot bust the player (the largest counts 10).
 DRAW_ALWAYS_TO = BUST_ABOVE - 10
-
-
-class TooLarge(ValueError):
-    """The shoe is too large for exact enumeration within the solver's budget."""
 
 
 def full_shoe(decks: int) -> tuple[int, ...]:
@@ -78,102 +76,6 @@ def odds_net(value: int, units: Sequence[float]) -> float:
     if cat == tcp.PAIR and ((value >> 8) & 15) < ODDS_MIN_PAIR:
         return -1.0
     return units[cat]
-
-
-@dataclass(frozen=True)
-class DealerOutcome:
-    """The dealer's final hand for one composition: bust probability and, sorted by poker
-    value, the probability of each value the dealer can stand with."""
-
-    bust: float
-    values: tuple[int, ...]
-    below: tuple[float, ...]  # below[i]: P(standing with a value < values[i])
-    standing: float
-
-    def ante(self, value: int) -> tuple[float, float]:
-        """(mean, P(not a push)) of the Ante net for a standing player's ``value``."""
-        vals = self.values
-        lo = bisect_left(vals, value)
-        hi = bisect_right(vals, value)
-        p_below = self.below[lo] if lo < len(vals) else self.standing
-        p_upto = self.below[hi] if hi < len(vals) else self.standing
-        p_above = self.standing - p_upto
-        win = self.bust + p_below
-        return win - p_above, win + p_above
-
-
-def dealer_outcome(
-    shoe: Sequence[int], upcard: int, max_states: int = MAX_DEALER_STATES, work: list[int] | None = None,
-    final_values: dict[tuple[int, ...], int] | None = None,
-) -> DealerOutcome:
-    """The dealer's exact distribution from ``shoe`` (the cards left after the upcard and
-    the player's cards): the dealer draws while at 22 or less (the first three cards always,
-    as two cards total at most 20) and busts above 31. ``work`` is a ``[used, limit]``
-    budget of draws priced, shared by the passes of one solve; ``final_values`` keeps the poker
-    value of each final hand met, for the next pass (the same hands recur from one
-    composition to the next, and evaluating them was half the pass)."""
-    counts = list(shoe)
-    size = sum(counts)
-    present = [c for c in range(52) if counts[c] > 0]
-    pts = BJ_POINTS
-    best = tcp.best_value
-    seen = 0
-    level: dict[tuple[int, ...], float] = {(upcard,): 1.0}
-    totals = {(upcard,): pts[upcard]}
-    bust = 0.0
-    dist: dict[int, float] = {}
-    if final_values is None:
-        final_values = {}
-    drawn = 0
-    while level:
-        nxt: dict[tuple[int, ...], float] = {}
-        left = size - drawn
-        if left <= 0:
-            raise ValueError("the shoe ran out before the dealer finished")
-        for hand, p in level.items():
-            total = totals[hand]
-            used = hand[1:]  # the upcard is not in the shoe
-            for c in present:
-                n = counts[c] - used.count(c)
-                if n <= 0:
-                    continue
-                q = p * n / left
-                t = total + pts[c]
-                if t >= DEALER_STANDS_FROM:
-                    if t > BUST_ABOVE:
-                        bust += q
-                    else:
-                        final = hand + (c,)
-                        v = final_values.get(final)
-                        if v is None:
-                            v = final_values[final] = best(final)
-                        dist[v] = dist.get(v, 0.0) + q
-                else:
-                    key = (upcard, *sorted(used + (c,)))
-                    nxt[key] = nxt.get(key, 0.0) + q
-                    totals[key] = t
-        if work is not None:
-            work[0] += len(level) * len(present)
-        level = nxt
-        drawn += 1
-        seen += len(nxt)
-        if seen > max_states:
-            raise TooLarge(
-                f"the dealer's hands from this shoe exceed {max_states:,} card multisets: the shoe is "
-                "too large for exact enumeration in pure Python"
-            )
-    if work is not None and work[0] > work[1]:
-        raise TooLarge(
-            f"pricing this shoe takes more than {work[1]:,} dealer draws: the shoe is too large for "
-            "exact enumeration in pure Python"
-        )
-    values = tuple(sorted(dist))
-    below = []
-    acc = 0.0
-    for v in values:
-        below.append(acc)
-        acc += dist[v]
-    return DealerOutcome(bust, values, tuple(below), acc)
 
 
 @dataclass
@@ -213,11 +115,51 @@ class Solver:
     _work: list[int] = field(default_factory=lambda: [0, 0])
     _values: dict[tuple[int, ...], tuple[str, Moments, Moments | None]] = field(default_factory=dict)
     _dealer: dict[tuple[int, ...], DealerOutcome] = field(default_factory=dict)
-    _dealer_values: dict[tuple[int, ...], int] = field(default_factory=dict)
+    _caps: tuple[int, ...] = ()
+    _suits: dict[tuple, tuple[tuple[int, float], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._work[1] = self.max_work
         self._draw_dominates = better_never_pays_less(self.units)
+        left = list(self.shoe)
+        left[self.upcard] -= 1
+        # the most cards of each rank the dealer can draw: one listing of his rank multisets
+        # serves every composition of this solve
+        self._caps = tuple(sum(left[4 * r : 4 * r + 4]) for r in range(13))
+
+    def check_size(self, starts: Sequence[tuple[int, ...]]) -> None:
+        """Refuse (:class:`TooLarge`) before any dealer pass when the solve from ``starts``
+        (sorted hands) is beyond the budget: a walk of the player's hands alone (no dealer)
+        counts the hands and those whose stand is priced; each such stand is one dealer
+        pass over at least the dealer's rank multisets of this upcard."""
+        seen: set[tuple[int, ...]] = set()
+        stack = list(starts)
+        priced = 0
+        pts = BJ_POINTS
+        while stack:
+            hand = stack.pop()
+            if hand in seen:
+                continue
+            seen.add(hand)
+            if len(seen) > self.max_states:
+                raise TooLarge(
+                    f"more than {self.max_states:,} player hands: the shoe is too large for exact "
+                    "enumeration in pure Python"
+                )
+            counts = self.left(hand)
+            total = sum(pts[c] for c in hand)
+            if not (self._draw_dominates and total <= DRAW_ALWAYS_TO and sum(counts) > 0):
+                priced += 1
+            for c in range(52):
+                if counts[c] > 0 and total + pts[c] <= BUST_ABOVE:
+                    stack.append(tuple(sorted((*hand, c))))
+        need = priced * len(finals(self.upcard // 4, self._caps))
+        if need > self.max_work:
+            raise TooLarge(
+                f"{priced:,} player hands to price a stand at, each a dealer pass over "
+                f"{need // max(priced, 1):,} dealer rank multisets or more: more than {self.max_work:,} "
+                "dealer hands, the shoe is too large for exact enumeration in pure Python"
+            )
 
     def left(self, hand: tuple[int, ...]) -> list[int]:
         counts = list(self.shoe)
@@ -231,7 +173,7 @@ class Solver:
         dealer = self._dealer.get(hand)
         if dealer is None:
             dealer = self._dealer[hand] = dealer_outcome(
-                self.left(hand), self.upcard, work=self._work, final_values=self._dealer_values
+                self.left(hand), self.upcard, self._caps, self._work, self._suits
             )
         value = tcp.best_value(hand)
         mean, nonzero = dealer.ante(value)
@@ -310,6 +252,8 @@ def decision_evs(
     if sum(BJ_POINTS[c] for c in cards) > BUST_ABOVE:
         raise ValueError("the hand is bust: no decision is left")
     s = solver(shoe, upcard, paytable, **kw)
+    s.left(cards)  # more copies of a card than the shoe holds: ValueError first
+    s.check_size([cards])
     action = s.best(cards)[0]
     actions = {a: m.total for a, m in s.both(cards).items()}
     return {"actions": dict(sorted(actions.items())), "best": action}
@@ -354,7 +298,9 @@ def optimal_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], **kw) -> 
         left[u] -= 1
         rest = size - 1
         denom = rest * (rest - 1) * (rest - 2) // 6
-        for hand, ways in _multisets(left, 3):
+        hands = list(_multisets(left, 3))
+        s.check_size([h for h, _ways in hands])
+        for hand, ways in hands:
             w = pu * ways / denom
             action, m, _other = s.best(hand)
             total.add(m, w)
