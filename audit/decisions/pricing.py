@@ -23,6 +23,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from casino.lookups import AnyOf
+from casino.prepared import PREPARED
 from tables.games import GAMES
 from tables.games.decision_prices import PRICING_VERSION, ROUND_PRICES
 from tables.games.vocabulary.catalogue import ANTE, W21
@@ -55,7 +56,10 @@ def rounds_queue(rounds: Iterable[tuple[int, date]], *, using: str | None = None
     db = using or router.db_for_write(DecisionPending)
     connection = connections[db]
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql" and len(pairs) > 1:
+        if len(pairs) == 1:
+            # The recorder's statement, once per round: prepared, as its others are (casino/prepared.py).
+            cursor.execute(PREPARED + _QUEUE_SQL, pairs[0])
+        elif connection.vendor == "postgresql":
             # One statement for a re-audit's slice (tens of thousands of rounds), not one each.
             cursor.execute(_QUEUE_MANY_SQL, [[p[0] for p in pairs], [p[1] for p in pairs]])
         else:
