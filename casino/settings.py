@@ -343,6 +343,10 @@ SPECTACULAR_SETTINGS = {
         "BuyInKindEnum": "tables.accounting.models.BuyIn.KINDS",
         "CountLineKindEnum": "tables.accounting.models.SoftCountLine.KINDS",
         "CashOutKindEnum": "audit.compliance.models.CashOut.KINDS",
+        # Advantage play's signals under one field name, "signal": the bet's, and the two play
+        # signals' (hole-card play and play against the count share their choices).
+        "BetSignalEnum": "audit.advantage.selectors.SIGNAL_WORDS",
+        "PlaySignalEnum": "audit.advantage.plays.HOLE_WORDS",
     },
 }
 

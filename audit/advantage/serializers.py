@@ -15,7 +15,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
 
 from audit.advantage.plays import ACTION_WORDS, DIRECTION_WORDS
-from casino.api_fields import StrictCharField
+from casino.api_fields import StrictBooleanField, StrictCharField
 from tables.games.vocabulary.cards import TEXT
 
 
@@ -105,7 +105,7 @@ class DeviationSerializer(serializers.Serializer):
     cost = serializers.FloatField(help_text="Its cost against the upcard-best, per unit of its stake.")
     chance = serializers.FloatField(allow_null=True, help_text=(
         "p: the chance the action beats the upcard-best given the hole card, the hole card unknown."))
-    beats = serializers.BooleanField(allow_null=True, help_text="I: it beats the upcard-best given the actual hole card.")
+    beats = StrictBooleanField(allow_null=True, help_text="I: it beats the upcard-best given the actual hole card.")
     direction = serializers.IntegerField(help_text="+1 the action gains on the best as the count rises, -1 it loses, 0 neither.")
 
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from tables.games import GAMES
 from tables.games.blackjack import strategy_math as sm
 from tables.games.blackjack.dealer_odds import rank_index
+from tables.games.blackjack.simulate import simulate
 from tables.games.vocabulary.catalogue import INSURANCE, W21
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("strategy-6d-s17")]
@@ -66,7 +67,7 @@ def test_simulated_rounds_average_back_to_the_exact_edge(seed):
     player = OptimalPlayer()
     nets = []
     for _ in range(ROUNDS):
-        data = GAME.module.simulate_round(rng, RULES, seats=1, player=player)
+        data = simulate(GAME.key, rng, RULES, seats=1, player=player)
         seat = data["seats"][0]
         stake = Decimal(seat["wagers"][W21])
         nets.append(float(sum(Decimal(p["net"]) for p in seat["paid"] if p["wager"] == W21) / stake))
@@ -90,7 +91,7 @@ def test_the_interval_tells_a_worse_player_from_the_edge():
     rng = random.Random(7)
     nets = []
     for _ in range(ROUNDS):
-        seat = GAME.module.simulate_round(rng, RULES, seats=1, player=AlwaysStands())["seats"][0]
+        seat = simulate(GAME.key, rng, RULES, seats=1, player=AlwaysStands())["seats"][0]
         stake = Decimal(seat["wagers"][W21])
         nets.append(float(sum(Decimal(p["net"]) for p in seat["paid"] if p["wager"] == W21) / stake))
     edge = sm.twenty_one_edge(S17_6D)

@@ -82,9 +82,10 @@ def listed():
         yield CALLS
 
 
-def test_the_settings_list_the_jackpot_ledger_and_three_projections_in_order():
+def test_the_settings_list_the_jackpot_ledger_and_four_projections_in_order():
     assert [type(x).__name__ for x in round_ledgers()] == ["JackpotMeters"]
-    assert [type(x).__name__ for x in round_projections()] == ["DeskRollups", "CountLines", "RatingSessions"]
+    assert [type(x).__name__ for x in round_projections()] == ["DeskRollups", "CountLines", "RatingSessions",
+                                                                 "DecisionQueue"]
     assert all(isinstance(x, RoundLedger) for x in round_ledgers())
     assert all(isinstance(x, RoundProjection) for x in round_projections())
 

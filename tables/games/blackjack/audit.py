@@ -381,7 +381,7 @@ def contract(spec: GameSpec):
     def audit_(rnd: Round, rules, context: AuditContext | None = None) -> Audit:
         return audit(rnd, rules, spec, context)
 
-    def simulate_round_(rng, rules, *, seats: int, inject: frozenset[str] = frozenset(), player=None) -> dict:
-        return simulator(spec.key)(rng, rules, seats=seats, inject=inject, player=player)
+    def simulate_round_(rng, rules, *, seats: int, inject: frozenset[str] = frozenset()) -> dict:
+        return simulator(spec.key)(rng, rules, seats=seats, inject=inject)
 
     return parse_round_, audit_, round_to_dict, simulate_round_

@@ -26,6 +26,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 
 from ..vocabulary.cards import BJ_POINTS
@@ -90,17 +91,11 @@ class Final:
     suited_matters: bool  # some suited three of these ranks beats V0
 
 
-_FINALS: dict[tuple[int, tuple[int, ...]], tuple[Final, ...]] = {}
-
-
+@lru_cache(maxsize=64)
 def finals(up_rank: int, caps: tuple[int, ...]) -> tuple[Final, ...]:
     """Every final rank multiset of the dealer's draws with an upcard of rank index
     ``up_rank`` and at most ``caps[r]`` cards of rank r drawn, with W(R): one forward pass
     over the drawing (intermediate) rank multisets, counting orders."""
-    key = (up_rank, caps)
-    got = _FINALS.get(key)
-    if got is not None:
-        return got
     level: dict[tuple[int, ...], int] = {(): 1}
     totals = {(): POINTS[up_rank]}
     done: dict[tuple[int, ...], int] = {}
@@ -131,20 +126,13 @@ def finals(up_rank: int, caps: tuple[int, ...]) -> tuple[Final, ...]:
         # the best suited value of any three of these ranks (one card each time, all spades)
         suited = 0 if bust else tcp.best_value([4 * r for r in allr])
         out.append(Final(tuple(sorted(counts.items())), len(drawn), ways, bust, plain, suited, suited > plain))
-    got = _FINALS[key] = tuple(out)
-    return got
+    return tuple(out)
 
 
-_SPLITS: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[int, ...], float], ...]] = {}
-
-
+@lru_cache(maxsize=1 << 16)
 def _splits(k: int, left: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Every way k cards of one rank fall into the four suits, drawn from ``left`` (the
     cards of that rank left, by suit), with its probability (multivariate hypergeometric)."""
-    key = (k, left)
-    got = _SPLITS.get(key)
-    if got is not None:
-        return got
     total = comb(sum(left), k)
     out = []
     for a in range(min(k, left[0]) + 1):
@@ -155,19 +143,13 @@ def _splits(k: int, left: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float
                     continue
                 ways = comb(left[0], a) * comb(left[1], b) * comb(left[2], c) * comb(left[3], d)
                 out.append(((a, b, c, d), ways / total))
-    got = _SPLITS[key] = tuple(out)
-    return got
+    return tuple(out)
 
 
-_BEST: dict[tuple[int, ...], int] = {}
-
-
+@lru_cache(maxsize=1 << 18)
 def _best(cards: tuple[int, ...]) -> int:
     """The best value of three of ``cards`` (0 below three), memoised."""
-    got = _BEST.get(cards)
-    if got is None:
-        got = _BEST[cards] = tcp.best_value(cards) if len(cards) >= 3 else 0
-    return got
+    return tcp.best_value(cards) if len(cards) >= 3 else 0
 
 
 #: Poker order of the rank indices, best first (the Ace high): A, K, Q, ..., 2.
