@@ -45,6 +45,7 @@ from functools import lru_cache
 
 from audit.advantage.stats import one_sided_z, poisson_binomial_tail, stratified_correlation
 from tables.games.blackjack.dealer_odds import ACE_INDEX, TEN_INDEX, rank_index
+from tables.games.blackjack.decisions import FOLD
 from tables.games.blackjack.hole_card import DECLINE, deviation_test
 from tables.games.blackjack.strategy_math import (
     EVEN_MONEY,
@@ -55,7 +56,6 @@ from tables.games.blackjack.strategy_math import (
 )
 from tables.games.vocabulary.catalogue import BET, INSURANCE
 
-FOLD = "fold"
 #: A decision costing less than this a unit is played as the upcard-best (a tie, not a deviation).
 DEVIATION_COST = 1e-9
 

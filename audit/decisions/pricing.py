@@ -25,14 +25,17 @@ from django.utils import timezone
 from casino.lookups import AnyOf
 from casino.prepared import PREPARED
 from tables.games import GAMES
+from tables.games.blackjack.decisions import FOLD
 from tables.games.decision_prices import PRICING_VERSION, ROUND_PRICES
-from tables.games.vocabulary.catalogue import ANTE, W21
+from tables.games.vocabulary.catalogue import ANTE, BET, W21
 from tables.models import Round, RoundRevision, RulesetVersion
 
 from .models import DecisionPending, SeatDecisions
 
 log = logging.getLogger(__name__)
 
+#: Ante Up 21's fold decision's actions (priced per unit of the ANTE).
+FOLD_ACTIONS = frozenset({FOLD, BET})
 #: Rounds one pass prices (one read of their revisions, one transaction to store them).
 BATCH = 500
 #: How long a pass holds the entries it took: far above a batch's pricing, even cold (~30 s).
@@ -85,7 +88,7 @@ class DecisionQueue:
 def _decision_json(d) -> dict:
     return {"hand": d.hand, "cards": list(d.cards), "action": d.action, "best": d.best,
             "values": {a: round(v, 9) for a, v in d.values.items()}, "cost": round(d.cost, 9),
-            "stake": str(d.stake)}
+            "stake": str(d.stake), "money": str(d.cost_money)}
 
 
 #: A row's columns as :func:`seat_rows` gives them (the model's, without the primary key).
@@ -112,10 +115,10 @@ def seat_rows(*, round_id: int, gaming_day: date, casino_id: int, table_id: int,
         decisions = by_seat.get(seat.seat, [])
         if not decisions and seat.seat not in unpriced:
             continue
-        handle = seat.wagers.get(W21, Decimal(0)) if any(d.action not in ("fold", "bet") for d in decisions) \
-            else Decimal(0)
-        if any(d.action in ("fold", "bet") for d in decisions):
-            handle += seat.wagers.get(ANTE, Decimal(0))
+        # The initial stakes the priced decisions serve: the 21 bet, and the ANTE of a fold decision.
+        folds = {d.action in FOLD_ACTIONS for d in decisions}
+        handle = (seat.wagers.get(W21, Decimal(0)) if False in folds else Decimal(0)) + \
+            (seat.wagers.get(ANTE, Decimal(0)) if True in folds else Decimal(0))
         rows.append((round_id, gaming_day, casino_id, table_id, game, version_id, revision, seat.seat,
                      seat.player or "", handle.quantize(_CENT), sum((d.cost_money for d in decisions), Decimal(0)),
                      [_decision_json(d) for d in decisions], unpriced.get(seat.seat, []), dealer[0], hole,

@@ -29,11 +29,6 @@ class DecisionFigures:
     handle: Decimal = ZERO  # the initial stakes the priced decisions serve
     seats: int = 0  # (round, seat) rows priced
 
-    @property
-    def quality(self) -> Decimal | None:
-        """Cost per unit of handle (None without handle)."""
-        return (self.cost / self.handle) if self.handle else None
-
 
 def _figures(row: dict) -> DecisionFigures:
     return DecisionFigures(row["cost"] or ZERO, row["handle"] or ZERO, row["seats"])
@@ -101,7 +96,7 @@ def round_decisions(round_id: int, gaming_day: date) -> tuple[list[DecisionRow],
         for d in seat.decisions:
             values = ", ".join(f"{ACTION_WORDS.get(a, a)} {v * 100:+.2f}%"
                                for a, v in sorted(d["values"].items(), key=lambda kv: -kv[1]))
-            cost = (Decimal(d["stake"]) * Decimal(repr(d["cost"]))).quantize(Decimal("0.01"))
+            cost = Decimal(d["money"]).quantize(Decimal("0.01"))
             rows.append(DecisionRow(seat.seat, seat.player, d["hand"] + 1, " ".join(TEXT[c] for c in d["cards"]),
                                     ACTION_WORDS.get(d["action"], d["action"]), ACTION_WORDS.get(d["best"], d["best"]),
                                     values, cost, d["cost"] == 0))

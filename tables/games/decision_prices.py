@@ -40,4 +40,4 @@ NOT_PRICED = {
 
 #: Bumped whenever a price the engine gives may change: rows priced with another version are
 #: priced again by the rebuild.
-PRICING_VERSION = "1"
+PRICING_VERSION = "2"
