@@ -236,3 +236,40 @@ def test_the_rows_columns_are_the_tables():
     fields = [f for f in SeatDecisions._meta.concrete_fields if not f.primary_key]
     assert tuple(f.column for f in fields) == pricing.COLUMNS
     assert SeatDecisions._meta.db_table == "decisions_seat"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_price_at_once_while_the_table_records_on_its_own_connection():
+    """Production's path: two workers' passes on their own connections take different rounds
+    (SKIP LOCKED claims), while a tablet goes on recording at the table; every round ends priced
+    once, as the engine prices its revision, and nothing is priced twice."""
+    from django.db import connection
+
+    from tests.concurrency import run_at_once
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks and SKIP LOCKED are PostgreSQL's")
+    pitboss = user_with_role("pit_boss")
+    table, dealer = table_with_decks(6, game="blackjack_tie")
+    table_session_open(table=table, dealer=dealer, author=pitboss)
+    data = {"dealer": {"cards": ["TH", "7C"]}, "seats": [_seat(1, "P-1", "10.00", ["TS", "2D"], ["stand"])]}
+    made = [round_record(table=table, data=data, author=pitboss).round.pk for _ in range(12)]
+    taken = [0, 0]
+
+    def work(index: int) -> None:
+        if index < 2:
+            for _ in range(6):
+                taken[index] += price_pending(limit=2)
+        else:
+            for _ in range(4):
+                made.append(round_record(table=table, data=data, author=pitboss).round.pk)
+
+    assert run_at_once(3, work) == []
+    assert taken[0] and taken[1], taken  # both workers priced rounds
+    price_all_pending()
+    rows = list(SeatDecisions.objects.values_list("round_id", "seat"))
+    assert sorted(rows) == sorted((pk, 1) for pk in made)  # each round's seat once
+    assert not DecisionPending.objects.exists()
+    for rnd in Round.objects.filter(pk__in=made):
+        assert _stored(rnd) == _engine(rnd)
