@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.shortcuts import render
 
+from audit.decisions.figures import NO_QUALITY, play_quality, play_quality_text
 from audit.decisions.selectors import player_days
-from audit.reports.decision_theo import NO_QUALITY, play_quality, play_quality_text
 from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.scoping import scope, user_casino

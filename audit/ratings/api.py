@@ -17,7 +17,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.reports.decision_theo import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
+from audit.decisions.figures import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
 from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
@@ -48,7 +48,7 @@ _FIGURES = {
 _SESSION = inline_serializer("RatingSession", {
     "table": serializers.IntegerField(), "table_label": StrictCharField(), "game": StrictCharField(),
     "start": serializers.DateTimeField(), "end": serializers.DateTimeField(), **_FIGURES}, many=True)
-#: A day's priced decisions (audit/reports/decision_theo.py; the daily report's definitions).
+#: A day's priced decisions (audit/decisions/figures.py; the daily report's definitions).
 _DECISIONS = {
     "decision_cost": StrictCharField(help_text=f"{DECISION_COST[1]} Money, to the cent."),
     "decision_theo": StrictCharField(help_text=f"{DECISION_THEO[1]} Money, to the cent."),

@@ -13,7 +13,7 @@ CSV_COLUMNS = [
     ("player", "Player id"), ("name", "Name"), ("loyalty_number", "Loyalty number"), ("rounds", "Rounds"),
     ("minutes", "Time on game (minutes)"), ("sessions", "Sessions"), ("stake", "Total wagered"),
     ("average_bet", "Average bet per round"), ("theo", "Theoretical win"), ("actual", "Actual win (house)"),
-    # The players' decisions (audit/reports/decision_theo.py): decision theo = theo + decisions' cost.
+    # The players' decisions (audit/decisions/figures.py): decision theo = theo + decisions' cost.
     ("decision_cost", "Decisions' cost"), ("decision_theo", "Decision theo"), ("priced_handle", "Priced handle"),
     ("play_quality", "Play quality (% of priced handle)"),
 ]

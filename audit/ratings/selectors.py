@@ -23,13 +23,13 @@ from django.core.exceptions import ValidationError
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
-from audit.decisions.selectors import DecisionFigures, player_days
-from audit.reports.decision_theo import (
+from audit.decisions.figures import (
     decision_cost,
     decision_theo,
     play_quality,
     play_quality_text,
 )
+from audit.decisions.selectors import DecisionFigures, player_days
 from audit.reports.theoretical import POT_KEY, OddsBook, wager_type
 from tables.models import RulesetVersion, Table
 from tables.players.selectors import players_by_identifier
@@ -139,7 +139,7 @@ class DayRating(_Figures):
     #: (Hold'em Blackjack, Poker or Bust, or no decision recorded) is an empty DecisionFigures.
     decisions: DecisionFigures = field(default_factory=DecisionFigures)
 
-    # The definitions are audit/reports/decision_theo.py's, the daily report's.
+    # The definitions are audit/decisions/figures.py's, the daily report's.
     @property
     def decision_cost(self) -> Decimal:
         """The decisions' cost to the cent: what the player's own play gave the house beyond the edge."""

@@ -12,7 +12,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from audit.reports.decision_theo import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
+from audit.decisions.figures import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
 from casino.gaming_day import current_gaming_day
 from casino.models import Casino
 from casino.permissions import role_required

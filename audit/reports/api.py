@@ -19,6 +19,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from audit.decisions.figures import PLAY_QUALITY
 from casino.api_fields import StrictBooleanField, StrictCharField
 from casino.api_filters import StrictFilterSet
 from casino.db_routing import ReplicaReadsMixin
@@ -28,7 +29,6 @@ from casino.roles import FINANCE, GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import CasinoScopedMixin, CasinoScopedRelatedField, scope
 from tables.accounting.api import AccountingFindingSerializer
 
-from .decision_theo import PLAY_QUALITY
 from .exporters import FORMATS, decisions_pending_notice, provisional_banner
 from .models import DailyReport, DealerLine, ReportLine, ReportWagerLine
 from .selectors_cash import open_unexplained_findings

@@ -20,12 +20,12 @@ from pathlib import Path
 from django.conf import settings
 from django.db.models import Max, Sum
 
+from audit.decisions.figures import play_quality
 from casino.field_words import wager_label
 from casino.local_time import local_time_text
 from casino.money import money_sum
 from tables.games import GAMES
 
-from .decision_theo import play_quality
 from .legend import COLUMNS as LEGEND
 from .legend import legend
 from .models import (

@@ -7,7 +7,7 @@ column counts" say the same thing.
 
 from __future__ import annotations
 
-from .decision_theo import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
+from audit.decisions.figures import DECISION_COST, DECISION_THEO, PLAY_QUALITY, PRICED_HANDLE
 
 #: field -> (header, what it counts)
 COLUMNS: dict[str, tuple[str, str]] = {
@@ -29,7 +29,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
                              "(the basis column says whether the edge is exact math or an assumption)."),
     "ci": ("95% interval", "Theoretical win +/- 1.96 standard deviations; a win outside it makes the "
                            "table an outlier (worth a look, not proof of anything)."),
-    # The players' decisions (decision_theo.py: the same texts as the ratings').
+    # The players' decisions (audit/decisions/figures.py: the same texts as the ratings').
     "decision_cost": DECISION_COST,
     "decision_theo": DECISION_THEO,
     "decision_handle": PRICED_HANDLE,

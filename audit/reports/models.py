@@ -15,17 +15,17 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from casino.models import Casino
-from tables.games import GAME_CHOICES
-from tables.models import Dealer, RulesetVersion
-
-from .decision_theo import (
+from audit.decisions.figures import (
     DECISION_COST,
     DECISION_THEO,
     PLAY_QUALITY,
     PRICED_HANDLE,
     play_quality_text,
 )
+from casino.models import Casino
+from tables.games import GAME_CHOICES
+from tables.models import Dealer, RulesetVersion
+
 from .explain import WinExplanation, win_explanation
 
 EXACT, SIMULATED, ASSUMPTION = "exact", "simulated", "assumption"
@@ -234,7 +234,7 @@ class ReportLine(models.Model):
     ci_high = models.DecimalField(**_MONEY)
     outlier = models.BooleanField(default=False, help_text="Win outside the 95% interval.")
     theo_basis = models.CharField(max_length=40, blank=True)
-    # The players' decisions (decision_theo.py; audit/decisions prices them): 0 and None where
+    # The players' decisions (audit/decisions/figures.py; audit/decisions prices them): 0 and None where
     # none is priced (Hold'em Blackjack, Poker or Bust).
     decision_cost = models.DecimalField(**_MONEY, help_text=DECISION_COST[1])
     decision_theo = models.DecimalField(**_MONEY, help_text=DECISION_THEO[1])
@@ -300,7 +300,7 @@ class ReportLine(models.Model):
 
     @property
     def play_quality_text(self) -> str:
-        """``0.84% of the priced handle``, or ``—`` without a priced handle (decision_theo.py)."""
+        """``0.84% of the priced handle``, or ``—`` without a priced handle (audit/decisions/figures.py)."""
         return play_quality_text(self.play_quality_pct)
 
     @property

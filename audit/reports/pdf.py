@@ -35,10 +35,10 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from audit.decisions.figures import DECISION_THEO, PLAY_QUALITY, play_quality_text
 from casino.field_words import wager_label
 from tables.games import GAMES
 
-from .decision_theo import DECISION_THEO, PLAY_QUALITY, play_quality_text
 from .legend import legend
 from .theoretical import basis_words
 
@@ -274,7 +274,7 @@ def _all_units(levels) -> list[tuple[str, dict]]:
 
 def _decisions(levels, s) -> list:
     """The players' decisions beside theo: decisions' cost, decision theo, priced handle and play
-    quality for the floor, every pit, game and table (decision_theo.py)."""
+    quality for the floor, every pit, game and table (audit/decisions/figures.py)."""
     units = _all_units(levels)
     if not units:
         return []

@@ -75,8 +75,8 @@ def test_the_page_shows_each_players_play_quality_for_the_day(day):
     """The decisions' cost per unit of the priced handle (audit/decisions), from the stored rows."""
     from decimal import Decimal
 
+    from audit.decisions.figures import play_quality, play_quality_text
     from audit.decisions.models import SeatDecisions
-    from audit.reports.decision_theo import play_quality, play_quality_text
 
     table, rounds = day
     price_all_pending()

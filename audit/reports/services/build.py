@@ -12,11 +12,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from audit.decisions.figures import decision_cost, decision_theo, play_quality
 from audit.decisions.selectors import table_games
 from tables.accounting.selectors_win import CashFigures
 from tables.models import Dealer, RulesetVersion, Table
 
-from ..decision_theo import decision_cost, decision_theo, play_quality
 from ..models import (
     LEVEL_FLOOR,
     LEVEL_GAME,
@@ -124,7 +124,7 @@ class _Unit:
     under: Decimal = ZERO
     taxes: Decimal = ZERO
     jackpots: Decimal = ZERO
-    # The priced decisions (decision_theo.py): their cost in money (exact) and the handle they serve.
+    # The priced decisions (audit/decisions/figures.py): their cost in money (exact) and the handle they serve.
     decisions_cost: Decimal = ZERO
     decisions_handle: Decimal = ZERO
     findings: dict = field(default_factory=dict)

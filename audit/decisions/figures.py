@@ -1,7 +1,7 @@
 """Decision theo and play quality: what the players' own decisions gave the house beyond the edge.
 
-Written once here for the daily report (services/build.py, legend.py, every export) and the player
-ratings (audit/ratings), from the decisions' stored prices (audit/decisions):
+Written once here for the daily report (audit/reports: its build, legend and every export), the player
+ratings (audit/ratings) and the desk's advantage page, from the stored prices (models.py):
 
 - **decisions' cost**: for each recorded decision the engine prices (the three blackjack games'
   split, hit, stand, double, insurance and even money; Ante Up 21's fold or bet), (the best
