@@ -414,6 +414,9 @@ REPORTS_PROVISIONAL_MINUTES = env_int("REPORTS_PROVISIONAL_MINUTES", 15, minimum
 OUTBOX_DRAIN_SECONDS = env_int("OUTBOX_DRAIN_SECONDS", 10, minimum=1)
 #: How often beat sends the pricing of the rounds queued for their decisions' prices.
 DECISIONS_PRICE_SECONDS = env_int("DECISIONS_PRICE_SECONDS", 5, minimum=1)
+#: How long a Celery worker may spend, before it forks its pool, filling the engine's tables of the
+#: floor's rulesets (0: none; its children then fill them as rounds come). deploy/env.example sets 120.
+DECISIONS_WARM_SECONDS = env_int("DECISIONS_WARM_SECONDS", 0, minimum=0)
 CELERY_BEAT_SCHEDULE: dict = {
     "casino-outbox-drain": {"task": "casino.outbox_drain", "schedule": float(OUTBOX_DRAIN_SECONDS)},
     # UTC interval; each casino's gaming day is computed from its own zone and start hour.

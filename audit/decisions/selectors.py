@@ -9,11 +9,12 @@ stakes the priced decisions serve (the 21 bet; Ante Up 21's ANTE with its fold d
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Count, Sum
+from django.db.models import Count, OuterRef, Subquery, Sum
 
 from tables.games.vocabulary.cards import TEXT
 from tables.models import Round
@@ -43,6 +44,35 @@ def player_days(casino_ids, gaming_days, players=None) -> dict[tuple[date, str],
     rows = rows.order_by().values("gaming_day", "player").annotate(
         cost=Sum("cost"), handle=Sum("handle"), seats=Count("id"))
     return {(r["gaming_day"], r["player"]): _figures(r) for r in rows}
+
+
+def player_sessions(casino_ids, gaming_days, players, sessions) -> dict[tuple, DecisionFigures]:
+    """The priced decisions of rating sessions: ``sessions`` are (gaming day, player, table id,
+    start, end) keys, and each gets the figures of that player's rows at that table that day whose
+    round was recorded from start to end (a table's sessions never overlap, so each row counts in
+    one). A key with nothing priced is absent."""
+    wanted = defaultdict(list)
+    for key in sessions:
+        wanted[key[:3]].append(key)
+    if not wanted:
+        return {}
+    # The rows carry no round time (no foreign key into the partitioned rounds): the round's own
+    # partition gives it.
+    recorded = Round.objects.filter(pk=OuterRef("round_id"), gaming_day=OuterRef("gaming_day")).values("recorded_at")
+    rows = (SeatDecisions.objects.filter(casino_id__in=list(casino_ids), gaming_day__in=list(gaming_days),
+                                         player__in=list(players), table_id__in={k[2] for k in wanted})
+            .order_by().annotate(at=Subquery(recorded[:1]))
+            .values_list("gaming_day", "player", "table_id", "at", "cost", "handle"))
+    sums: dict[tuple, list] = {}
+    for day, player, table_id, at, cost, handle in rows:
+        for key in wanted.get((day, player, table_id), ()):
+            if key[3] <= at <= key[4]:
+                got = sums.setdefault(key, [ZERO, ZERO, 0])
+                got[0] += cost
+                got[1] += handle
+                got[2] += 1
+                break
+    return {key: DecisionFigures(*got) for key, got in sums.items()}
 
 
 def table_games(casino_id: int, gaming_day: date, through_round: int | None = None

@@ -45,10 +45,7 @@ _FIGURES = {
     "rounds": serializers.IntegerField(), "minutes": serializers.IntegerField(help_text="time on game"),
     "stake": StrictCharField(), "average_bet": StrictCharField(help_text="stake per round played"),
     "theo": StrictCharField(), "actual": StrictCharField(), "wagers": _WAGER}
-_SESSION = inline_serializer("RatingSession", {
-    "table": serializers.IntegerField(), "table_label": StrictCharField(), "game": StrictCharField(),
-    "start": serializers.DateTimeField(), "end": serializers.DateTimeField(), **_FIGURES}, many=True)
-#: A day's priced decisions (audit/decisions/figures.py; the daily report's definitions).
+#: A day's or a session's priced decisions (audit/decisions/figures.py; the daily report's definitions).
 _DECISIONS = {
     "decision_cost": StrictCharField(help_text=f"{DECISION_COST[1]} Money, to the cent."),
     "decision_theo": StrictCharField(help_text=f"{DECISION_THEO[1]} Money, to the cent."),
@@ -56,6 +53,9 @@ _DECISIONS = {
     "play_quality": StrictCharField(allow_null=True, help_text=(
         f"{PLAY_QUALITY[1]} Given in percent to 2 decimals (\"0.84\" is 0.84% of the priced handle); "
         "null without a priced handle."))}
+_SESSION = inline_serializer("RatingSession", {
+    "table": serializers.IntegerField(), "table_label": StrictCharField(), "game": StrictCharField(),
+    "start": serializers.DateTimeField(), "end": serializers.DateTimeField(), **_FIGURES, **_DECISIONS}, many=True)
 _DAY_RATING = inline_serializer("DayRating", {
     "gaming_day": serializers.DateField(), "casino": serializers.IntegerField(),
     "identifier": StrictCharField(), "player": serializers.IntegerField(allow_null=True),

@@ -33,10 +33,17 @@ def _figures(figures, *, wagers: bool = True) -> dict:
     return out
 
 
+def _decisions(rating) -> dict:
+    """A day's or a session's priced decisions (audit/decisions/figures.py)."""
+    quality = rating.play_quality
+    return {"decision_cost": str(rating.decision_cost), "decision_theo": str(rating.decision_theo),
+            "priced_handle": str(cents(rating.priced_handle)), "play_quality": None if quality is None else str(quality)}
+
+
 def session_dict(session) -> dict:
     return {"table": session.table_id, "table_label": session.table_label, "game": session.game,
             "start": session.start.isoformat().replace("+00:00", "Z"),
-            "end": session.end.isoformat().replace("+00:00", "Z"), **_figures(session)}
+            "end": session.end.isoformat().replace("+00:00", "Z"), **_figures(session), **_decisions(session)}
 
 
 def day_dict(rating, user, *, sessions: bool = True, wagers: bool = True) -> dict:
@@ -47,10 +54,7 @@ def day_dict(rating, user, *, sessions: bool = True, wagers: bool = True) -> dic
         out["name"] = player.name if player else ""
         out["loyalty_number"] = player.loyalty_number if player else ""
     out.update(_figures(rating, wagers=wagers))
-    quality = rating.play_quality
-    out.update({"decision_cost": str(rating.decision_cost), "decision_theo": str(rating.decision_theo),
-                "priced_handle": str(cents(rating.priced_handle)),
-                "play_quality": None if quality is None else str(quality)})
+    out.update(_decisions(rating))
     out["sessions"] = [session_dict(s) for s in rating.sessions] if sessions else rating.session_count
     return out
 

@@ -29,7 +29,7 @@ from audit.decisions.figures import (
     play_quality,
     play_quality_text,
 )
-from audit.decisions.selectors import DecisionFigures, player_days
+from audit.decisions.selectors import DecisionFigures, player_days, player_sessions
 from audit.reports.theoretical import POT_KEY, OddsBook, wager_type
 from tables.models import RulesetVersion, Table
 from tables.players.selectors import players_by_identifier
@@ -113,33 +113,13 @@ class _Figures:
         return [self.wagers[k] for k in sorted(self.wagers)]
 
 
-@dataclass
-class Session(_Figures):
-    """A player's play at one table in one gaming day, until a gap above the threshold."""
+class _Decided:
+    """A rating's priced decisions (audit/decisions), linked with the player: none priced (Hold'em
+    Blackjack, Poker or Bust, or no decision recorded) is an empty DecisionFigures. The
+    definitions are audit/decisions/figures.py's, the daily report's."""
 
-    table_id: int = 0
-    table_label: str = ""
-    game: str = ""
-    gaming_day: date | None = None
-    start: datetime | None = None
-    end: datetime | None = None
+    decisions: DecisionFigures
 
-
-@dataclass
-class DayRating(_Figures):
-    """A player's gaming day: the sessions, their sums, and time on game without overlaps."""
-
-    casino_id: int = 0
-    identifier: str = ""
-    gaming_day: date | None = None
-    player: object = None  # the registered Player, or None: "not registered"
-    sessions: list = field(default_factory=list)  # empty when read without them (``sessions=False``)
-    session_count: int = 0
-    #: The day's priced decisions at the casino (audit/decisions), linked with the player: none priced
-    #: (Hold'em Blackjack, Poker or Bust, or no decision recorded) is an empty DecisionFigures.
-    decisions: DecisionFigures = field(default_factory=DecisionFigures)
-
-    # The definitions are audit/decisions/figures.py's, the daily report's.
     @property
     def decision_cost(self) -> Decimal:
         """The decisions' cost to the cent: what the player's own play gave the house beyond the edge."""
@@ -163,6 +143,32 @@ class DayRating(_Figures):
     def play_quality_text(self) -> str:
         """``0.84% of the priced handle``, or ``—`` without a priced handle."""
         return play_quality_text(self.play_quality)
+
+
+@dataclass
+class Session(_Decided, _Figures):
+    """A player's play at one table in one gaming day, until a gap above the threshold."""
+
+    table_id: int = 0
+    table_label: str = ""
+    game: str = ""
+    gaming_day: date | None = None
+    start: datetime | None = None
+    end: datetime | None = None
+    decisions: DecisionFigures = field(default_factory=DecisionFigures)
+
+
+@dataclass
+class DayRating(_Decided, _Figures):
+    """A player's gaming day: the sessions, their sums, and time on game without overlaps."""
+
+    casino_id: int = 0
+    identifier: str = ""
+    gaming_day: date | None = None
+    player: object = None  # the registered Player, or None: "not registered"
+    sessions: list = field(default_factory=list)  # empty when read without them (``sessions=False``)
+    session_count: int = 0
+    decisions: DecisionFigures = field(default_factory=DecisionFigures)
 
 
 def check_range(first: date, last: date) -> None:
@@ -212,10 +218,17 @@ def link_players(ratings: list[DayRating]) -> list[DayRating]:
     for casino_id, identifiers_here in by_casino.items():
         known = players_by_identifier(casino_id, identifiers_here)
         here = [rating for rating in ratings if rating.casino_id == casino_id]
-        priced = player_days([casino_id], {rating.gaming_day for rating in here}, identifiers_here)
+        days = {rating.gaming_day for rating in here}
+        priced = player_days([casino_id], days, identifiers_here)
+        # Sessions, where the read has them (a player's days): one more read, of these players' rows.
+        keys = {(r.gaming_day, r.identifier, s.table_id, s.start, s.end) for r in here for s in r.sessions}
+        by_session = player_sessions([casino_id], days, identifiers_here, keys) if keys else {}
         for rating in here:
             rating.player = known.get(rating.identifier)
             rating.decisions = priced.get((rating.gaming_day, rating.identifier), DecisionFigures())
+            for s in rating.sessions:
+                s.decisions = by_session.get((rating.gaming_day, rating.identifier, s.table_id, s.start, s.end),
+                                             DecisionFigures())
     return ratings
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .blackjack.decisions import RoundPrices, round_prices
+from .blackjack.decisions import RoundPrices, round_prices, warm
 from .vocabulary.catalogue import (
     ANTE_UP_21,
     BLACKJACK_TIE,
@@ -30,6 +30,9 @@ ROUND_PRICES: dict[str, Callable[[Any, Any], RoundPrices]] = {
     UPCARD_LUCK_21: round_prices,
     BLACKJACK_TIE: round_prices,
 }
+
+#: game -> (rules, game) -> states priced: fills a process's tables before its first round.
+WARM: dict[str, Callable[[Any, str], int]] = {ANTE_UP_21: warm, UPCARD_LUCK_21: warm, BLACKJACK_TIE: warm}
 
 #: Why a game's decisions are not priced, in the pages' words.
 NOT_PRICED = {

@@ -559,6 +559,16 @@ def _inner(options) -> int:
     _cash_day(casino, user, tables, options.rounds)
     connection.close()
 
+    # As a Celery worker's main process does before it forks its pool (audit/decisions/tasks.py,
+    # DECISIONS_WARM_SECONDS): the children then price the replayed rounds warm. Timed apart:
+    # a worker does it once when it starts, not per report.
+    from audit.decisions.pricing import warm_tables
+
+    tw = time.perf_counter()
+    warmed = warm_tables(budget=120.0)
+    connection.close()
+    print(f"   the workers' parent warmed the decisions' tables of {len(warmed)} rulesets in "
+          f"{time.perf_counter() - tw:.1f} s (once per worker start)")
     report = DailyReport.objects.create(casino=casino, gaming_day=DAY, runs=1)
     t0 = time.perf_counter()
     chunk_ids = runs.report_plan(report_id=report.pk, run_id=str(report.run_id))
@@ -595,9 +605,12 @@ def _inner(options) -> int:
 
     queued = DecisionPending.objects.count()
     connection.close()
+    from audit.decisions.models import SeatDecisions
+
+    print(f"   decisions' prices stored by the slices: {SeatDecisions.objects.count():,} seat rows; "
+          f"left queued: {queued:,} rounds")
     if queued:
-        # The re-audit queued every replayed round whose decisions' prices are missing (a COPY
-        # loads none) or of another pricing: the workers price them right after, as beat's task.
+        # What the slices' own pricing left queued (a failure): the workers' pass prices it, as beat's task.
         t4 = time.perf_counter()
         with ctx.Pool(options.workers, initializer=_worker_init) as workers:
             shares = workers.map(_price_worker, range(options.workers), chunksize=1)

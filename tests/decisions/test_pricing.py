@@ -198,6 +198,58 @@ def test_the_re_audit_queues_the_prices_of_another_pricing_and_leaves_current_on
     assert {r.pk: _stored(r) for r in made} == by_queue
 
 
+def test_the_re_audit_prices_what_it_replayed_once_committed_without_reading_it_again(
+        floor, monkeypatch, django_capture_on_commit_callbacks):
+    made = [_record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"])])
+            for _ in range(3)]
+    price_all_pending()
+    by_queue = {r.pk: _stored(r) for r in made}
+    SeatDecisions.objects.all().delete()  # a day loaded before the prices existed
+    read = []
+    real_read = pricing._read
+    monkeypatch.setattr(pricing, "_read", lambda pending, db: read.append(pending) or real_read(pending, db))
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds_reaudit(round_ids=[r.pk for r in made], full=True)
+    assert not DecisionPending.objects.exists()
+    assert read == []  # priced from the revisions the replay decoded
+    assert {r.pk: _stored(r) for r in made} == by_queue
+
+
+def test_a_round_corrected_after_the_replay_is_priced_at_its_new_revision(floor):
+    rnd = _record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"])])
+    old = rnd.revisions.get(number=rnd.revision).data
+    round_correct(round=rnd, revision=1, reason="the hit was missed", author=floor["pitboss"],
+                  data={"dealer": {"cards": ["TH", "7C"]},
+                        "seats": [_seat(1, "P-1", "100.00", ["TS", "2D", "5C"], ["hit", "stand"])]})
+    rnd.refresh_from_db()
+    # The replay read revision 1; the correction made revision 2 before the pricing ran.
+    assert pricing.price_replayed([(rnd.pk, rnd.gaming_day, 1, rnd.game, rnd.ruleset_version_id, old)]) == 1
+    row = SeatDecisions.objects.get(round_id=rnd.pk)
+    assert row.revision == rnd.revision == 2
+    assert _stored(rnd) == _engine(rnd)
+
+
+def test_a_pricing_that_fails_after_the_re_audit_leaves_its_rounds_queued(
+        floor, monkeypatch, django_capture_on_commit_callbacks):
+    rnd = _record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"])])
+    price_all_pending()
+    SeatDecisions.objects.all().delete()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(pricing, "_store", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        result = rounds_reaudit(round_ids=[rnd.pk], full=True)
+    assert result.replayed == 1
+    assert list(DecisionPending.objects.values_list("round_id", flat=True)) == [rnd.pk]
+    monkeypatch.undo()
+    later = timezone.now() + pricing.CLAIM + timedelta(seconds=1)
+    monkeypatch.setattr(pricing.timezone, "now", lambda: later)
+    assert price_all_pending() == 1
+    assert _stored(rnd) == _engine(rnd)
+
+
 def test_two_passes_take_different_rounds_and_a_dead_pass_leaves_its_rounds_to_the_next(floor, monkeypatch):
     made = [_record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "10.00", ["TS", "2D"], ["stand"])])
             for _ in range(3)]
@@ -273,3 +325,27 @@ def test_two_workers_price_at_once_while_the_table_records_on_its_own_connection
     assert not DecisionPending.objects.exists()
     for rnd in Round.objects.filter(pk__in=made):
         assert _stored(rnd) == _engine(rnd)
+
+
+def test_a_worker_warms_the_floors_priced_rulesets_before_forking_and_closes_its_connection(
+        floor, monkeypatch, settings):
+    """What the floor's tables deal of a priced game is warmed, within the budget; the connection
+    the main process used is closed before the pool forks (no child shares its socket)."""
+    from audit.decisions import tasks
+
+    calls = []
+    monkeypatch.setattr(pricing, "WARM", {g: (lambda rules, game: calls.append(game) or 1)
+                                          for g in ("ante_up_21", "blackjack_tie", "upcard_luck_21")})
+    warmed = pricing.warm_tables(budget=60)
+    assert sorted(calls) == ["ante_up_21", "blackjack_tie"]  # the floor's Poker or Bust and Hold'em: none
+    assert sorted(warmed) == sorted(floor["tables"][g].ruleset.name for g in ("blackjack_tie", "ante_up_21"))
+    calls.clear()
+    assert pricing.warm_tables(budget=0) == [] and calls == []
+    settings.DECISIONS_WARM_SECONDS = 0
+    tasks.warm_before_forking()
+    assert calls == []
+    settings.DECISIONS_WARM_SECONDS = 30
+    closed = []
+    monkeypatch.setattr(tasks.connections, "close_all", lambda: closed.append(True))
+    tasks.warm_before_forking()
+    assert sorted(calls) == ["ante_up_21", "blackjack_tie"] and closed == [True]

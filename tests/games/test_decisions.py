@@ -133,3 +133,26 @@ def test_insurance_costs_its_edge_from_the_shoe_less_the_known_cards_and_even_mo
     (decision,) = took.decisions
     assert (decision.action, decision.best) == ("even_money", "stand")
     assert decision.cost == pytest.approx(1.5 * (1 - 95 / 309) - 1, abs=1e-15)
+
+
+def test_a_warmed_process_prices_every_first_decision_without_filling_a_table():
+    """``warm`` (what a worker's main process runs before it forks its pool) leaves nothing of a
+    first decision to compute: pricing a stand on every two-card hand against every upcard then
+    reads the tables only."""
+    from tables.games.blackjack import decisions
+    from tables.games.decision_prices import WARM
+
+    assert WARM["upcard_luck_21"](RULES, "upcard_luck_21") == 13 * 91
+    misses = decisions._hand_values.cache_info().misses
+    ranks = "A23456789TJQK"
+    priced = 0
+    for up in ranks:
+        for i, a in enumerate(ranks):
+            for b in ranks[i:]:
+                if {a, b} & {"A"} and {a, b} & set("TJQK"):
+                    continue  # a natural: no decision of the hand
+                got = round_prices(_round([f"{up}D", "5H"], [{"cards": [f"{a}S", f"{b}C"], "actions": ["stand"]}]),
+                                   RULES)
+                priced += len(got.decisions)
+    assert priced >= 13 * 87
+    assert decisions._hand_values.cache_info().misses == misses

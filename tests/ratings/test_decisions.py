@@ -1,6 +1,7 @@
 """The players' decisions in their ratings: each player-day's decisions' cost, decision theo (theo +
 the cost) and play quality (cost / priced handle), on the API, the loyalty CSV and the pages, read
-from the stored prices (audit/decisions) of the reader's casinos only.
+from the stored prices (audit/decisions) of the reader's casinos only; and each rating session's
+own share of them.
 
 The day worked here: at a six-deck H17 Blackjack Tie table whose 21 bet the house prices at 0.5%,
 P-1 stands on 12 against a ten for $100 (the best play hits: it costs $16.47) and stands on 20
@@ -15,10 +16,12 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from audit.decisions.models import SeatDecisions
 from audit.decisions.pricing import price_all_pending
@@ -155,3 +158,42 @@ def test_the_player_page_and_the_top_players_show_play_quality(day):
     assert f'<td class="num play-quality">{day["quality"]}% of the priced handle</td>' in top
     assert '<td class="num play-quality">—</td>' in top  # P-9: Poker or Bust, nothing priced
     assert top.index("Ada Lovelace") < top.index("P-9")  # ranked by theo: $0.75 before $0.61
+
+
+def test_each_rating_session_carries_its_own_decisions(day):
+    """P-2 plays two sessions at one table (a gap above the threshold between them) and one at a
+    second table: each session's decisions are its own rounds', and the sessions add up to the day."""
+    table, boss = _tie_table(day["casino"])
+    other_table, other_boss = _tie_table(day["casino"])
+    start = timezone.now() - timedelta(hours=3)
+    mistake = round_record(table=table, data={"dealer": {"cards": ["TH", "7C"]},
+                                              "seats": [_seat(1, "P-2", "100.00", ["TS", "2D"])]},
+                           author=boss, at=start).round
+    round_record(table=table, data={"dealer": {"cards": ["TH", "7C"]}, "seats": [_seat(1, "P-2", "40.00", ["TS", "QD"])]},
+                 author=boss, at=start + timedelta(minutes=5))
+    # Two hours later, the same table: a new session, one more $10 twelve stood against a ten.
+    round_record(table=table, data={"dealer": {"cards": ["TH", "7C"]}, "seats": [_seat(1, "P-2", "10.00", ["TS", "2D"])]},
+                 author=boss, at=start + timedelta(hours=2))
+    round_record(table=other_table, data={"dealer": {"cards": ["TH", "7C"]},
+                                          "seats": [_seat(2, "P-2", "20.00", ["TS", "QD"])]},
+                 author=other_boss, at=start + timedelta(minutes=2))
+    price_all_pending()
+    rows = SeatDecisions.objects.filter(player="P-2")
+    unit = rows.get(round_id=mistake.pk).cost / 100  # standing on 12 against a ten, per unit of the bet
+    client = api_as(user_with_role(PIT_BOSS))
+    [rating] = client.get(reverse("rating-identifier", args=["P-2"]), {"gaming_day": day["day"]}).json()["results"]
+    sessions = [(s["table"], s["rounds"], s["decision_cost"], s["priced_handle"], s["play_quality"])
+                for s in rating["sessions"]]
+    assert sessions == [
+        (table.pk, 2, str(_cents(100 * unit)), "140.00", str(_cents(100 * 100 * unit / 140))),
+        (other_table.pk, 1, "0.00", "20.00", "0.00"),
+        (table.pk, 1, str(_cents(10 * unit)), "10.00", str(_cents(100 * unit))),
+    ]
+    assert rating["decision_cost"] == str(_cents(110 * unit)) and rating["priced_handle"] == "170.00"
+    for s in rating["sessions"]:
+        assert Decimal(s["decision_theo"]) == Decimal(s["theo"]) + Decimal(s["decision_cost"])
+    player = player_for(day["casino"], "P-2", name="Grace Hopper")
+    page = client.get(reverse("player", args=[player.pk]), {"gaming_day": day["day"]}).content.decode()
+    sessions_table = page[page.index('class="data sessions"'):]
+    assert sessions_table.count('class="num play-quality"') == 3
+    assert f"{_cents(100 * unit)}% of the priced handle" in sessions_table

@@ -12,6 +12,7 @@ report (``settlement_changed``) so that a supervisor corrects it with a new revi
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -24,7 +25,7 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from audit.decisions.pricing import prices_current, rounds_queue
+from audit.decisions.pricing import price_replayed, prices_current, rounds_queue
 from audit.rollups.writer import rounds_changing
 from casino.audit_guard import allow_audit_write
 from casino.lookups import AnyOf
@@ -44,6 +45,8 @@ from tables.services.rounds import (
 from ..theoretical import JACKPOT_KEY
 
 REAUDIT_NOTE = f"[re-audit, engine {ENGINE_VERSION}] "
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -117,16 +120,18 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
         existing[revision_id].add(_finding_key(code, path, seat, amount))
     found: dict[int, list] = {}  # revision id -> the engine findings it does not carry yet
     loads = orjson.loads
-    # A revision whose decisions' prices another pricing made, or none, is queued for the
-    # workers' pricing (audit.decisions): derived data follows its inputs; the replay never
-    # waits for the engine's strategy tables.
+    # A revision whose decisions' prices another pricing made, or none, is queued (derived data
+    # follows its inputs) and, once this transaction commits, priced from the data decoded here
+    # (_price_after_commit); what that leaves queued, the workers' pricing takes (audit.decisions).
     stale = []
-    current = set(prices_current(round_ids, gaming_day=gaming_day))
+    replayed = []
+    current = set(prices_current(round_ids))
     for revision_id, round_id, game, version_id, data, settlements, day, number in rows:
         result.replayed += 1
         data = loads(data)
         if game in ROUND_PRICES and (round_id, number) not in current:
             stale.append((round_id, day))
+            replayed.append((round_id, day, number, game, version_id, data))
         settlements = loads(settlements) if settlements is not None else ()
         try:
             _, audit = round_audit(game=game, data=data, version=versions[version_id],
@@ -147,6 +152,8 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
         if added:
             found[revision_id] = added
     rounds_queue(stale)
+    if replayed:
+        transaction.on_commit(lambda: _price_after_commit(replayed, versions))
     new: list[Finding] = []
     touched: set[int] = set()
     # Model instances only for the revisions that gained findings (a re-audit of a new engine
@@ -192,6 +199,16 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
         _chain_new_findings(new)
         result.new_findings = len(new)
     return result
+
+
+def _price_after_commit(replayed: list[tuple], versions: dict) -> None:
+    """The replayed revisions' decisions priced by the worker that has them decoded, after the
+    slice's commit (no lock of the slice is held while the engine works). A failure leaves
+    them queued for the workers' pricing, which is the guarantee; this is the fast path."""
+    try:
+        price_replayed(replayed, versions=versions)
+    except Exception:  # noqa: BLE001 - the queue keeps every round this pass could not price
+        log.exception("pricing %d replayed rounds after the re-audit; they stay queued", len(replayed))
 
 
 def _chain_new_findings(findings: list[Finding]) -> None:

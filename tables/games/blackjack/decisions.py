@@ -28,9 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
-from ..vocabulary.cards import RANK
+from ..vocabulary.cards import RANK, make_card
 from ..vocabulary.catalogue import ANTE, ANTE_UP_21, BET, INSURANCE, W21
 from .ante_up_math import fold_decision_evs
 from .dealer_odds import ACE_INDEX, rank_index
@@ -95,6 +96,15 @@ def _decision(seat: Seat, hand: int, cards: tuple[int, ...], action: str, values
     return Decision(seat.seat, hand, cards, action, values, best, max(0.0, values[best] - values[action]), stake)
 
 
+@lru_cache(maxsize=1 << 16)
+def _hand_values(t, removed: tuple[int, ...], ranks: tuple[int, ...], after_split: bool,
+                 may_split: bool) -> tuple[tuple[str, float], ...]:
+    """``table_values`` of a hand's state with the side decisions left out: a floor meets the
+    same few thousand states all day, so each is read from the table once per process."""
+    values = table_values(t, removed, ranks, after_split=after_split, may_split=may_split)
+    return tuple((a, v) for a, v in values.items() if a not in (INSURANCE, EVEN_MONEY))
+
+
 def _hand(t, seat: Seat, index: int, cards: tuple[int, ...], actions: Sequence[str], *,
           after_split: bool, may_split: bool, out: list, unpriced: list) -> None:
     """The decisions of one hand after its splits: each hit, stand and double in order."""
@@ -103,12 +113,10 @@ def _hand(t, seat: Seat, index: int, cards: tuple[int, ...], actions: Sequence[s
     for action in actions:
         removed, ranks = _removed(cards[:held])
         try:
-            values = table_values(t, removed, ranks, after_split=after_split, may_split=may_split)
+            values = dict(_hand_values(t, removed, tuple(ranks), after_split, may_split))
         except ValueError as exc:  # bust, or a split Ace's card: no decision to price
             unpriced.append((seat.seat, index, action, str(exc)))
             return
-        values.pop(INSURANCE, None)
-        values.pop(EVEN_MONEY, None)
         if action not in values:
             unpriced.append((seat.seat, index, action, "not a legal action under the rules (the audit flags it)"))
             return
@@ -192,3 +200,27 @@ def round_prices(round_: Round, rules: Any) -> RoundPrices:
         decisions.extend(got.decisions)
         unpriced.extend(got.unpriced)
     return RoundPrices(tuple(decisions), tuple(unpriced))
+
+
+def warm(rules: Any, game: str) -> int:
+    """Fill a process's tables for ``rules`` before its first round: every two-card hand against
+    every upcard (and Ante Up 21's fold decision), the states a floor's decisions mostly read.
+    A worker's parent calls it before forking its pool, so that every child prices warm
+    (a cold child took ~20 s of an Ante Up 21 day's first slice). How many states were priced."""
+    r = Rules.of(rules)
+    priced = 0
+    for up in range(1, 14):
+        upcard = make_card(up, 2)
+        t = upcard_table(r, rank_index(upcard))
+        for a in range(1, 14):
+            for b in range(a, 14):
+                cards = (make_card(a, 0), make_card(b, 1))
+                removed, ranks = _removed(cards)
+                try:
+                    _hand_values(t, removed, tuple(ranks), False, a == b or r.split_any_ten_values)
+                    if game == ANTE_UP_21:
+                        fold_decision_evs(rules, cards, upcard)
+                except ValueError:  # a natural has no hit or stand to price; a one-deck shoe's limits
+                    continue
+                priced += 1
+    return priced
