@@ -1,0 +1,85 @@
+"""A real Celery worker with a prefork pool, as deploy/systemd runs it, warming the decisions'
+tables before it forks (``DECISIONS_WARM_SECONDS``): it says which rulesets it warmed, and its
+child, forked after the warm-up on a connection of its own, prices a round recorded at the
+table as the engine prices it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from audit.decisions.models import DecisionPending, SeatDecisions
+from audit.decisions.tasks import price_pending_task
+from tables.games import GAMES
+from tables.games.blackjack.decisions import round_prices
+from tables.services.rounds import round_record
+from tables.services.sessions import table_session_open
+from tests.advantage.helpers import blackjack_round, table_with_decks
+from tests.factories import user_with_role
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [
+    pytest.mark.celery_worker,
+    pytest.mark.postgres,
+    pytest.mark.skipif(not os.environ.get("CELERY_BROKER_URL"), reason="needs CELERY_BROKER_URL pointing at Redis"),
+    pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+                       reason="needs DATABASE_URL on PostgreSQL: the worker shares the test database"),
+]
+
+
+def _until(what, seconds: float = 120):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = what()
+        if value:
+            return value
+        time.sleep(0.3)
+    raise AssertionError("timed out")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prefork_worker_warms_before_forking_and_its_child_prices(tmp_path):
+    # One deck: the smallest shoe, so the warm-up takes seconds.
+    table, dealer = table_with_decks(1, game="blackjack_tie")
+    pitboss = user_with_role("pit_boss")
+    table_session_open(table=table, dealer=dealer, author=pitboss)
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    log = tmp_path / "worker.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "casino", "worker", "--pool", "prefork", "--concurrency", "1",
+             "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
+             "-n", f"warm-{os.getpid()}@%h"],
+            cwd=ROOT, env={**os.environ, "DATABASE_URL": url, "DECISIONS_WARM_SECONDS": "60"},
+            stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _until(lambda: "ready." in log.read_text(), 180)
+        text = log.read_text()
+        assert f"decisions' tables warmed for {table.ruleset.name} in" in text
+        assert text.index("decisions' tables warmed") < text.index("ready.")
+        rnd = round_record(table=table, data=blackjack_round(["TH", "7C"], [("P-1", "100.00", ["TS", "2D"])]),
+                           author=pitboss).round
+        assert DecisionPending.objects.filter(round_id=rnd.pk).exists()
+        price_pending_task.delay()
+        row = _until(lambda: SeatDecisions.objects.filter(round_id=rnd.pk).first(), 60)
+        rules = rnd.ruleset_version.rules()
+        want = round_prices(GAMES[rnd.game].module.parse_round(rnd.revisions.get().data, rules), rules)
+        assert row.cost == sum((d.cost_money for d in want.decisions), Decimal(0))
+        assert [d["action"] for d in row.decisions] == ["stand"] and row.decisions[0]["best"] == "hit"
+        assert not DecisionPending.objects.filter(round_id=rnd.pk).exists()
+        assert "Traceback" not in log.read_text()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
