@@ -292,10 +292,15 @@ def warm_tables(*, budget: float, using: str | None = None) -> list[str]:
     started = time.monotonic()
     warmed = []
     db = using or router.db_for_read(Ruleset)
-    for ruleset in (Ruleset.objects.using(db).filter(game__in=list(WARM), tables__isnull=False)
-                    .distinct().order_by("pk")):
+    # The current version's rules object, as the pricing will ask for it (RulesetVersion.rules keeps
+    # one per version and process): the engine keeps a ruleset's fold decisions on that object, so
+    # a copy made from the ruleset's config would be warmed and thrown away.
+    current = (RulesetVersion.objects.using(db)
+               .filter(ruleset__game__in=list(WARM), ruleset__tables__isnull=False, number=F("ruleset__version"))
+               .select_related("ruleset").distinct().order_by("ruleset_id"))
+    for version in current:
         if time.monotonic() - started >= budget:
             break
-        WARM[ruleset.game](ruleset.rules(), ruleset.game)
-        warmed.append(ruleset.name)
+        WARM[version.game](version.rules(), version.game)
+        warmed.append(version.ruleset.name)
     return warmed

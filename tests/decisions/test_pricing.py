@@ -20,7 +20,7 @@ from audit.reports.services.reaudit import rounds_reaudit
 from tables.games import GAMES
 from tables.games.blackjack.decisions import round_prices
 from tables.games.decision_prices import PRICING_VERSION
-from tables.models import Round
+from tables.models import Round, RulesetVersion
 from tables.services.rounds import round_correct, round_record, round_void
 from tables.services.sessions import table_session_open
 from tests.advantage.helpers import table_with_decks
@@ -334,10 +334,16 @@ def test_a_worker_warms_the_floors_priced_rulesets_before_forking_and_closes_its
     from audit.decisions import tasks
 
     calls = []
-    monkeypatch.setattr(pricing, "WARM", {g: (lambda rules, game: calls.append(game) or 1)
+    given = {}
+    monkeypatch.setattr(pricing, "WARM", {g: (lambda rules, game: calls.append(game) or given.setdefault(game, rules))
                                           for g in ("ante_up_21", "blackjack_tie", "upcard_luck_21")})
     warmed = pricing.warm_tables(budget=60)
     assert sorted(calls) == ["ante_up_21", "blackjack_tie"]  # the floor's Poker or Bust and Hold'em: none
+    # The very rules object the pricing of a round at the table will read (the engine keeps Ante Up
+    # 21's fold decisions on it): the current version's.
+    for game in ("ante_up_21", "blackjack_tie"):
+        ruleset = floor["tables"][game].ruleset
+        assert given[game] is RulesetVersion.objects.get(ruleset=ruleset, number=ruleset.version).rules()
     assert sorted(warmed) == sorted(floor["tables"][g].ruleset.name for g in ("blackjack_tie", "ante_up_21"))
     calls.clear()
     assert pricing.warm_tables(budget=0) == [] and calls == []
