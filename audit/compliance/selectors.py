@@ -74,13 +74,16 @@ def _shift(at: datetime, start: datetime) -> int:
 def day_transactions(casino: Casino, gaming_day: date) -> list[Txn]:
     """Every cash transaction of the day, in time order (voided ones excluded)."""
     start, _ = gaming_day_bounds(gaming_day, casino.time_zone, casino.gaming_day_start_hour)
-    txns = [Txn("buy-in", b.pk, CASH_IN, b.amount, b.player_identifier, b.table.label, b.seat, b.recorded_at,
-                _shift(b.recorded_at, start))
-            for b in BuyIn.objects.filter(casino=casino, gaming_day=gaming_day, kind=BuyIn.CASH, void__isnull=True)
-            .select_related("table")]
-    txns += [Txn("cash-out", c.pk, CASH_OUT, c.amount, c.player_identifier, "cage", None, c.recorded_at,
-                 _shift(c.recorded_at, start))
-             for c in CashOut.objects.filter(casino=casino, gaming_day=gaming_day, void__isnull=True)]
+    # Rows as tuples, not model instances: a busy day's buy-ins run to tens of thousands, and the
+    # day's close reads them all.
+    txns = [Txn("buy-in", pk, CASH_IN, amount, identifier, label, seat, at, _shift(at, start))
+            for pk, amount, identifier, label, seat, at in
+            BuyIn.objects.filter(casino=casino, gaming_day=gaming_day, kind=BuyIn.CASH, void__isnull=True)
+            .values_list("pk", "amount", "player_identifier", "table__label", "seat", "recorded_at")]
+    txns += [Txn("cash-out", pk, CASH_OUT, amount, identifier, "cage", None, at, _shift(at, start))
+             for pk, amount, identifier, at in
+             CashOut.objects.filter(casino=casino, gaming_day=gaming_day, void__isnull=True)
+             .values_list("pk", "amount", "player_identifier", "recorded_at")]
     return sorted(txns, key=lambda t: (t.recorded_at, t.source, t.pk))
 
 
@@ -90,6 +93,16 @@ def _totals(txns) -> dict[tuple[str, str], Decimal]:
         if t.identifier:
             totals[(t.identifier, t.direction)] += t.amount
     return totals
+
+
+def _by_patron(txns) -> dict[tuple[str, str], list[Txn]]:
+    """The identified transactions per (identifier, direction), in the day's order: grouped once, so
+    a day of thousands of patrons over a threshold is not a pass over every transaction each."""
+    grouped: dict[tuple[str, str], list[Txn]] = defaultdict(list)
+    for t in txns:
+        if t.identifier:
+            grouped[(t.identifier, t.direction)].append(t)
+    return grouped
 
 
 @dataclass
@@ -111,19 +124,39 @@ def mtl(casino: Casino, gaming_day: date, *, txns=None, rules=None) -> list[MtlP
     totals = _totals(txns)
     over = sorted({i for (i, _d), total in totals.items() if total > rules.mtl_threshold})
     players = players_by_identifier(casino.pk, over)
+    mine: dict[str, list[Txn]] = defaultdict(list)
+    for t in txns:
+        if t.identifier:
+            mine[t.identifier].append(t)
     patrons = []
     for identifier in over:
         cash_in = totals.get((identifier, CASH_IN), Decimal("0.00"))
         cash_out = totals.get((identifier, CASH_OUT), Decimal("0.00"))
         patrons.append(MtlPatron(identifier, players[identifier].name if identifier in players else "",
                                  cash_in, cash_out, cash_in > rules.mtl_threshold, cash_out > rules.mtl_threshold,
-                                 [t for t in txns if t.identifier == identifier]))
+                                 mine[identifier]))
     return patrons
+
+
+#: A patron's current identification is their latest row (a correction is a newer row).
+_LATEST = ("-recorded_at", "-id")
 
 
 def current_identification(casino_id: int, identifier: str) -> PatronIdentification | None:
     return (PatronIdentification.objects.filter(player__casino_id=casino_id, player__identifier=identifier)
-            .order_by("-recorded_at", "-id").first())
+            .order_by(*_LATEST).first())
+
+
+def current_identifications(casino_id: int, identifiers) -> dict[str, PatronIdentification]:
+    """:func:`current_identification` of each of ``identifiers`` that has one, in one query."""
+    wanted = list(identifiers)
+    if not wanted:
+        return {}
+    out: dict[str, PatronIdentification] = {}
+    for ident in (PatronIdentification.objects.filter(player__casino_id=casino_id, player__identifier__in=wanted)
+                  .select_related("player").order_by("player_id", *_LATEST)):
+        out.setdefault(ident.player.identifier, ident)
+    return out
 
 
 def identification_missing(ident: PatronIdentification | None, gaming_day: date) -> list[str]:
@@ -159,13 +192,14 @@ def ctrs(casino: Casino, gaming_day: date, *, txns=None, rules=None) -> list[Ctr
     txns = day_transactions(casino, gaming_day) if txns is None else txns
     exceptions = {(e.subject, e.direction): e for e in
                   CtrException.objects.filter(casino=casino, gaming_day=gaming_day).order_by("recorded_at", "id")}
+    over = [(key, total) for key, total in sorted(_totals(txns).items()) if total > rules.ctr_threshold]
+    idents = current_identifications(casino.pk, {identifier for (identifier, _d), _t in over})
+    mine = _by_patron(txns)
     found = []
-    for (identifier, direction), total in sorted(_totals(txns).items()):
-        if total > rules.ctr_threshold:
-            ident = current_identification(casino.pk, identifier)
-            found.append(Ctr(identifier, identifier, direction, total, ident, identification_missing(ident, gaming_day),
-                             exceptions.get((identifier, direction)),
-                             [t for t in txns if t.identifier == identifier and t.direction == direction]))
+    for (identifier, direction), total in over:
+        ident = idents.get(identifier)
+        found.append(Ctr(identifier, identifier, direction, total, ident, identification_missing(ident, gaming_day),
+                         exceptions.get((identifier, direction)), mine[(identifier, direction)]))
     for t in txns:
         if not t.identifier and t.amount > rules.ctr_threshold:
             found.append(Ctr(t.ref, None, t.direction, t.amount, None, ["the patron's identifier and identification"],

@@ -111,3 +111,41 @@ def test_an_unidentified_buy_in_over_the_mtl_threshold_on_its_own_is_listed():
     assert [t.ref for t in unidentified(f.casino, DAY)] == [f"buy-in {big.pk}"]
     huge = f.cash_in(f.bj2, "12000.00", None, hours=3)
     assert [(c.subject, c.identifier) for c in ctrs(f.casino, DAY)] == [(f"buy-in {huge.pk}", None)]
+
+
+def _ctr_queries(f, patrons: int) -> tuple[int, list]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from audit.compliance.selectors import day_transactions
+
+    for i in range(patrons):
+        f.cash_in(f.bj1, "6000.00", f"BIG-{patrons}-{i}", hours=1 + i % 5)
+        f.cash_in(f.bj2, "6000.00", f"BIG-{patrons}-{i}", hours=2 + i % 5, seat=2)
+    txns = day_transactions(f.casino, DAY)
+    with CaptureQueriesContext(connection) as queries:
+        got = ctrs(f.casino, DAY, txns=txns)
+    return len(queries), got
+
+
+def test_the_days_ctrs_read_every_patrons_identification_at_once():
+    """However many patrons cross the CTR line, their identifications are read in one query (a
+    busy day's 3,000 patrons were 3,000 queries and a pass over every transaction for each), and
+    each CTR still carries the patron's current (newest) identification and their own transactions."""
+    from audit.compliance.services import identification_record
+    from tests.compliance.helpers import FULL_ID
+
+    f = t31_floor()
+    few, _ = _ctr_queries(f, 2)
+    identification_record(casino=f.casino, identifier="BIG-6-0", author=f.compliance, reason="at the cage",
+                          last_name="Doe")
+    identification_record(casino=f.casino, identifier="BIG-6-0", author=f.compliance, reason="the rest of it",
+                          **FULL_ID)
+    many, got = _ctr_queries(f, 6)
+    assert many == few
+    mine = [c for c in got if c.identifier.startswith("BIG-6-")]
+    assert len(mine) == 6 and all(c.total == D("12000.00") and len(c.transactions) == 2 for c in mine)
+    assert all({t.identifier for t in c.transactions} == {c.identifier} for c in mine)
+    first = next(c for c in mine if c.identifier == "BIG-6-0")
+    assert first.missing == [] and first.identification.tin == FULL_ID["tin"]
+    assert all(c.missing == ["identification (none recorded)"] for c in mine if c.identifier != "BIG-6-0")
