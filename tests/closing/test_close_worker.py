@@ -7,11 +7,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from audit.reports.models import DailyReport
 from audit.reports.services.runs import report_request
@@ -20,23 +18,17 @@ from tables.closing.services.check import day_close_current
 from tables.closing.services.reopen import day_reopen
 from tables.services.rounds import round_correct
 from tests.closing.helpers import DAY, played_day
+from tests.real_worker import MARKS, database_url, until
 from tests.tables.rounds_data import ROUNDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = [
-    pytest.mark.celery_worker,
-    pytest.mark.postgres,
-    pytest.mark.skipif(not os.environ.get("CELERY_BROKER_URL"), reason="needs CELERY_BROKER_URL pointing at Redis"),
-    pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
-                       reason="needs DATABASE_URL on PostgreSQL: the worker shares the test database"),
-]
+pytestmark = MARKS
 
 
 @pytest.fixture
 def worker(settings, tmp_path):
-    db = connection.settings_dict
-    url = f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    url = database_url()
     settings.REPORTS_ROOT = tmp_path
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "casino", "worker", "--pool", "solo", "--loglevel", "INFO",
@@ -51,18 +43,8 @@ def worker(settings, tmp_path):
         proc.kill()
 
 
-def _until(what, seconds: float = 120):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.5)
-    raise AssertionError("timed out")
-
-
 def _done(casino) -> DailyReport:
-    report = _until(lambda: DailyReport.objects.filter(
+    report = until(lambda: DailyReport.objects.filter(
         casino=casino, gaming_day=DAY, provisional=False, status__in=(DailyReport.DONE, DailyReport.FAILED)).first())
     assert report.status == DailyReport.DONE, report.error
     return report
@@ -75,14 +57,14 @@ def test_a_worker_run_closes_the_day_and_a_rerun_records_its_changes(worker):
     d.sign()
     report_request(casino=casino, gaming_day=DAY, via="command")
     _done(casino)
-    close = _until(lambda: day_close_current(casino.pk, DAY))
+    close = until(lambda: day_close_current(casino.pk, DAY))
     day_reopen(casino=casino, gaming_day=DAY, reason="the 21 bet was paid 10, keyed 5", author=d.f.manager)
     round_correct(round=d.round, revision=1, data=ROUNDS["ante_up_21"]["correct"][0], reason="paid 10",
                   author=d.f.pit_boss)
     report_request(casino=casino, gaming_day=DAY, via="command")  # the corrections are made: re-run
     _done(casino)
-    rerun = _until(lambda: ReopenRerun.objects.filter(reopen__close=close).first())
+    rerun = until(lambda: ReopenRerun.objects.filter(reopen__close=close).first())
     table = next(c for c in rerun.changes if c["line"] == f"table:{d.f.table.pk}")
     assert table["columns"]["win"] == ["-25.00", "-30.00"]
-    again = _until(lambda: day_close_current(casino.pk, DAY))
+    again = until(lambda: day_close_current(casino.pk, DAY))
     assert again.pk != close.pk

@@ -8,12 +8,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from audit.decisions.models import DecisionPending, SeatDecisions
 from audit.decisions.tasks import price_pending_task
@@ -23,26 +21,11 @@ from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
 from tests.advantage.helpers import blackjack_round, table_with_decks
 from tests.factories import user_with_role
+from tests.real_worker import MARKS, database_url, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = [
-    pytest.mark.celery_worker,
-    pytest.mark.postgres,
-    pytest.mark.skipif(not os.environ.get("CELERY_BROKER_URL"), reason="needs CELERY_BROKER_URL pointing at Redis"),
-    pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
-                       reason="needs DATABASE_URL on PostgreSQL: the worker shares the test database"),
-]
-
-
-def _until(what, seconds: float = 120):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.3)
-    raise AssertionError("timed out")
+pytestmark = MARKS
 
 
 @pytest.mark.django_db(transaction=True)
@@ -51,8 +34,7 @@ def test_a_prefork_worker_warms_before_forking_and_its_child_prices(tmp_path):
     table, dealer = table_with_decks(1, game="blackjack_tie")
     pitboss = user_with_role("pit_boss")
     table_session_open(table=table, dealer=dealer, author=pitboss)
-    db = connection.settings_dict
-    url = f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    url = database_url()
     log = tmp_path / "worker.log"
     with log.open("w") as out:
         proc = subprocess.Popen(
@@ -62,7 +44,7 @@ def test_a_prefork_worker_warms_before_forking_and_its_child_prices(tmp_path):
             cwd=ROOT, env={**os.environ, "DATABASE_URL": url, "DECISIONS_WARM_SECONDS": "60"},
             stdout=out, stderr=subprocess.STDOUT)
     try:
-        _until(lambda: "ready." in log.read_text(), 180)
+        until(lambda: "ready." in log.read_text(), 180, "the worker to be ready")
         text = log.read_text()
         assert f"decisions' tables warmed for {table.ruleset.name} in" in text
         assert text.index("decisions' tables warmed") < text.index("ready.")
@@ -70,7 +52,7 @@ def test_a_prefork_worker_warms_before_forking_and_its_child_prices(tmp_path):
                            author=pitboss).round
         assert DecisionPending.objects.filter(round_id=rnd.pk).exists()
         price_pending_task.delay()
-        row = _until(lambda: SeatDecisions.objects.filter(round_id=rnd.pk).first(), 60)
+        row = until(lambda: SeatDecisions.objects.filter(round_id=rnd.pk).first(), 60, "the round priced")
         rules = rnd.ruleset_version.rules()
         want = round_prices(GAMES[rnd.game].module.parse_round(rnd.revisions.get().data, rules), rules)
         assert row.cost == sum((d.cost_money for d in want.decisions), Decimal(0))

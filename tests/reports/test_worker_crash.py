@@ -23,6 +23,7 @@ from django.db import connection
 
 from audit.reports.models import DailyReport, ReportChunk, ReportLine
 from audit.reports.services.runs import report_request
+from tests.real_worker import MARKS, database_url, until
 from tests.reports.helpers import independent_totals, simulated_day
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,26 +34,7 @@ VISIBILITY = 12  # seconds before the broker hands an unacknowledged slice to an
 # clock bound below the timeout failed under CI's load: a new pool process imports Django.)
 NEVER = 3600
 
-pytestmark = [
-    pytest.mark.celery_worker,
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        not os.environ.get("CELERY_BROKER_URL", "").startswith("redis"),
-        reason="needs CELERY_BROKER_URL pointing at Redis (set by .ci/run)",
-    ),
-    pytest.mark.skipif(
-        not os.environ.get("DATABASE_URL", "").startswith("postgres"),
-        reason="needs DATABASE_URL on PostgreSQL: the worker process shares the test database",
-    ),
-]
-
-
-def _db_url() -> str:
-    db = connection.settings_dict
-    return (
-        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}"
-        f":{db['PORT'] or 5432}/{db['NAME']}"
-    )
+pytestmark = MARKS
 
 
 def _purge_broker() -> None:
@@ -74,7 +56,7 @@ def start_worker(tmp_path, settings):
     def start(name: str, visibility: int = VISIBILITY) -> subprocess.Popen:
         env = {
             **os.environ,
-            "DATABASE_URL": _db_url(),
+            "DATABASE_URL": database_url(),
             "REPORTS_ROOT": str(tmp_path),
             "REPORTS_CHUNK_ROUNDS": "4",
             "CELERY_VISIBILITY_TIMEOUT": str(visibility),
@@ -105,16 +87,6 @@ def start_worker(tmp_path, settings):
     _purge_broker()
 
 
-def _wait(predicate, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out after {seconds} s waiting for {what}")
-
-
 def _children(pid: int) -> list[int]:
     return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
@@ -138,11 +110,11 @@ def _hold_second_half(report, kill) -> int:
         report.refresh_from_db()
         return rows if rows and len(rows) == report.chunks_total else None
 
-    chunks = _wait(planned, 30, "the worker to plan the run")
+    chunks = until(planned, 30, what="the worker to plan the run", poll=0.02)
     total = len(chunks)
     assert total >= 8, total
     held = sorted(pk for pk, index in chunks if index >= total // 2)
-    locker = psycopg.connect(_db_url(), autocommit=False)
+    locker = psycopg.connect(database_url(), autocommit=False)
     try:
         with locker.cursor() as cur:
             cur.execute(
@@ -150,7 +122,7 @@ def _hold_second_half(report, kill) -> int:
                 [held],
             )
             assert len(cur.fetchall()) == len(held), "the worker got past the held slices"
-        _wait(_blocked, 30, "the worker to reach a held slice")
+        until(_blocked, 30, what="the worker to reach a held slice", poll=0.02)
         report.refresh_from_db()
         assert report.status == DailyReport.RUNNING and report.chunks_done < total
         kill()
@@ -165,7 +137,7 @@ def _finished_once(report, sim, total: int, seconds: float) -> None:
         report.refresh_from_db()
         return report.status in (DailyReport.DONE, DailyReport.FAILED)
 
-    _wait(finished, seconds, "the run to finish")
+    until(finished, seconds, what="the run to finish", poll=0.02)
     assert report.status == DailyReport.DONE, report.error
     assert report.chunks_done == report.chunks_total == total
     assert ReportChunk.objects.filter(report=report, done=True).count() == total
