@@ -137,8 +137,8 @@ def test_insurance_costs_its_edge_from_the_shoe_less_the_known_cards_and_even_mo
 
 def test_a_warmed_process_prices_every_first_decision_without_filling_a_table():
     """``warm`` (what a worker's main process runs before it forks its pool) leaves nothing of a
-    first decision to compute: pricing a stand on every two-card hand against every upcard then
-    reads the tables only."""
+    first decision to compute: pricing a stand on every two-card hand against every upcard, in
+    either order of its cards as a round records them, then reads the tables only."""
     from tables.games.blackjack import decisions
     from tables.games.decision_prices import WARM
 
@@ -151,8 +151,8 @@ def test_a_warmed_process_prices_every_first_decision_without_filling_a_table():
             for b in ranks[i:]:
                 if {a, b} & {"A"} and {a, b} & set("TJQK"):
                     continue  # a natural: no decision of the hand
-                got = round_prices(_round([f"{up}D", "5H"], [{"cards": [f"{a}S", f"{b}C"], "actions": ["stand"]}]),
-                                   RULES)
-                priced += len(got.decisions)
-    assert priced >= 13 * 87
+                for cards in ([f"{a}S", f"{b}C"], [f"{b}C", f"{a}S"]):
+                    got = round_prices(_round([f"{up}D", "5H"], [{"cards": cards, "actions": ["stand"]}]), RULES)
+                    priced += len(got.decisions)
+    assert priced >= 2 * 13 * 87
     assert decisions._hand_values.cache_info().misses == misses

@@ -34,7 +34,7 @@ from typing import Any
 from ..vocabulary.cards import RANK, make_card
 from ..vocabulary.catalogue import ANTE, ANTE_UP_21, BET, INSURANCE, W21
 from .ante_up_math import fold_decision_evs
-from .dealer_odds import ACE_INDEX, rank_index
+from .dealer_odds import ACE_INDEX, TEN_INDEX, rank_index
 from .rounds import Round, Seat
 from .strategy_math import (
     DOUBLE,
@@ -105,15 +105,31 @@ def _hand_values(t, removed: tuple[int, ...], ranks: tuple[int, ...], after_spli
     return tuple((a, v) for a, v in values.items() if a not in (INSURANCE, EVEN_MONEY))
 
 
+def _state_values(t, cards: Sequence[int], *, after_split: bool, may_split: bool) -> dict[str, float]:
+    """The values of the hand ``cards`` through :func:`_hand_values`, keyed by what they depend on,
+    so that 9-7 and 7-9 are one entry: the ranks as a multiset (after a split, the split card
+    first: it decides split Aces), and ``may_split`` only for two ten-values (the one pair it
+    changes)."""
+    removed, ranks = _removed(cards)
+    key = (ranks[0], *sorted(ranks[1:])) if after_split else tuple(sorted(ranks))
+    two_tens = len(key) == 2 and key[0] == key[1] == TEN_INDEX
+    return dict(_hand_values(t, removed, key, after_split, may_split or not two_tens))
+
+
+def _may_split(first: Sequence[int], r: Rules) -> bool:
+    """Whether the first two cards may split as a pair: equal ranks, or any two ten-values where
+    the rules allow it."""
+    return RANK[first[0]] == RANK[first[1]] or r.split_any_ten_values
+
+
 def _hand(t, seat: Seat, index: int, cards: tuple[int, ...], actions: Sequence[str], *,
           after_split: bool, may_split: bool, out: list, unpriced: list) -> None:
     """The decisions of one hand after its splits: each hit, stand and double in order."""
     stake = seat.wagers[W21]
     held = 2
     for action in actions:
-        removed, ranks = _removed(cards[:held])
         try:
-            values = dict(_hand_values(t, removed, tuple(ranks), after_split, may_split))
+            values = _state_values(t, cards[:held], after_split=after_split, may_split=may_split)
         except ValueError as exc:  # bust, or a split Ace's card: no decision to price
             unpriced.append((seat.seat, index, action, str(exc)))
             return
@@ -138,7 +154,7 @@ def seat_prices(rules: Any, seat: Seat, upcard: int) -> RoundPrices:
         return RoundPrices((), ())
     first = tuple(seat.first_two)
     removed, ranks = _removed(first)
-    may_split = RANK[first[0]] == RANK[first[1]] or r.split_any_ten_values
+    may_split = _may_split(first, r)
     hands = seat.hands
     if up == ACE_INDEX and r.insurance:
         insurance = seat.wagers.get(INSURANCE, Decimal(0))
@@ -215,9 +231,8 @@ def warm(rules: Any, game: str) -> int:
         for a in range(1, 14):
             for b in range(a, 14):
                 cards = (make_card(a, 0), make_card(b, 1))
-                removed, ranks = _removed(cards)
                 try:
-                    _hand_values(t, removed, tuple(ranks), False, a == b or r.split_any_ten_values)
+                    _state_values(t, cards, after_split=False, may_split=_may_split(cards, r))
                     if game == ANTE_UP_21:
                         fold_decision_evs(rules, cards, upcard)
                 except ValueError:  # a natural has no hit or stand to price; a one-deck shoe's limits
