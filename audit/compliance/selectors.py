@@ -87,22 +87,19 @@ def day_transactions(casino: Casino, gaming_day: date) -> list[Txn]:
     return sorted(txns, key=lambda t: (t.recorded_at, t.source, t.pk))
 
 
-def _totals(txns) -> dict[tuple[str, str], Decimal]:
-    totals: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+def _by_patron(txns, *, by_direction: bool = True) -> dict:
+    """The identified transactions per (identifier, direction), or per identifier with
+    ``by_direction`` False, in the day's order: grouped once, so that a day of thousands of patrons
+    over a threshold is not a pass over every transaction for each."""
+    grouped: dict = defaultdict(list)
     for t in txns:
         if t.identifier:
-            totals[(t.identifier, t.direction)] += t.amount
-    return totals
-
-
-def _by_patron(txns) -> dict[tuple[str, str], list[Txn]]:
-    """The identified transactions per (identifier, direction), in the day's order: grouped once, so
-    a day of thousands of patrons over a threshold is not a pass over every transaction each."""
-    grouped: dict[tuple[str, str], list[Txn]] = defaultdict(list)
-    for t in txns:
-        if t.identifier:
-            grouped[(t.identifier, t.direction)].append(t)
+            grouped[(t.identifier, t.direction) if by_direction else t.identifier].append(t)
     return grouped
+
+
+def _totals(txns) -> dict[tuple[str, str], Decimal]:
+    return {key: sum((t.amount for t in own), Decimal(0)) for key, own in _by_patron(txns).items()}
 
 
 @dataclass
@@ -124,10 +121,7 @@ def mtl(casino: Casino, gaming_day: date, *, txns=None, rules=None) -> list[MtlP
     totals = _totals(txns)
     over = sorted({i for (i, _d), total in totals.items() if total > rules.mtl_threshold})
     players = players_by_identifier(casino.pk, over)
-    mine: dict[str, list[Txn]] = defaultdict(list)
-    for t in txns:
-        if t.identifier:
-            mine[t.identifier].append(t)
+    mine = _by_patron(txns, by_direction=False)
     patrons = []
     for identifier in over:
         cash_in = totals.get((identifier, CASH_IN), Decimal("0.00"))
@@ -138,25 +132,21 @@ def mtl(casino: Casino, gaming_day: date, *, txns=None, rules=None) -> list[MtlP
     return patrons
 
 
-#: A patron's current identification is their latest row (a correction is a newer row).
-_LATEST = ("-recorded_at", "-id")
-
-
-def current_identification(casino_id: int, identifier: str) -> PatronIdentification | None:
-    return (PatronIdentification.objects.filter(player__casino_id=casino_id, player__identifier=identifier)
-            .order_by(*_LATEST).first())
-
-
 def current_identifications(casino_id: int, identifiers) -> dict[str, PatronIdentification]:
-    """:func:`current_identification` of each of ``identifiers`` that has one, in one query."""
+    """Each of ``identifiers``' current identification (their newest row), for those who have one,
+    in one query."""
     wanted = list(identifiers)
     if not wanted:
         return {}
     out: dict[str, PatronIdentification] = {}
     for ident in (PatronIdentification.objects.filter(player__casino_id=casino_id, player__identifier__in=wanted)
-                  .select_related("player").order_by("player_id", *_LATEST)):
+                  .select_related("player").order_by("player_id", "-recorded_at", "-id")):
         out.setdefault(ident.player.identifier, ident)
     return out
+
+
+def current_identification(casino_id: int, identifier: str) -> PatronIdentification | None:
+    return current_identifications(casino_id, [identifier]).get(identifier)
 
 
 def identification_missing(ident: PatronIdentification | None, gaming_day: date) -> list[str]:
@@ -229,12 +219,8 @@ def structuring_flags(casino: Casino, gaming_day: date, *, txns=None, rules=None
     rules = rules or settings_for(casino)
     txns = day_transactions(casino, gaming_day) if txns is None else txns
     thresholds = (("MTL", rules.mtl_threshold), ("CTR", rules.ctr_threshold))
-    mine: dict[tuple[str, str], list[Txn]] = defaultdict(list)
-    for t in txns:
-        if t.identifier:
-            mine[(t.identifier, t.direction)].append(t)
     flags = []
-    for (identifier, direction), own in sorted(mine.items()):
+    for (identifier, direction), own in sorted(_by_patron(txns).items()):
         total = sum((t.amount for t in own), Decimal(0))
         for name, limit in thresholds:
             floor = limit * (1 - rules.band_pct / 100)

@@ -123,15 +123,13 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
     # A revision whose decisions' prices another pricing made, or none, is queued (derived data
     # follows its inputs) and, once this transaction commits, priced from the data decoded here
     # (_price_after_commit); what that leaves queued, the workers' pricing takes (audit.decisions).
-    stale = []
-    replayed = []
+    to_price = []  # (round id, gaming day, revision number, game, version id, data)
     current = set(prices_current(round_ids))
     for revision_id, round_id, game, version_id, data, settlements, day, number in rows:
         result.replayed += 1
         data = loads(data)
         if game in ROUND_PRICES and (round_id, number) not in current:
-            stale.append((round_id, day))
-            replayed.append((round_id, day, number, game, version_id, data))
+            to_price.append((round_id, day, number, game, version_id, data))
         settlements = loads(settlements) if settlements is not None else ()
         try:
             _, audit = round_audit(game=game, data=data, version=versions[version_id],
@@ -151,9 +149,9 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
             added.append(f)
         if added:
             found[revision_id] = added
-    rounds_queue(stale)
-    if replayed:
-        transaction.on_commit(lambda: _price_after_commit(replayed, versions))
+    rounds_queue([(r[0], r[1]) for r in to_price])
+    if to_price:
+        transaction.on_commit(lambda: _price_after_commit(to_price, versions))
     new: list[Finding] = []
     touched: set[int] = set()
     # Model instances only for the revisions that gained findings (a re-audit of a new engine
