@@ -1,14 +1,20 @@
 """What the tests with a real Celery worker process share: their markers (the broker and the test
-database are the worker's too), the test database's URL for the worker, and waiting for what the
-worker does."""
+database are the worker's too), the test database's URL for the worker, starting and stopping
+one, and waiting for what it does."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
 
 #: A real worker takes any task on the broker's queue (one such test at a time: tests/parallel.py)
 #: and reads the test's own PostgreSQL database.
@@ -38,3 +44,27 @@ def until(predicate, seconds: float = 120, what: str = "the worker", poll: float
             return value
         time.sleep(poll)
     raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+
+
+@contextmanager
+def celery_worker(name: str, *, env: dict | None = None, pool: str = "solo", concurrency: int | None = None,
+                  log: Path | None = None):
+    """A real ``celery worker`` process of this project (``env`` over the test's environment, its
+    output to ``log`` or nowhere), stopped when the block ends."""
+    args = [sys.executable, "-m", "celery", "-A", "casino", "worker", "--pool", pool, "--loglevel", "INFO",
+            "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}-{os.getpid()}@%h"]
+    if concurrency is not None:
+        args += ["--concurrency", str(concurrency)]
+    out = log.open("w") if log is not None else subprocess.DEVNULL
+    proc = subprocess.Popen(args, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=out,
+                            stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL)
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if log is not None:
+            out.close()

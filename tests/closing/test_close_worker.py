@@ -4,9 +4,6 @@ must be listening too."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +15,7 @@ from tables.closing.services.check import day_close_current
 from tables.closing.services.reopen import day_reopen
 from tables.services.rounds import round_correct
 from tests.closing.helpers import DAY, played_day
-from tests.real_worker import MARKS, database_url, until
+from tests.real_worker import MARKS, celery_worker, database_url, until
 from tests.tables.rounds_data import ROUNDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,19 +25,9 @@ pytestmark = MARKS
 
 @pytest.fixture
 def worker(settings, tmp_path):
-    url = database_url()
     settings.REPORTS_ROOT = tmp_path
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "casino", "worker", "--pool", "solo", "--loglevel", "INFO",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"closing-{os.getpid()}@%h"],
-        cwd=ROOT, env={**os.environ, "DATABASE_URL": url, "REPORTS_ROOT": str(tmp_path)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    yield proc
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with celery_worker("closing", env={"DATABASE_URL": database_url(), "REPORTS_ROOT": str(tmp_path)}) as proc:
+        yield proc
 
 
 def _done(casino) -> DailyReport:

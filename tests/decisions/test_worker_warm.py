@@ -5,9 +5,6 @@ table as the engine prices it."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -21,7 +18,7 @@ from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
 from tests.advantage.helpers import blackjack_round, table_with_decks
 from tests.factories import user_with_role
-from tests.real_worker import MARKS, database_url, until
+from tests.real_worker import MARKS, celery_worker, database_url, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,16 +31,9 @@ def test_a_prefork_worker_warms_before_forking_and_its_child_prices(tmp_path):
     table, dealer = table_with_decks(1, game="blackjack_tie")
     pitboss = user_with_role("pit_boss")
     table_session_open(table=table, dealer=dealer, author=pitboss)
-    url = database_url()
     log = tmp_path / "worker.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "casino", "worker", "--pool", "prefork", "--concurrency", "1",
-             "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "-n", f"warm-{os.getpid()}@%h"],
-            cwd=ROOT, env={**os.environ, "DATABASE_URL": url, "DECISIONS_WARM_SECONDS": "60"},
-            stdout=out, stderr=subprocess.STDOUT)
-    try:
+    with celery_worker("warm", pool="prefork", concurrency=1, log=log,
+                       env={"DATABASE_URL": database_url(), "DECISIONS_WARM_SECONDS": "60"}):
         until(lambda: "ready." in log.read_text(), 180, "the worker to be ready")
         text = log.read_text()
         assert f"decisions' tables warmed for {table.ruleset.name} in" in text
@@ -59,9 +49,3 @@ def test_a_prefork_worker_warms_before_forking_and_its_child_prices(tmp_path):
         assert [d["action"] for d in row.decisions] == ["stand"] and row.decisions[0]["best"] == "hit"
         assert not DecisionPending.objects.filter(round_id=rnd.pk).exists()
         assert "Traceback" not in log.read_text()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
