@@ -30,7 +30,7 @@ from casino.roles import FINANCE, PIT_BOSS
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
 from tests.advantage.helpers import table_with_decks
-from tests.conftest import api_as
+from tests.conftest import api_as, token_as
 from tests.factories import (
     CasinoFactory,
     DealerFactory,
@@ -180,8 +180,9 @@ def test_each_rating_session_carries_its_own_decisions(day):
     price_all_pending()
     rows = SeatDecisions.objects.filter(player="P-2")
     unit = rows.get(round_id=mistake.pk).cost / 100  # standing on 12 against a ten, per unit of the bet
-    client = api_as(user_with_role(PIT_BOSS))
-    [rating] = client.get(reverse("rating-identifier", args=["P-2"]), {"gaming_day": day["day"]}).json()["results"]
+    # The loyalty system's path: a real token header, no session.
+    loyalty = token_as(user_with_role(FINANCE, username="loyalty-feed"))
+    [rating] = loyalty.get(reverse("rating-identifier", args=["P-2"]), {"gaming_day": day["day"]}).json()["results"]
     sessions = [(s["table"], s["rounds"], s["decision_cost"], s["priced_handle"], s["play_quality"])
                 for s in rating["sessions"]]
     assert sessions == [
@@ -193,7 +194,10 @@ def test_each_rating_session_carries_its_own_decisions(day):
     for s in rating["sessions"]:
         assert Decimal(s["decision_theo"]) == Decimal(s["theo"]) + Decimal(s["decision_cost"])
     player = player_for(day["casino"], "P-2", name="Grace Hopper")
-    page = client.get(reverse("player", args=[player.pk]), {"gaming_day": day["day"]}).content.decode()
+    page = api_as(user_with_role(PIT_BOSS)).get(reverse("player", args=[player.pk]), {"gaming_day": day["day"]}).content.decode()
     sessions_table = page[page.index('class="data sessions"'):]
     assert sessions_table.count('class="num play-quality"') == 3
     assert f"{_cents(100 * unit)}% of the priced handle" in sessions_table
+    # Another casino's token reads none of this casino's sessions.
+    other = token_as(user_with_role(FINANCE, username="other-feed", casinos=[day["other"]]))
+    assert other.get(reverse("rating-identifier", args=["P-2"]), {"gaming_day": day["day"]}).json()["results"] == []
