@@ -22,5 +22,9 @@ class AnyOf(Lookup):
         if not values:
             raise EmptyResultSet
         if connection.vendor == "postgresql":
+            if all(type(v) is int for v in values):
+                # Identifiers by the ten thousand (a report's slice): the array's text made here,
+                # where psycopg's list dumper took a quarter of a second per 20,000.
+                return f"{lhs} = ANY(%s::bigint[])", [*lhs_params, "{" + ",".join(map(str, values)) + "}"]
             return f"{lhs} = ANY(%s)", [*lhs_params, values]
         return f"{lhs} IN ({', '.join(['%s'] * len(values))})", [*lhs_params, *values]

@@ -11,7 +11,6 @@ pass, so a stored price is never of an older revision than the last pass saw.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Iterable
@@ -19,6 +18,7 @@ from contextlib import nullcontext
 from datetime import date, timedelta
 from decimal import Decimal
 
+import orjson
 from django.db import connections, router, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -42,6 +42,7 @@ BATCH = 500
 #: How long a pass holds the entries it took: far above a batch's pricing, even cold (~30 s).
 CLAIM = timedelta(minutes=5)
 _CENT = Decimal("0.01")
+dumps = orjson.dumps
 
 
 #: The queue's upsert (PostgreSQL and SQLite alike): a round queued again moves its stamp on.
@@ -102,11 +103,13 @@ COLUMNS = ("round_id", "gaming_day", "casino_id", "table_id", "game", "ruleset_v
 
 
 def seat_rows(*, round_id: int, gaming_day: date, casino_id: int, table_id: int, game: str, version_id: int,
-              revision: int, data: dict, rules, rounded: dict | None = None) -> list[tuple]:
+              revision: int, data: dict, rules, rounded: dict | None = None, parsed=None) -> list[tuple]:
     """The rows of one round's revision, as tuples of :data:`COLUMNS`: one per seat with a
-    decision priced or left unpriced (a pass writes thousands: no model instance is made)."""
+    decision priced or left unpriced (a pass writes thousands: no model instance is made).
+    ``parsed``: the engine's parse of ``data`` under ``rules``, when the caller has it."""
     rounded = {} if rounded is None else rounded
-    parsed = GAMES[game].module.parse_round(data, rules)
+    if parsed is None:
+        parsed = GAMES[game].module.parse_round(data, rules)
     prices = ROUND_PRICES[game](parsed, rules)
     dealer = parsed.dealer
     by_seat: dict[int, list] = {}
@@ -146,13 +149,13 @@ def _read(pending: list[tuple[int, date, int]], db: str) -> list[tuple]:
 
 def _priced(items, db: str, versions: dict | None = None) -> tuple[list[tuple], set[int]]:
     """The rows of ``items`` (round id, gaming day, casino id, table id, game, version id, status,
-    revision number, data: as :func:`_read` gives them) and the rounds they price (a voided
-    round: none, its rows go)."""
+    revision number, data: as :func:`_read` gives them; then, optionally, the parsed round) and
+    the rounds they price (a voided round: none, its rows go)."""
     versions = dict(versions or {})
     rounded: dict = {}
     rows: list[tuple] = []
     rounds: set[int] = set()
-    for round_id, day, casino_id, table_id, game, version_id, status, number, data in items:
+    for round_id, day, casino_id, table_id, game, version_id, status, number, data, *parsed in items:
         rounds.add(round_id)
         if status != Round.ACTIVE or game not in ROUND_PRICES:
             continue  # a voided round keeps no prices
@@ -162,7 +165,7 @@ def _priced(items, db: str, versions: dict | None = None) -> tuple[list[tuple], 
         try:
             rows += seat_rows(round_id=round_id, gaming_day=day, casino_id=casino_id, table_id=table_id,
                               game=game, version_id=version_id, revision=number, data=data, rules=version.rules(),
-                              rounded=rounded)
+                              rounded=rounded, parsed=parsed[0] if parsed else None)
         except Exception:  # noqa: BLE001 - one round the engine cannot price never stops the others
             log.exception("pricing round %s", round_id)
     return rows, rounds
@@ -182,7 +185,7 @@ def _replace(rows: list[tuple], round_ids, db: str) -> None:
     with connection.cursor() as cursor, cursor.cursor.copy(
             f"COPY decisions_seat ({', '.join(COLUMNS)}) FROM STDIN") as copy:
         for row in rows:
-            copy.write_row((*row[:11], json.dumps(row[11]), json.dumps(row[12]), *row[13:]))
+            copy.write_row((*row[:11], dumps(row[11]).decode(), dumps(row[12]).decode(), *row[13:]))
 
 
 def prices_current(round_ids, *, using: str | None = None):
@@ -244,10 +247,11 @@ def price_pending(*, limit: int = BATCH, gaming_day: date | None = None, using: 
     return _store(pending, rows, db)
 
 
-def price_replayed(replayed: list[tuple[int, date, int, str, int, dict]], *, versions=None,
+def price_replayed(replayed: list[tuple[int, date, int, str, int, dict, object]], *, versions=None,
                    using: str | None = None) -> int:
     """Price queued rounds whose revision the caller has just read and decoded (the re-audit):
-    ``replayed`` holds (round id, gaming day, revision number, game, ruleset version id, data).
+    ``replayed`` holds (round id, gaming day, revision number, game, ruleset version id, data,
+    the engine's parse of data under that version's rules, or None).
     What :func:`price_pending` does, without reading and decoding the revisions again: the
     rounds' entries are claimed, and a round whose current revision is no longer the one given
     (corrected or voided since) is read afresh. How many entries were cleared."""
@@ -262,9 +266,9 @@ def price_replayed(replayed: list[tuple[int, date, int, str, int, dict]], *, ver
     for pk, revision, status, table_id, casino_id in (
             Round.objects.using(db).filter(AnyOf(F("pk"), ids), gaming_day__in=days).order_by()
             .values_list("pk", "revision", "status", "table_id", "table__pit__casino_id")):
-        round_id, day, number, game, version_id, data = given[pk]
+        round_id, day, number, game, version_id, data, parsed = given[pk]
         if revision == number and status == Round.ACTIVE:
-            items.append((round_id, day, casino_id, table_id, game, version_id, status, number, data))
+            items.append((round_id, day, casino_id, table_id, game, version_id, status, number, data, parsed))
         else:
             again.append(pk)
     if again:

@@ -14,6 +14,8 @@ from celery.signals import worker_init
 from django.conf import settings
 from django.db import connections
 
+from casino.collector import collector_paused, freeze_long_lived
+
 from .pricing import price_pending, warm_tables
 
 log = logging.getLogger(__name__)
@@ -27,7 +29,8 @@ def price_pending_task() -> int:
     started = time.monotonic()
     total = 0
     while time.monotonic() - started < PASS_SECONDS:
-        taken = price_pending()
+        with collector_paused():  # a batch's rounds and rows (casino/collector.py)
+            taken = price_pending()
         total += taken
         if not taken:
             break
@@ -49,5 +52,8 @@ def warm_before_forking(**_kwargs) -> None:
         warmed = []
     finally:
         connections.close_all()
+    # The warm tables live as long as the worker: no later collection, in the parent or a child,
+    # walks them (a child's walk would also copy their pages).
+    freeze_long_lived()
     log.info("decisions' tables warmed for %s in %.1f s", ", ".join(warmed) or "no ruleset",
              time.monotonic() - started)

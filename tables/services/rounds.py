@@ -93,6 +93,15 @@ def round_audit(*, game: str, data: dict, version: RulesetVersion, context: Audi
     Refused as well: what the books cannot store (``round_limits.round_refusals``). With
     the table's ``limits``, wagers outside them are findings.
     """
+    _parsed, canonical, result = round_parsed_audit(game=game, data=data, version=version, context=context,
+                                                    limits=limits)
+    return canonical, result
+
+
+def round_parsed_audit(*, game: str, data: dict, version: RulesetVersion, context: AuditContext | None = None,
+                       limits: TableLimits | None = None):
+    """:func:`round_audit` with the engine's parsed round first: (parsed, canonical data, audit),
+    for a caller that prices the round's decisions too (the re-audit), so it is parsed once."""
     if not isinstance(data, dict):
         raise ValidationError({"round": [f"must be a JSON object (the round of {GAMES[game].name}), "
                                          f"not {type(data).__name__}"]})
@@ -113,7 +122,7 @@ def round_audit(*, game: str, data: dict, version: RulesetVersion, context: Audi
         outside = limit_findings(game=game, canonical=canonical, data=data, limits=limits)
         if outside:
             result = replace(result, findings=(*result.findings, *outside))
-    return canonical, result
+    return parsed, canonical, result
 
 
 def round_players(canonical: dict) -> dict[int, str]:

@@ -509,7 +509,14 @@ def _chunk(chunk_id: int) -> float:
     from audit.reports.services.runs import report_chunk_run
 
     started = time.perf_counter()
-    report_chunk_run(chunk_id=chunk_id)
+    if profile_dir := os.environ.get("BENCH_PROFILE"):
+        # Where a slice's time goes: one cProfile file per slice (read with pstats).
+        import cProfile
+
+        cProfile.runctx("report_chunk_run(chunk_id=chunk_id)", globals(), locals(),
+                        f"{profile_dir}/slice-{chunk_id}.prof")
+    else:
+        report_chunk_run(chunk_id=chunk_id)
     connection.close()
     return time.perf_counter() - started
 
@@ -563,10 +570,12 @@ def _inner(options) -> int:
     # DECISIONS_WARM_SECONDS): the children then price the replayed rounds warm. Timed apart:
     # a worker does it once when it starts, not per report.
     from audit.decisions.pricing import warm_tables
+    from casino.collector import freeze_long_lived
 
     tw = time.perf_counter()
     warmed = warm_tables(budget=120.0)
     connection.close()
+    freeze_long_lived()
     print(f"   the workers' parent warmed the decisions' tables of {len(warmed)} rulesets in "
           f"{time.perf_counter() - tw:.1f} s (once per worker start)")
     report = DailyReport.objects.create(casino=casino, gaming_day=DAY, runs=1)

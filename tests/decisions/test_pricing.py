@@ -205,13 +205,17 @@ def test_the_re_audit_prices_what_it_replayed_once_committed_without_reading_it_
     price_all_pending()
     by_queue = {r.pk: _stored(r) for r in made}
     SeatDecisions.objects.all().delete()  # a day loaded before the prices existed
-    read = []
+    read, parsed = [], []
     real_read = pricing._read
     monkeypatch.setattr(pricing, "_read", lambda pending, db: read.append(pending) or real_read(pending, db))
+    module = GAMES["blackjack_tie"].module
+    real_parse = module.parse_round
+    monkeypatch.setattr(module, "parse_round", lambda data, rules: parsed.append(1) or real_parse(data, rules))
     with django_capture_on_commit_callbacks(execute=True):
         rounds_reaudit(round_ids=[r.pk for r in made], full=True)
     assert not DecisionPending.objects.exists()
     assert read == []  # priced from the revisions the replay decoded
+    assert len(parsed) == len(made), "each round parsed once, for its audit and its prices"
     assert {r.pk: _stored(r) for r in made} == by_queue
 
 
@@ -223,7 +227,7 @@ def test_a_round_corrected_after_the_replay_is_priced_at_its_new_revision(floor)
                         "seats": [_seat(1, "P-1", "100.00", ["TS", "2D", "5C"], ["hit", "stand"])]})
     rnd.refresh_from_db()
     # The replay read revision 1; the correction made revision 2 before the pricing ran.
-    assert pricing.price_replayed([(rnd.pk, rnd.gaming_day, 1, rnd.game, rnd.ruleset_version_id, old)]) == 1
+    assert pricing.price_replayed([(rnd.pk, rnd.gaming_day, 1, rnd.game, rnd.ruleset_version_id, old, None)]) == 1
     row = SeatDecisions.objects.get(round_id=rnd.pk)
     assert row.revision == rnd.revision == 2
     assert _stored(rnd) == _engine(rnd)

@@ -38,7 +38,7 @@ from tables.models import ChainLink, Finding, Round, RoundRevision, RulesetVersi
 from tables.services.rounds import (
     findings_from_audit,
     findings_history_write,
-    round_audit,
+    round_parsed_audit,
     round_players,
 )
 
@@ -123,19 +123,21 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
     # A revision whose decisions' prices another pricing made, or none, is queued (derived data
     # follows its inputs) and, once this transaction commits, priced from the data decoded here
     # (_price_after_commit); what that leaves queued, the workers' pricing takes (audit.decisions).
-    to_price = []  # (round id, gaming day, revision number, game, version id, data)
+    to_price = []  # (round id, gaming day, revision number, game, version id, data, parsed round)
     current = set(prices_current(round_ids))
     for revision_id, round_id, game, version_id, data, settlements, day, number in rows:
         result.replayed += 1
         data = loads(data)
-        if game in ROUND_PRICES and (round_id, number) not in current:
-            to_price.append((round_id, day, number, game, version_id, data))
         settlements = loads(settlements) if settlements is not None else ()
         try:
-            _, audit = round_audit(game=game, data=data, version=versions[version_id],
-                                   context=_context(settlements))
+            parsed, _, audit = round_parsed_audit(game=game, data=data, version=versions[version_id],
+                                                  context=_context(settlements))
         except (InvalidInput, ValidationError) as exc:
             result.errors.append(f"round {round_id}: the engine now refuses it: {exc}")
+            parsed = None
+        if game in ROUND_PRICES and (round_id, number) not in current:
+            to_price.append((round_id, day, number, game, version_id, data, parsed))
+        if parsed is None:
             continue
         if _engine_rows(audit.settlements) != _settlement_rows(settlements):
             result.settlement_changed.append(round_id)

@@ -31,6 +31,7 @@ from django.utils import timezone
 from audit import chain_verify
 from audit.decisions.selectors import pending_rounds, table_games
 from audit.jackpots.models import LedgerTransaction
+from casino.collector import collector_paused
 from casino.gaming_day import (
     current_gaming_day,  # noqa: F401 (callers import it from here)
     gaming_day_of,
@@ -402,7 +403,10 @@ def _chunk_run(chunk: ReportChunk, full: bool) -> bool:
         last=chunk.last_round,
         full=full,
     )
-    reaudit = rounds_reaudit(round_ids=ids, full=full, gaming_day=report.gaming_day)
+    # The slice's rounds, decoded and parsed, and their prices are alive until it ends: the cycle
+    # collector would walk them again and again (casino/collector.py).
+    with collector_paused():
+        reaudit = rounds_reaudit(round_ids=ids, full=full, gaming_day=report.gaming_day)
     partial = selectors.slice_aggregates(
         casino=report.casino,
         gaming_day=report.gaming_day,

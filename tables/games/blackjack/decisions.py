@@ -35,7 +35,7 @@ from ..vocabulary.cards import RANK, make_card
 from ..vocabulary.catalogue import ANTE, ANTE_UP_21, BET, INSURANCE, W21
 from .ante_up_math import fold_decision_evs
 from .dealer_odds import ACE_INDEX, TEN_INDEX, rank_index
-from .rounds import Round, Seat
+from .rounds import Round, Seat, compiled
 from .strategy_math import (
     DOUBLE,
     EVEN_MONEY,
@@ -142,11 +142,22 @@ def _hand(t, seat: Seat, index: int, cards: tuple[int, ...], actions: Sequence[s
         held += 1
 
 
+def _tables(rules: Any) -> tuple[Rules, list]:
+    """The ruleset's :class:`Rules` and its 10 upcard tables (filled on first use), kept with its
+    compiled form: a :class:`Rules` made per seat was hashed, Fractions and all, and compared
+    field by field at every table lookup (a fifth of a pricing pass)."""
+    if isinstance(rules, Rules):
+        return rules, [None] * 10
+    return compiled(rules).cache("strategy_tables", lambda: (Rules.of(rules), [None] * 10))
+
+
 def seat_prices(rules: Any, seat: Seat, upcard: int) -> RoundPrices:
     """Every decision of ``seat`` (parsed by the game) against the dealer's ``upcard`` (a card)."""
-    r = Rules.of(rules)
+    r, tables = _tables(rules)
     up = rank_index(upcard)
-    t = upcard_table(r, up)
+    t = tables[up]
+    if t is None:
+        t = tables[up] = upcard_table(r, up)
     out: list[Decision] = []
     unpriced: list[tuple[int, int, str, str]] = []
     stake = seat.wagers.get(W21, Decimal(0))
@@ -223,7 +234,7 @@ def warm(rules: Any, game: str) -> int:
     every upcard (and Ante Up 21's fold decision), the states a floor's decisions mostly read.
     A worker's parent calls it before forking its pool, so that every child prices warm
     (a cold child took ~20 s of an Ante Up 21 day's first slice). How many states were priced."""
-    r = Rules.of(rules)
+    r, _ = _tables(rules)
     priced = 0
     for up in range(1, 14):
         upcard = make_card(up, 2)
