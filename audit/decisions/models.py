@@ -9,7 +9,8 @@ Its casino, table and ruleset version are copied from the round by the one write
 (``pricing._replace``), and the round's own constraints hold them; so the database checks them
 there, not again here: a re-audit writes 40,000 of these rows a slice, and three deferred
 foreign-key checks a row cost 0.4 s of PostgreSQL's time at each slice's commit (0.004 s without).
-Deleting a casino, table or version through Django still removes their rows (``on_delete``).
+A table or version that has rounds cannot be deleted (the rounds protect it), so no row outlives
+what it names.
 """
 
 from __future__ import annotations

@@ -602,6 +602,10 @@ def _inner(options) -> int:
         f"   plan {t1 - t0:.1f} s, {len(chunk_ids)} slices on {options.workers} workers {t2 - t1:.1f} s "
         f"(slice mean {sum(chunk_seconds) / max(1, len(chunk_seconds)):.2f} s), combine + files {t3 - t2:.1f} s"
     )
+    tenth = max(1, len(chunk_seconds) // 10)
+    print(f"   slices in plan order: the first tenth {sum(chunk_seconds[:tenth]) / tenth:.2f} s each, the last tenth "
+          f"{sum(chunk_seconds[-tenth:]) / tenth:.2f} s, fastest {min(chunk_seconds):.2f} s, slowest "
+          f"{max(chunk_seconds):.2f} s")
     if replayed:
         print(
             f"   re-audit replayed {replayed:,} old-engine rounds "
