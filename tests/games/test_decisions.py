@@ -135,14 +135,22 @@ def test_insurance_costs_its_edge_from_the_shoe_less_the_known_cards_and_even_mo
     assert decision.cost == pytest.approx(1.5 * (1 - 95 / 309) - 1, abs=1e-15)
 
 
-def test_a_warmed_process_prices_every_first_decision_without_filling_a_table():
+@pytest.mark.parametrize("evicted", [False, True], ids=["kept", "upcard_table-cache-emptied"])
+def test_a_warmed_process_prices_every_first_decision_without_filling_a_table(evicted):
     """``warm`` (what a worker's main process runs before it forks its pool) leaves nothing of a
     first decision to compute: pricing a stand on every two-card hand against every upcard, in
-    either order of its cards as a round records them, then reads the tables only."""
+    either order of its cards as a round records them, then reads the tables only; also when
+    ``upcard_table``'s cache dropped them meanwhile (a floor of more rulesets than it keeps): the
+    ruleset keeps the tables it warmed."""
     from tables.games.blackjack import decisions
+    from tables.games.blackjack.strategy_math import upcard_table
     from tables.games.decision_prices import WARM
 
-    assert WARM["upcard_luck_21"](RULES, "upcard_luck_21") == 13 * 91
+    # A ruleset object of its own: nothing of an earlier test's pricing is kept with it.
+    rules = GAME.rules_from_dict({"decks": 6, "dealer_hits_soft_17": False})
+    assert WARM["upcard_luck_21"](rules, "upcard_luck_21") == 13 * 91
+    if evicted:
+        upcard_table.cache_clear()
     misses = decisions._hand_values.cache_info().misses
     ranks = "A23456789TJQK"
     priced = 0
@@ -152,7 +160,7 @@ def test_a_warmed_process_prices_every_first_decision_without_filling_a_table():
                 if {a, b} & {"A"} and {a, b} & set("TJQK"):
                     continue  # a natural: no decision of the hand
                 for cards in ([f"{a}S", f"{b}C"], [f"{b}C", f"{a}S"]):
-                    got = round_prices(_round([f"{up}D", "5H"], [{"cards": cards, "actions": ["stand"]}]), RULES)
+                    got = round_prices(_round([f"{up}D", "5H"], [{"cards": cards, "actions": ["stand"]}]), rules)
                     priced += len(got.decisions)
     assert priced >= 2 * 13 * 87
     assert decisions._hand_values.cache_info().misses == misses

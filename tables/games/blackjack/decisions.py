@@ -142,22 +142,24 @@ def _hand(t, seat: Seat, index: int, cards: tuple[int, ...], actions: Sequence[s
         held += 1
 
 
-def _tables(rules: Any) -> tuple[Rules, list]:
-    """The ruleset's :class:`Rules` and its 10 upcard tables (filled on first use), kept with its
-    compiled form: a :class:`Rules` made per seat was hashed, Fractions and all, and compared
-    field by field at every table lookup (a fifth of a pricing pass)."""
+def _table(rules: Any, up: int) -> tuple[Rules, Any]:
+    """The ruleset's :class:`Rules` and its table against upcard ``up`` (a rank index), both kept
+    with the ruleset's compiled form: a :class:`Rules` made per seat was hashed, Fractions and
+    all, and compared field by field at every table lookup (a fifth of a pricing pass), and the
+    warm-up fills the very tables the pricing reads, whatever ``upcard_table``'s cache evicts."""
     if isinstance(rules, Rules):
-        return rules, [None] * 10
-    return compiled(rules).cache("strategy_tables", lambda: (Rules.of(rules), [None] * 10))
+        return rules, upcard_table(rules, up)
+    r, tables = compiled(rules).cache("strategy_tables", lambda: (Rules.of(rules), [None] * 10))
+    t = tables[up]
+    if t is None:
+        t = tables[up] = upcard_table(r, up)
+    return r, t
 
 
 def seat_prices(rules: Any, seat: Seat, upcard: int) -> RoundPrices:
     """Every decision of ``seat`` (parsed by the game) against the dealer's ``upcard`` (a card)."""
-    r, tables = _tables(rules)
     up = rank_index(upcard)
-    t = tables[up]
-    if t is None:
-        t = tables[up] = upcard_table(r, up)
+    r, t = _table(rules, up)
     out: list[Decision] = []
     unpriced: list[tuple[int, int, str, str]] = []
     stake = seat.wagers.get(W21, Decimal(0))
@@ -234,11 +236,10 @@ def warm(rules: Any, game: str) -> int:
     every upcard (and Ante Up 21's fold decision), the states a floor's decisions mostly read.
     A worker's parent calls it before forking its pool, so that every child prices warm
     (a cold child took ~20 s of an Ante Up 21 day's first slice). How many states were priced."""
-    r, _ = _tables(rules)
     priced = 0
     for up in range(1, 14):
         upcard = make_card(up, 2)
-        t = upcard_table(r, rank_index(upcard))
+        r, t = _table(rules, rank_index(upcard))
         for a in range(1, 14):
             for b in range(a, 14):
                 cards = (make_card(a, 0), make_card(b, 1))
