@@ -71,6 +71,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--reaudit-share", type=float, default=0.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--warm-seconds", type=float, default=120.0,
+                        help="the workers' parent's warm-up budget, as DECISIONS_WARM_SECONDS (0: none)")
     parser.add_argument(
         "--database",
         help="scratch database name (dropped and recreated; default: the name in BENCH_DATABASE_URL)",
@@ -97,6 +99,8 @@ def main(argv: list[str]) -> int:
         str(options.reaudit_share),
         "--workers",
         str(options.workers),
+        "--warm-seconds",
+        str(options.warm_seconds),
     ]
     return subprocess.call(command, cwd=ROOT, env=env)
 
@@ -573,7 +577,7 @@ def _inner(options) -> int:
     from casino.collector import freeze_long_lived
 
     tw = time.perf_counter()
-    warmed = warm_tables(budget=120.0)
+    warmed = warm_tables(budget=options.warm_seconds) if options.warm_seconds > 0 else []
     connection.close()
     freeze_long_lived()
     print(f"   the workers' parent warmed the decisions' tables of {len(warmed)} rulesets in "
