@@ -29,9 +29,11 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def freeze_long_lived() -> None:
+def freeze_long_lived() -> int:
     """Move every object alive now to the collector's permanent generation: called once a process
     has built its long-lived tables (a Celery worker's parent after warming, before it forks), so no
-    later collection walks them, and no forked child's collection copies their pages."""
+    later collection walks them, and no forked child's collection copies their pages. How many
+    objects the permanent generation holds."""
     gc.collect()
     gc.freeze()
+    return gc.get_freeze_count()

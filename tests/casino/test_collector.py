@@ -40,8 +40,7 @@ def test_freezing_moves_what_lives_now_out_of_the_collectors_generations():
     gc.unfreeze()
     assert gc.get_freeze_count() == 0
     tables = [{"state": i} for i in range(1000)]
-    freeze_long_lived()
-    assert gc.get_freeze_count() >= len(tables)
+    assert freeze_long_lived() == gc.get_freeze_count() >= len(tables)
 
 
 def test_the_pricing_task_prices_each_batch_with_the_collector_paused(monkeypatch):

@@ -5,6 +5,7 @@ table as the engine prices it."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -38,6 +39,10 @@ def test_a_prefork_worker_warms_before_forking_and_its_child_prices(tmp_path):
         text = log.read_text()
         assert f"decisions' tables warmed for {table.ruleset.name} in" in text
         assert text.index("decisions' tables warmed") < text.index("ready.")
+        # The warm tables are out of the children's collections (casino/collector.py): frozen by
+        # the parent, in the process production runs, before it forks its pool.
+        frozen = re.search(r"; (\d+) objects frozen before the fork", text)
+        assert frozen and int(frozen.group(1)) > 100_000
         rnd = round_record(table=table, data=blackjack_round(["TH", "7C"], [("P-1", "100.00", ["TS", "2D"])]),
                            author=pitboss).round
         assert DecisionPending.objects.filter(round_id=rnd.pk).exists()
