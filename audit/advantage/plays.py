@@ -33,8 +33,15 @@ direction.
 Insurance declines are not recorded (a seat's decisions list insurance only when taken): a
 seat with an Ace up, insurance offered and none taken declined it, and that decline is an item
 (y = 0). Both are left out of the count signal in a round where the dealer had a natural, whose
-declines no row records. Ante Up 21's fold decision is not assessed by either signal: its value
-knowing the hole card is not computed (the engine prices it from the upcard only).
+declines no row records.
+
+**Ante Up 21's fold decision** (fold, or place the BET, seeing the first two cards and the
+upcard) is assessed by the hole-card signal: a fold or a bet that is not the upcard-best is a
+deviation, tested against the hole card by the engine's
+``ante_up_math.fold_hole_test`` (the dealer's poker hand holds his hole card, so knowing it
+changes the fold decision more than any play of the 21 bet: 7-2 against a Queen is folded
+only when the hole card is a Queen). It is made before the peek, so every hole card counts.
+It is not an item of the count signal: the ANTE's value has no count-tilted table.
 """
 
 from __future__ import annotations
@@ -42,9 +49,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from audit.advantage.stats import one_sided_z, poisson_binomial_tail, stratified_correlation
 from tables.games.blackjack.dealer_odds import ACE_INDEX, TEN_INDEX, rank_index
+from tables.games.blackjack.ante_up_math import fold_hole_test
 from tables.games.blackjack.decisions import FOLD
 from tables.games.blackjack.hole_card import DECLINE, deviation_test
 from tables.games.blackjack.strategy_math import (
@@ -68,7 +77,7 @@ HOLE_WORDS = {
 }
 #: The actions as the page names them.
 ACTION_WORDS = {"hit": "Hit", "stand": "Stand", "double": "Double", "split": "Split", INSURANCE: "Insurance",
-                DECLINE: "Decline insurance", EVEN_MONEY: "Even money"}
+                DECLINE: "Decline insurance", EVEN_MONEY: "Even money", FOLD: "Fold", BET: "Bet"}
 DIRECTION_WORDS = {1: "gains as the count rises", -1: "loses as the count rises", 0: "—"}
 COUNT_WORDS = {
     FLAG: "Flag: the play follows the count",
@@ -88,6 +97,7 @@ class SeatPlay:
     upcard: int  # card int
     hole: int | None  # card int
     decisions: list[dict]  # {hand, cards, action, best, values, ...} in play order
+    config: Any = None  # the engine's ruleset (Ante Up 21's fold decision reads its poker rules)
 
 
 @dataclass(slots=True)
@@ -203,9 +213,10 @@ def seat_items(seat: SeatPlay, true_count: float, out: PlayFigures, hole_items: 
     assessed = False
     for d in seat.decisions:
         action, best = d["action"], d["best"]
-        if action in (FOLD, BET):
-            continue  # Ante Up 21's fold decision: not assessed (module docstring)
         cards = tuple(d["cards"])
+        if action in (FOLD, BET):
+            assessed = _fold_items(seat, d, true_count, out, hole_items, assess=assess_hole and not assessed) or assessed
+            continue
         ranks = _ranks(cards)
         if first_two is None and len(cards) == 2:
             first_two = ranks
@@ -243,6 +254,29 @@ def seat_items(seat: SeatPlay, true_count: float, out: PlayFigures, hole_items: 
             and first_two is not None):
         count_items.setdefault(("insurance", up, first_two, False), []).append((true_count, 0.0))
     return assessed
+
+
+def _fold_items(seat: SeatPlay, d: dict, true_count: float, out: PlayFigures, hole_items: list[float], *, assess: bool) -> bool:
+    """Ante Up 21's fold decision ``d`` of ``seat``: a deviation when it is not the upcard-best,
+    assessed against the hole card when ``assess`` (module docstring). True when assessed."""
+    action, best, values = d["action"], d["best"], d["values"]
+    if action == best or values[best] - values[action] <= DEVIATION_COST:
+        return False
+    chance = beats = None
+    if assess and seat.hole is not None and seat.config is not None:
+        try:
+            test = fold_hole_test(seat.config, d["cards"], seat.upcard, action, best)
+            beats = test.beats_hole(seat.hole)
+        except ValueError:
+            beats = None
+        if beats is not None:
+            chance = test.p
+            hole_items.append(chance)
+    out.deviations.append(Deviation(
+        round_id=seat.round_id, hand=d.get("hand", 0), cards=tuple(d["cards"]), upcard=seat.upcard, hole=seat.hole,
+        action=action, best=best, true_count=true_count, cost=values[best] - values[action], chance=chance, beats=beats,
+        direction=0))
+    return chance is not None
 
 
 def play_figures(seats: Iterable[tuple[SeatPlay, float]], *, alpha: float, min_deviations: int) -> PlayFigures:

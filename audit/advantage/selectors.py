@@ -185,10 +185,12 @@ def day_plays(gaming_day: date, *, casinos, table_id: int | None = None) -> dict
         rows = rows.filter(table_id=table_id)
     got = list(rows.order_by("round_id", "seat").values_list(
         "round_id", "player", "ruleset_version_id", "upcard", "hole", "decisions"))
-    rules = {v.pk: Rules.of(v.rules()) for v in RulesetVersion.objects.filter(pk__in={g[2] for g in got})}
+    configs = {v.pk: v.rules() for v in RulesetVersion.objects.filter(pk__in={g[2] for g in got})}
+    rules = {pk: Rules.of(config) for pk, config in configs.items()}
     out: dict[int, list[SeatPlay]] = {}
     for round_id, player, version, upcard, hole, decisions in got:
-        out.setdefault(round_id, []).append(SeatPlay(round_id, player, rules[version], upcard, hole, decisions))
+        out.setdefault(round_id, []).append(
+            SeatPlay(round_id, player, rules[version], upcard, hole, decisions, configs[version]))
     return out
 
 

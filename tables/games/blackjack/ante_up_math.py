@@ -64,6 +64,8 @@ from ..vocabulary.base import Errors, remember
 from ..vocabulary.cards import RANK, CardError, make_card, parse_card
 from ..vocabulary.catalogue import ANTE, BET, W21
 from . import ante_up_21 as game
+from .hole_card import TIE, HoleTest
+from .hole_card import _dealer_terms as _terms_from_two
 from .rounds import Dealer, Hand, Seat, compiled
 from .strategy_math import (
     ACE_INDEX,
@@ -130,12 +132,20 @@ def _ten_splits(t: int) -> list[tuple[tuple[int, int, int, int], int]]:
 
 
 class _DealerPoker:
-    """The dealer's final poker hand from upcard ``up`` (engine rank): a distribution over
-    classes ``(poker value, natural)`` for any shoe (13 rank counts)."""
+    """The dealer's final poker hand from upcard ``up`` (engine rank), or from ``up`` and a known
+    ``hole`` card: a distribution over classes ``(poker value, natural)`` for any shoe (13 rank
+    counts) the hole card (when not known) and the draws come from."""
 
-    def __init__(self, up: int, h17: bool):
+    def __init__(self, up: int, h17: bool, hole: int | None = None):
         self.up = up
-        stride, groups = _dealer_terms(_r10(up), h17)
+        if hole is None:
+            stride, groups = _dealer_terms(_r10(up), h17)
+            known = [_card(up)]
+        else:  # the draws after two known cards (hole_card's listing: slots 0-4 final, 5 bust)
+            u, h = _r10(up), _r10(hole)
+            stride, groups = _terms_from_two(PTS[u] + PTS[h], ACE_INDEX in (u, h), h17)
+            known = [_card(up), _card(hole)]
+            two_natural = {u, h} == {ACE_INDEX, TEN_INDEX}
         self.stride = stride
         self.classes: list[tuple[int, bool]] = []
         self.class_cards: list[tuple[int, ...]] = []
@@ -143,7 +153,7 @@ class _DealerPoker:
         self.max_t = 0
         entries = []
         for slot, k, terms in groups:
-            natural = slot == NATURAL
+            natural = slot == NATURAL if hole is None else two_natural
             for count, idxs in terms:
                 drawn10 = [0] * 10
                 for i in idxs:
@@ -151,7 +161,7 @@ class _DealerPoker:
                     drawn10[r] = copies
                 t = drawn10[TEN_INDEX]
                 self.max_t = max(self.max_t, t)
-                base = [_card(up)] + [_card(r + 1) for r in range(9) for _ in range(drawn10[r])]
+                base = known + [_card(r + 1) for r in range(9) for _ in range(drawn10[r])]
                 outs = []
                 for split_id, (split, _mult) in enumerate(_ten_splits(t)):
                     cards = tuple(base + [_card(TENS[j]) for j in range(4) for _ in range(split[j])])
@@ -214,6 +224,11 @@ def _dealer_poker(up: int, h17: bool) -> _DealerPoker:
     return _DealerPoker(up, h17)
 
 
+@lru_cache(maxsize=64)
+def _dealer_poker_hole(up: int, hole: int, h17: bool) -> _DealerPoker:
+    return _DealerPoker(up, h17, hole)
+
+
 # --- settling through the engine --------------------------------------------------------------
 
 
@@ -259,16 +274,19 @@ def _seat(cards: tuple[int, ...], first_two: tuple[int, int], split: bool, bet: 
 class _Game:
     """Every first two cards against one upcard (engine rank ``up``)."""
 
-    def __init__(self, rules: Any, r: Rules, up: int, *, draws_count: bool = True):
+    def __init__(self, rules: Any, r: Rules, up: int, *, draws_count: bool = True, hole: int | None = None):
         self.rules = rules
         self.r = r
         self.up = up
         self.draws_count = draws_count
         shoe13 = _add(full_shoe13(r.decks), up, -1)
+        if hole is not None:  # known: out of the shoe the player's draws come from too
+            shoe13 = _add(shoe13, hole, -1)
         self.shoe13 = shoe13
+        # The player's play is the 21 bet's upcard-only strategy whether or not the hole is known.
         self.table = _table(r, _r10(up))
         self.peeked = self.table.peeked
-        self.dp = _dealer_poker(up, r.h17)
+        self.dp = _dealer_poker(up, r.h17) if hole is None else _dealer_poker_hole(up, hole, r.h17)
         self.settler = _Settler(rules, self.dp)
         self.natural_classes = [i for i, (_v, nat) in enumerate(self.dp.classes) if nat]
         self.dist_memo: dict[tuple[int, ...], list[float]] = {}
@@ -456,6 +474,53 @@ def fold_decision_evs(rules: Any, player_cards: Sequence[int], upcard: int) -> d
     return dict(got)
 
 
+def fold_hole_values(rules: Any, up: int, a: int, b: int, hole: int) -> dict[str, float]:
+    """The fold decision's two values per unit of the ANTE, ``{"fold": ev, "bet": ev}``, with the
+    dealer's ``hole`` card known besides the upcard ``up`` and the first two cards ``a``, ``b``
+    (engine ranks 1-13): the dealer's hand is drawn from those two cards, the player's draws and
+    the dealer's from the shoe less all five. The hand is played as in
+    :func:`fold_decision_evs` (the 21 bet's upcard-only best play), so the two prices differ
+    only by what the hole card tells about the dealer's hand."""
+    games = compiled(rules).cache("ante_up_hole_games")
+    g = games.get((up, hole)) or remember(games, (up, hole), _Game(rules, Rules.of(rules), up, hole=hole))
+    left = _add(_add(g.shoe13, a, -1), b, -1)
+    if min(left) < 0:
+        raise ValueError("more copies of a card than the shoe holds")
+    ea, eb, _ma, _mb = g.bet_value(a, b)
+    return {"fold": g.fold_value(a, b), "bet": ea + eb}
+
+
+def fold_hole_test(rules: Any, first_two: Sequence[int], upcard: int, taken: str, best: str) -> HoleTest:
+    """The hole-card test of a fold decision that is not the upcard-best (card ints): for each
+    hole card rank (Ace ... King), whether ``taken`` beats ``best`` with it known
+    (:func:`fold_hole_values`), and the chance it does with the hole card unknown, from the
+    shoe less the upcard and the first two cards. The decision is made before the peek, so no
+    hole card is excluded. Kept with the ruleset's compiled form."""
+    if {taken, best} != {"fold", "bet"}:
+        raise ValueError("the fold decision is fold or bet")
+    up = RANK[upcard]
+    a, b = sorted(RANK[c] for c in first_two)
+    memo = compiled(rules).cache("ante_up_hole_tests")
+    got = memo.get((up, a, b, taken))
+    if got is None:
+        left = _add(_add(_add(full_shoe13(Rules.of(rules).decks), up, -1), a, -1), b, -1)
+        if min(left) < 0:
+            raise ValueError("more copies of a card than the shoe holds")
+        n = sum(left)
+        beats: list[bool | None] = []
+        p = 0.0
+        for hole in range(1, 14):
+            if not left[hole - 1]:
+                beats.append(None)
+                continue
+            values = fold_hole_values(rules, up, a, b, hole)
+            wins = values[taken] > values[best] + TIE
+            beats.append(wins)
+            p += left[hole - 1] / n * wins
+        got = remember(memo, (up, a, b, taken), HoleTest(min(p, 1.0), tuple(beats), poker_ranks=True))
+    return got
+
+
 
 
 # --- the gamemath entries ---------------------------------------------------------------------
@@ -508,4 +573,5 @@ def fold_decision_json(rules: Any, hand: str | Sequence[str], upcard: str) -> di
     return {"actions": {"fold": round(evs["fold"], 12), "bet": round(evs["bet"], 12)}, "best": evs["best"]}
 
 
-__all__ = ["ante_bet_edges", "edge_wagers", "fold_decision_evs", "fold_decision_json"]
+__all__ = ["ante_bet_edges", "edge_wagers", "fold_decision_evs", "fold_decision_json", "fold_hole_test",
+           "fold_hole_values"]

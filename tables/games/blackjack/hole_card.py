@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..vocabulary.cards import RANK
 from ..vocabulary.catalogue import INSURANCE
 from .dealer_odds import ACE_INDEX, TEN_INDEX, rank_index, shoe_composition
 from .strategy_math import (
@@ -329,14 +330,17 @@ BEFORE_PEEK = frozenset({INSURANCE, DECLINE, EVEN_MONEY})
 class HoleTest:
     """One deviation against every hole card: ``beats[h]`` whether the action taken beats the
     upcard-best given hole card rank ``h`` (None: a hole card the decision cannot have), and ``p``
-    the chance it does with the hole card unknown (the null: the player does not see it)."""
+    the chance it does with the hole card unknown (the null: the player does not see it).
+    ``h`` is the 21 bet's rank index (ten-values one rank), or with ``poker_ranks`` the card's
+    rank less one (Ace 0 ... King 12: Ante Up 21's poker hands tell a ten from a King)."""
 
     p: float
     beats: tuple[bool | None, ...]
+    poker_ranks: bool = False
 
     def beats_hole(self, hole: int) -> bool | None:
         """Whether the taken action beats the best given the actual ``hole`` (a card int)."""
-        return self.beats[rank_index(hole)]
+        return self.beats[RANK[hole] - 1 if self.poker_ranks else rank_index(hole)]
 
 
 @lru_cache(maxsize=20_000)
