@@ -52,8 +52,8 @@ from functools import lru_cache
 from typing import Any
 
 from audit.advantage.stats import one_sided_z, poisson_binomial_tail, stratified_correlation
-from tables.games.blackjack.dealer_odds import ACE_INDEX, TEN_INDEX, rank_index
 from tables.games.blackjack.ante_up_math import fold_hole_test
+from tables.games.blackjack.dealer_odds import ACE_INDEX, TEN_INDEX, rank_index
 from tables.games.blackjack.decisions import FOLD
 from tables.games.blackjack.hole_card import DECLINE, deviation_test
 from tables.games.blackjack.strategy_math import (
