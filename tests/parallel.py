@@ -190,6 +190,20 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, r
             cursor.execute(f'DROP DATABASE IF EXISTS "{test_name}"')
 
 
+def template_database() -> str | None:
+    """The run's migrated template database, when this worker's database was copied from one
+    (a benchmark's smoke test copies it instead of migrating a scratch database: half a minute)."""
+    from django.db import connection
+
+    worker = worker_id()
+    if worker == "main" or connection.vendor != "postgresql":
+        return None
+    template = _template_name(connection.settings_dict["NAME"].removesuffix(f"_{worker}"))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
+        return template if cursor.fetchone() else None
+
+
 def _template_migrate(connection, django_settings, template: str) -> None:
     """Create and migrate ``template`` as Django creates a test database, then put the
     connection's settings back (create_test_db points them at the database it made)."""

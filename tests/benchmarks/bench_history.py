@@ -23,7 +23,7 @@ end, also on a failure or Ctrl-C (about 3.4 GB per million rounds), it:
    1-minute load average is below 1.0 (another job on a 2-core machine skews the pages), times
    every GET page and API list the URLconf has (``?limit=50`` too for API lists), with what
    is loaded frozen out of the garbage collector's full passes as gunicorn's ``pre_fork`` does: the
-   median of 3 requests after a warm-up through Django's test client (one request when the
+   median of 3 requests (``--timed``) after a warm-up through Django's test client (one request when the
    warm-up took over 5 s), logged in as the first role the page lets in (pit boss,
    surveillance, finance, compliance, cage, count, gaming manager); routes it cannot fill or
    that need input are listed as skipped.
@@ -86,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="MINUTES",
                         help="before timing each size, wait up to MINUTES for the machine's 1-minute load "
                              "average to fall below 1.0 (another job on a 2-core machine skews the pages)")
+    parser.add_argument("--template", help="a migrated database to copy instead of migrating (the test suite's)")
+    parser.add_argument("--timed", type=int, default=3, metavar="N",
+                        help="requests timed per page after its warm-up (default 3; the median is shown)")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     return parser
 
@@ -106,7 +109,7 @@ def main(argv: list[str], *, direct: bool = False) -> int:
     if free < needed:
         print(f"   refused: {options.rounds[-1]:,} rounds need about {needed:.0f} GB, {free:.0f} GB free")
         return 1
-    if _scratch_db(url) is None:
+    if _scratch_db(url, options.template) is None:
         return 0
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "casino.settings"}
     # The scratch database has no replica: one named for another database would answer the marked reads.
@@ -115,7 +118,7 @@ def main(argv: list[str], *, direct: bool = False) -> int:
     command = [sys.executable, "-m", "tests.benchmarks.bench_history", "--inner",
                "--rounds", ",".join(map(str, options.rounds)), "--per-day", str(options.per_day),
                "--busiest", str(options.busiest),
-               "--wait-quiet", str(options.wait_quiet)]
+               "--wait-quiet", str(options.wait_quiet), "--timed", str(options.timed)]
     child = subprocess.Popen(command, cwd=ROOT, env=env)
 
     def interrupted(signum, frame):
@@ -359,7 +362,7 @@ def _get(client, url):
     return response
 
 
-def _time_pages(casino, users, busiest=None) -> tuple[dict, list]:
+def _time_pages(casino, users, busiest=None, timed_runs: int = 3) -> tuple[dict, list]:
     """{label: (role, median ms, url)} of the pages that answered; [(label, why)] of the others."""
     from django.test import Client
 
@@ -391,11 +394,11 @@ def _time_pages(casino, users, busiest=None) -> tuple[dict, list]:
                          else f"{status} at {url} as {role} (needs input)"))
             continue
         seconds = []
-        for _ in range(3 if warm < SLOW_SECONDS else 1):
+        for _ in range(timed_runs if warm < SLOW_SECONDS else 1):
             t = time.perf_counter()
             _get(client, url)
             seconds.append(time.perf_counter() - t)
-        timed[label] = (role, statistics.median(seconds) * 1000, url, len(seconds))
+        timed[label] = (role, statistics.median(seconds) * 1000, url, warm >= SLOW_SECONDS)
     return timed, left
 
 
@@ -476,11 +479,11 @@ def _inner(options) -> int:
             print(f"   {_machine_quiet(options.wait_quiet * 60):.0f} s waited for a quiet machine; "
                   f"1-minute load average {os.getloadavg()[0]:.2f}", flush=True)
         t = time.perf_counter()
-        timed, left = _time_pages(casino, users, busiest)
+        timed, left = _time_pages(casino, users, busiest, options.timed)
         results[loaded] = timed
         print(f"   timed {len(timed)} pages in {time.perf_counter() - t:.0f} s (ms, median; * one request):")
-        for label, (role, ms, _, runs) in sorted(timed.items()):
-            print(f"     {label:<44} {role:<14} {ms:>10.1f}{'*' if runs == 1 else ''}")
+        for label, (role, ms, _, slow) in sorted(timed.items()):
+            print(f"     {label:<44} {role:<14} {ms:>10.1f}{'*' if slow else ''}")
         print("   left out:", flush=True)
         for label, why in _grouped(left):
             print(f"     {label}: {why}")
@@ -554,7 +557,7 @@ def _verdict(results: dict, errors: list) -> int:
     for label in labels:
         figures = [results[s].get(label) for s in sizes]
         role = next(f[0] for f in figures if f)
-        cells = "".join((f"{f[1]:>17.1f}" + ("*" if f[3] == 1 else " ")) if f else f"{'-':>18}" for f in figures)
+        cells = "".join((f"{f[1]:>17.1f}" + ("*" if f[3] else " ")) if f else f"{'-':>18}" for f in figures)
         a, b = results[first].get(label), results[last].get(label)
         ratio = b[1] / a[1] if a and b and a[1] else None
         verdict = []

@@ -51,15 +51,25 @@ def _server_url(database: str | None = None) -> str:
     return f"{url.rpartition('/')[0]}/{database}" if database else url
 
 
-def _scratch_db(url: str) -> str | None:
-    """(Re)create the scratch database; None when PostgreSQL is not reachable."""
+def _scratch_db(url: str, template: str | None = None) -> str | None:
+    """(Re)create the scratch database, empty or as a copy of ``template`` (a migrated database
+    nobody is connected to: the test suite's, so that its runs skip the migration); None when
+    PostgreSQL is not reachable."""
     import psycopg
 
     base, _, name = url.rpartition("/")
+    copy = f' TEMPLATE "{template}"' if template else ""
     try:
         with psycopg.connect(f"{base}/postgres", autocommit=True, connect_timeout=5) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
+            for attempt in range(60):
+                try:
+                    conn.execute(f'CREATE DATABASE "{name}"{copy}')
+                    break
+                except psycopg.errors.ObjectInUse:  # another copy of the template is being made
+                    if attempt == 59:
+                        raise
+                    time.sleep(1)
     except psycopg.OperationalError as exc:
         print(f"   skipped: PostgreSQL not reachable at {base}: {exc}")
         return None
@@ -77,11 +87,12 @@ def main(argv: list[str]) -> int:
         "--database",
         help="scratch database name (dropped and recreated; default: the name in BENCH_DATABASE_URL)",
     )
+    parser.add_argument("--template", help="a migrated database to copy instead of migrating (the test suite's)")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.inner:
         return _inner(options)
-    url = _scratch_db(_server_url(options.database))
+    url = _scratch_db(_server_url(options.database), options.template)
     if url is None:
         return 0
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "casino.settings"}

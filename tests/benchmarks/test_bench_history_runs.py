@@ -14,6 +14,7 @@ import pytest
 from django.db import connection
 
 from tests.benchmarks.bench_reconcile import ROOT
+from tests.parallel import template_database
 
 pytestmark = pytest.mark.postgres
 
@@ -25,8 +26,12 @@ def test_bench_history_loads_two_sizes_times_the_pages_and_drops_its_database(db
     scratch = f"{settings['NAME']}_hist"[:63]
     url = f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{scratch}"
     env = {**os.environ, "BENCH_DATABASE_URL": url}
+    # One timed request a page (the structure is checked here, not the figures), and the suite's
+    # migrated template copied rather than a migration run.
+    template = template_database()
     done = subprocess.run([sys.executable, "-m", "tests.benchmarks.bench_history", "--rounds", "400,800",
-                           "--per-day", "100", "--busiest", "300", "--database", scratch],
+                           "--per-day", "100", "--busiest", "300", "--database", scratch, "--timed", "1",
+                           *(["--template", template] if template else [])],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     out = done.stdout
     assert "Traceback" not in done.stderr, done.stderr[-3000:]

@@ -13,6 +13,7 @@ import pytest
 from django.db import connection
 
 from tests.benchmarks.bench_reconcile import ROOT
+from tests.parallel import template_database
 
 pytestmark = pytest.mark.postgres
 
@@ -25,8 +26,9 @@ def test_bench_reconcile_runs_a_small_day_with_its_accounting(db):
     url = f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{scratch}"
     env = {**os.environ, "BENCH_DATABASE_URL": url}
     # No warm-up: a worker fills what 3,000 rounds need as it meets them (the warm-up is half this test).
+    template = template_database()
     done = subprocess.run([sys.executable, "-m", "tests.benchmarks.bench_reconcile", "--rounds", "3000",
-                           "--warm-seconds", "0"],
+                           "--warm-seconds", "0", *(["--template", template] if template else [])],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "status done; 3,000 rounds" in done.stdout
