@@ -1,7 +1,8 @@
 """Every page fits a tablet: no sideways scroll at 1180x820 (landscape) nor 768x1024 (portrait).
 
 For every role, every page it may open (the permission matrix's GET pages that answer
-HTML, plus the admin pages a gaming manager uses) is loaded at both sizes and
+HTML, plus the admin pages a gaming manager uses) is loaded in landscape and turned to
+portrait (no page's script reads the screen's size, which a test holds), and at each
 ``document.documentElement.scrollWidth <= clientWidth`` is asserted; a failure names the
 elements that stick out. The round entry is checked at its card grid (the King column) and
 its pays step. With CASINO_DOCS_SCREENSHOTS=1 the tablet, desk and finance pages are also
@@ -227,36 +228,60 @@ def _to_card_grid(page) -> None:
 ROLES = (PIT_BOSS, SURVEILLANCE, FINANCE, GAMING_MANAGER, CAGE, COMPLIANCE, COUNT)
 
 
+def _check(page, role: str, size: str, name: str, path: str, failures: list[str], tallest: dict, *,
+           shot: str | None = None) -> None:
+    """One page as it is shown at ``size``: fits, header, tap targets; ``shot``: the docs' shot of it."""
+    viewport, where = SIZES[size], f"{role} {size} {name} {path}"
+    _assert_fits(page, where, failures)
+    seen = screen_findings(page)
+    tallest[size] = max(tallest[size], seen["header"])
+    failures.extend(screen_failures(seen, viewport, where))
+    if shot in DOC_SHOTS and DOC_SHOTS[shot][0] == role:
+        _doc_shot(page, *DOC_SHOTS[shot][1:], size)
+
+
+def test_the_pages_lay_out_without_a_script_reading_the_screen():
+    """What lets the test below turn a loaded page instead of loading it again: no page's script
+    reads the screen's size, so a page turned to a size lays out as one loaded at it (CSS only)."""
+    readers = ("innerWidth", "innerHeight", "matchMedia", "screen.width", "screen.orientation", "onresize",
+               "'resize'", '"resize"')
+    found = [f"{path.relative_to(ROOT)}: {word}" for top in ("templates", "casino", "tables", "audit")
+             for path in (ROOT / top).rglob("*") if path.suffix in (".html", ".js")
+             for word in readers if word in path.read_text(errors="ignore")]
+    assert not found, found
+
+
 def test_every_page_fits_a_tablet(browser, live_server, busy_floor):
     """Every role's every page, at both sizes, on one seeded floor: no sideways scroll, a
     header of one line within a tenth of the screen that covers nothing scrolled to, and
-    every control at least 44x44 px (tests/browser/screen_checks.py)."""
+    every control at least 44x44 px (tests/browser/screen_checks.py). Each page is loaded in
+    landscape and then turned to portrait, as a tablet turns (the test above keeps that the
+    same as loading it in portrait); the round entry's card grid is reached at each size."""
     failures: list[str] = []
     headers: list[str] = []
     for role in ROLES:
         pages = _pages_for(role, busy_floor["objects"], busy_floor["ruleset"])
-        for size, viewport in SIZES.items():
-            context = browser.new_context(viewport=viewport, has_touch=True)
-            context.set_default_timeout(30_000)  # a loaded machine (CI's two cores) is slow to go idle
-            page = context.new_page()
-            pending = _in_flight(page)
-            login(page, live_server, role)
-            tallest = 0.0
-            for name, path in pages:
-                where = f"{role} {size} {name} {path}"
-                _open(page, f"{live_server.url}{path}", where, pending)
-                _assert_fits(page, where, failures)
-                seen = screen_findings(page)
-                tallest = max(tallest, seen["header"])
-                failures.extend(screen_failures(seen, viewport, where))
-                if name == "tablet-round-new" and role == PIT_BOSS:
+        context = browser.new_context(viewport=LANDSCAPE, has_touch=True)
+        context.set_default_timeout(30_000)  # a loaded machine (CI's two cores) is slow to go idle
+        page = context.new_page()
+        pending = _in_flight(page)
+        login(page, live_server, role)
+        tallest = dict.fromkeys(SIZES, 0.0)
+        for name, path in pages:
+            grid = name == "tablet-round-new" and role == PIT_BOSS  # the docs show its card grid
+            page.set_viewport_size(LANDSCAPE)
+            _open(page, f"{live_server.url}{path}", f"{role} {name} {path}", pending)
+            for size, viewport in SIZES.items():
+                page.set_viewport_size(viewport)
+                _check(page, role, size, name, path, failures, tallest, shot=None if grid else name)
+            if grid:
+                for size, viewport in SIZES.items():
+                    page.set_viewport_size(viewport)
+                    _open(page, f"{live_server.url}{path}", f"{role} {size} {name} {path}", pending)
                     _to_card_grid(page)
-                    _assert_fits(page, f"{role} {size} {name} (card grid)", failures)
-                    failures.extend(screen_failures(screen_findings(page), viewport, f"{where} (card grid)"))
-                if name in DOC_SHOTS and DOC_SHOTS[name][0] == role:
-                    _doc_shot(page, *DOC_SHOTS[name][1:], size)
-            headers.append(f"{role} {size}: header up to {tallest:.0f}px")
-            context.close()
+                    _check(page, role, size, f"{name} (card grid)", path, failures, tallest, shot=name)
+        headers += [f"{role} {size}: header up to {tallest[size]:.0f}px" for size in SIZES]
+        context.close()
     print("\n".join(headers))
     small = sum("tap target under" in f for f in failures)
     assert not failures, f"{len(failures)} failures ({small} tap targets too small)\n" + "\n".join(
