@@ -89,3 +89,30 @@ def test_the_page_shows_each_players_play_quality_for_the_day(day):
     shown = {cell.split("</td>")[0] for cell in cells}
     assert play_quality_text(play_quality(cost, handle)) in shown
     assert "0.00% of the priced handle" in shown  # P-PLAIN stood on twenty every time
+
+
+def test_a_player_who_folds_on_the_hole_card_is_flagged_on_the_page_and_in_the_api():
+    """Ante Up 21's fold decision end to end: 9-9 against a Queen is a bet by the upcard, and
+    P-FOLD folds it each time the hole card is the other Queen (the dealer's pair beats his)."""
+    pitboss = user_with_role("pit_boss")
+    table, dealer = table_with_decks(6, game="ante_up_21")
+    table_session_open(table=table, dealer=dealer, author=pitboss)
+    rounds = []
+    for _ in range(12):
+        data = {"dealer": {"cards": ["QD", "QC"]}, "seats": [{
+            "seat": 1, "player": "P-FOLD", "wagers": {"21": "10.00", "ante": "10.00"},
+            "hands": [{"cards": ["9S", "9H"], "actions": ["stand"]}]}]}
+        rounds.append(round_record(table=table, data=data, author=pitboss).round)
+    assert price_all_pending() == 12
+    answer = day_answer(rounds[0].gaming_day, casino_id=table.pit.casino_id)
+    hole = answer.rows(0, 10, player="P-FOLD")[0].plays.hole
+    assert (hole.deviations, hole.observed, hole.rounds) == (12, 12, 12)
+    assert hole.signal == "flag" and hole.expected == pytest.approx(12 * 23 / 309, abs=1e-9)
+
+    client = api_as(user_with_role("surveillance"))
+    body = client.get(API, {"gaming_day": rounds[0].gaming_day.isoformat()}).json()
+    row = next(r for r in body["rows"] if r["player"] == "P-FOLD")
+    assert row["hole_card"]["signal"] == "flag"
+    assert {(d["action"], d["best"], d["beats"]) for d in row["deviations"]} == {("fold", "bet", True)}
+    page = client.get(PAGE, {"gaming_day": rounds[0].gaming_day.isoformat()}).content.decode()
+    assert "<td>Fold</td><td>Bet</td>" in page
