@@ -246,6 +246,9 @@ def test_a_correction_landing_during_a_re_audit_is_counted_once(floor):
             deadline = time.monotonic() + 30
             while not corrected.is_set() and time.monotonic() < deadline:
                 with connection.cursor() as cursor:
+                    # Inside the re-audit's transaction: pg_stat_activity answers from the snapshot
+                    # its first read took until the snapshot is cleared (the wait went unseen, 30 s).
+                    cursor.execute("SELECT pg_stat_clear_snapshot()")
                     cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", pids[:1] or [0])
                     row = cursor.fetchone()
                 if row and row[0] == "Lock":
