@@ -26,6 +26,8 @@ import fcntl
 import hashlib
 import os
 import tempfile
+import threading
+import uuid
 from pathlib import Path
 
 import pytest
@@ -57,6 +59,9 @@ def _own_redis_ports() -> None:
 def pytest_configure(config):
     _own_redis_ports()
     config.pluginmanager.register(_XdistGroupIds(), "casino-xdist-group-ids")
+    if _controller(config) and getattr(config.option, "testrunuid", None) is None:
+        # The run's id, known before the workers start: the template's stamp is named after it.
+        config.option.testrunuid = uuid.uuid4().hex
     config.addinivalue_line(
         "markers",
         "exclusive(resource): the test uses a machine-wide resource one test at a time; under xdist "
@@ -84,7 +89,27 @@ def pytest_collection_modifyitems(config, items):
 class _XdistGroupIds:
     @pytest.hookimpl(trylast=True)  # after -k and --deselect have matched the plain ids
     def pytest_collection_modifyitems(self, config, items):
+        _database_free_first(items)
         _xdist_group_ids(config, items)
+
+
+def _uses_database(item) -> bool:
+    """Whether the test reaches the database (pytest-django's own reading of a test)."""
+    from django.test import TransactionTestCase
+
+    cls = getattr(item, "cls", None)
+    if cls is not None and issubclass(cls, TransactionTestCase):
+        return True
+    names = getattr(item, "fixturenames", ())
+    return bool(item.get_closest_marker("django_db")) or any(
+        name in names for name in ("db", "transactional_db", "live_server", "django_db_setup"))
+
+
+def _database_free_first(items) -> None:
+    """The tests that never touch the database first (pytest-django puts them last): a worker
+    runs them while the run's template database is still being migrated (below), instead of
+    waiting idle for it. The rest keep pytest-django's order."""
+    items.sort(key=_uses_database)
 
 
 def _xdist_group_ids(config, items):
@@ -145,6 +170,51 @@ def _reports_root_per_worker(tmp_path_factory):
 # checks that nothing is left to apply. --reuse-db keeps pytest-django's own behaviour.
 
 
+def _controller(config) -> bool:
+    """This process is the controller of an xdist run (it starts the workers, runs no test)."""
+    return not hasattr(config, "workerinput") and bool(getattr(config.option, "numprocesses", None))
+
+
+def _stamp(template: str, run: str) -> Path:
+    return Path(tempfile.gettempdir()) / f"casino-tests-template-{template}-{run}"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own sessionstart starts the workers
+def pytest_sessionstart(session):
+    """The controller migrates the template database while its workers start, collect and run
+    the tests that need no database; they wait for it at the stamp's lock, taken here before
+    any of them exists. A failure leaves no stamp: the first worker then migrates, and says why."""
+    config = session.config
+    if not _controller(config) or config.getvalue("reuse_db"):
+        return
+    from django.conf import settings as django_settings
+    from django.db import connections
+    from pytest_django.plugin import blocking_manager_key
+
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return
+    template = _template_name(connection.creation._get_test_db_name())
+    stamp = _stamp(template, config.option.testrunuid)
+    lock = open(f"{stamp}.lock", "w")  # noqa: SIM115 - released by the thread when it is done
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    blocker = config.stash[blocking_manager_key]
+
+    def migrate() -> None:
+        try:
+            with blocker.unblock():
+                _template_migrate(connections["default"], django_settings, template)
+            stamp.touch()
+        except Exception as exc:  # noqa: BLE001 - the first worker migrates again and fails with it
+            print(f"\nthe template database was not migrated ahead: {exc!r}")
+        finally:
+            connections.close_all()
+            lock.close()
+
+    config._template_thread = threading.Thread(target=migrate, name="template-migration", daemon=True)
+    config._template_thread.start()
+
+
 def _template_wanted(config) -> bool:
     from django.db import connections
 
@@ -174,9 +244,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, r
     worker = request.config.workerinput["workerid"]
     test_name = connection.creation._get_test_db_name()  # test_<name>_gwN (pytest-django's suffix)
     template = _template_name(test_name.removesuffix(f"_{worker}"))
-    stamp = Path(tempfile.gettempdir()) / f"casino-tests-template-{template}-{request.config.workerinput['testrunuid']}"
+    stamp = _stamp(template, request.config.workerinput["testrunuid"])
     with django_db_blocker.unblock(), open(f"{stamp}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker migrates; the others wait for it
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the controller (or the first worker) migrates; the others wait
         if not stamp.exists():
             _template_migrate(connection, django_settings, template)
             stamp.touch()
@@ -228,6 +298,9 @@ def pytest_sessionfinish(session):
     if connection.vendor != "postgresql" or config.getvalue("reuse_db"):
         return
     from pytest_django.plugin import blocking_manager_key
+
+    if thread := getattr(config, "_template_thread", None):
+        thread.join()
 
     template = _template_name(connection.creation._get_test_db_name())
     with config.stash[blocking_manager_key].unblock(), connection.creation._nodb_cursor() as cursor:
