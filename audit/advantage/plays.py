@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from audit.advantage.stats import one_sided_z, poisson_binomial_tail, stratified_correlation
@@ -232,19 +232,11 @@ def seat_items(seat: SeatPlay, true_count: float, out: PlayFigures, hole_items: 
         if deviates:
             chance = beats = None
             if seat.hole is not None and assess_hole and not assessed:
-                try:
-                    test = deviation_test(rules, up, ranks, action, best, after_split=after_split)
-                    beats = test.beats_hole(seat.hole)
-                except ValueError:
-                    beats = None
-                if beats is not None:
-                    chance = test.p
-                    hole_items.append(chance)
-                    assessed = True
-            out.deviations.append(Deviation(
-                round_id=seat.round_id, hand=d.get("hand", 0), cards=cards, upcard=seat.upcard, hole=seat.hole,
-                action=action, best=best, true_count=true_count, cost=values[best] - values[action],
-                chance=chance, beats=beats, direction=direction))
+                chance, beats = _hole_assessed(
+                    partial(deviation_test, rules, up, ranks, action, best, after_split=after_split), seat.hole,
+                    hole_items)
+                assessed = chance is not None
+            out.deviations.append(_deviation(seat, d, true_count, chance, beats, direction))
         if action == SPLIT:
             after_split = True
     # An Ace up with insurance offered and not taken: a decline (y = 0), unless the dealer's
@@ -264,19 +256,32 @@ def _fold_items(seat: SeatPlay, d: dict, true_count: float, out: PlayFigures, ho
         return False
     chance = beats = None
     if assess and seat.hole is not None and seat.config is not None:
-        try:
-            test = fold_hole_test(seat.config, d["cards"], seat.upcard, action, best)
-            beats = test.beats_hole(seat.hole)
-        except ValueError:
-            beats = None
-        if beats is not None:
-            chance = test.p
-            hole_items.append(chance)
-    out.deviations.append(Deviation(
-        round_id=seat.round_id, hand=d.get("hand", 0), cards=tuple(d["cards"]), upcard=seat.upcard, hole=seat.hole,
-        action=action, best=best, true_count=true_count, cost=values[best] - values[action], chance=chance, beats=beats,
-        direction=0))
+        chance, beats = _hole_assessed(partial(fold_hole_test, seat.config, d["cards"], seat.upcard, action, best),
+                                       seat.hole, hole_items)
+    out.deviations.append(_deviation(seat, d, true_count, chance, beats, 0))
     return chance is not None
+
+
+def _hole_assessed(test_of, hole: int, hole_items: list[float]) -> tuple[float | None, bool | None]:
+    """A deviation's (p, I) against the actual ``hole`` card from its test (``test_of()``), p added
+    to ``hole_items``; (None, None) when the hole card cannot be the decision's."""
+    try:
+        test = test_of()
+        beats = test.beats_hole(hole)
+    except ValueError:
+        return None, None
+    if beats is None:
+        return None, None
+    hole_items.append(test.p)
+    return test.p, beats
+
+
+def _deviation(seat: SeatPlay, d: dict, true_count: float, chance: float | None, beats: bool | None,
+               direction: int) -> Deviation:
+    return Deviation(round_id=seat.round_id, hand=d.get("hand", 0), cards=tuple(d["cards"]), upcard=seat.upcard,
+                     hole=seat.hole, action=d["action"], best=d["best"], true_count=true_count,
+                     cost=d["values"][d["best"]] - d["values"][d["action"]], chance=chance, beats=beats,
+                     direction=direction)
 
 
 def play_figures(seats: Iterable[tuple[SeatPlay, float]], *, alpha: float, min_deviations: int) -> PlayFigures:
