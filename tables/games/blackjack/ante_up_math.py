@@ -462,16 +462,25 @@ def fold_decision_evs(rules: Any, player_cards: Sequence[int], upcard: int) -> d
     memo = compiled(rules).cache("ante_up_fold")
     got = memo.get((up, a, b))
     if got is None:
-        games = compiled(rules).cache("ante_up_games")
-        g = games.get(up) or remember(games, up, _Game(rules, Rules.of(rules), up))
-        left = _add(_add(g.shoe13, a, -1), b, -1)
-        if min(left) < 0:
-            raise ValueError("more copies of a card than the shoe holds")
-        ea, eb, _ma, _mb = g.bet_value(a, b)
-        fold = g.fold_value(a, b)
-        bet = ea + eb
-        got = remember(memo, (up, a, b), {"fold": fold, "bet": bet, "best": "bet" if bet >= fold else "fold"})
+        values = _fold_values(rules, up, a, b)
+        got = remember(memo, (up, a, b), {**values, "best": "bet" if values["bet"] >= values["fold"] else "fold"})
     return dict(got)
+
+
+def _game(rules: Any, up: int, hole: int | None = None) -> _Game:
+    """The ruleset's :class:`_Game` against ``up`` (and a known ``hole``), kept with its compiled
+    form: its dealer distributions are shared by every hand priced against that start."""
+    games = compiled(rules).cache("ante_up_games")
+    return games.get((up, hole)) or remember(games, (up, hole), _Game(rules, Rules.of(rules), up, hole=hole))
+
+
+def _fold_values(rules: Any, up: int, a: int, b: int, hole: int | None = None) -> dict[str, float]:
+    """``{"fold": ev, "bet": ev}`` of first cards ``a``, ``b`` against ``up`` (and ``hole``)."""
+    g = _game(rules, up, hole)
+    if min(_add(_add(g.shoe13, a, -1), b, -1)) < 0:
+        raise ValueError("more copies of a card than the shoe holds")
+    ea, eb, _ma, _mb = g.bet_value(a, b)
+    return {"fold": g.fold_value(a, b), "bet": ea + eb}
 
 
 def fold_hole_values(rules: Any, up: int, a: int, b: int, hole: int) -> dict[str, float]:
@@ -481,13 +490,7 @@ def fold_hole_values(rules: Any, up: int, a: int, b: int, hole: int) -> dict[str
     the dealer's from the shoe less all five. The hand is played as in
     :func:`fold_decision_evs` (the 21 bet's upcard-only best play), so the two prices differ
     only by what the hole card tells about the dealer's hand."""
-    games = compiled(rules).cache("ante_up_hole_games")
-    g = games.get((up, hole)) or remember(games, (up, hole), _Game(rules, Rules.of(rules), up, hole=hole))
-    left = _add(_add(g.shoe13, a, -1), b, -1)
-    if min(left) < 0:
-        raise ValueError("more copies of a card than the shoe holds")
-    ea, eb, _ma, _mb = g.bet_value(a, b)
-    return {"fold": g.fold_value(a, b), "bet": ea + eb}
+    return _fold_values(rules, up, a, b, hole)
 
 
 def fold_hole_test(rules: Any, first_two: Sequence[int], upcard: int, taken: str, best: str) -> HoleTest:
@@ -503,7 +506,7 @@ def fold_hole_test(rules: Any, first_two: Sequence[int], upcard: int, taken: str
     memo = compiled(rules).cache("ante_up_hole_tests")
     got = memo.get((up, a, b, taken))
     if got is None:
-        left = _add(_add(_add(full_shoe13(Rules.of(rules).decks), up, -1), a, -1), b, -1)
+        left = _add(_add(_game(rules, up).shoe13, a, -1), b, -1)  # the hole card's shoe
         if min(left) < 0:
             raise ValueError("more copies of a card than the shoe holds")
         n = sum(left)
