@@ -57,7 +57,6 @@ from tables.games.blackjack.dealer_odds import ACE_INDEX, TEN_INDEX, rank_index
 from tables.games.blackjack.decisions import FOLD
 from tables.games.blackjack.hole_card import DECLINE, deviation_test
 from tables.games.blackjack.strategy_math import (
-    EVEN_MONEY,
     SPLIT,
     Rules,
     table_values,
@@ -75,9 +74,6 @@ HOLE_WORDS = {
     TOO_FEW: "Too few deviations",
     NONE: "No deviations",
 }
-#: The actions as the page names them.
-ACTION_WORDS = {"hit": "Hit", "stand": "Stand", "double": "Double", "split": "Split", INSURANCE: "Insurance",
-                DECLINE: "Decline insurance", EVEN_MONEY: "Even money", FOLD: "Fold", BET: "Bet"}
 DIRECTION_WORDS = {1: "gains as the count rises", -1: "loses as the count rises", 0: "—"}
 COUNT_WORDS = {
     FLAG: "Flag: the play follows the count",

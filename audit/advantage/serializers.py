@@ -14,7 +14,8 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
 
-from audit.advantage.plays import ACTION_WORDS, DIRECTION_WORDS
+from audit.advantage.plays import DIRECTION_WORDS
+from audit.decisions.selectors import ACTION_WORDS
 from casino.api_fields import StrictBooleanField, StrictCharField
 from tables.games.vocabulary.cards import TEXT
 

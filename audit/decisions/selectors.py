@@ -103,7 +103,7 @@ def pending_rounds(casino_id: int, gaming_day: date, through_round: int | None =
     return Round.objects.filter(AnyOf(F("pk"), ids), gaming_day=gaming_day, table__pit__casino_id=casino_id).count()
 
 
-#: The decisions' actions as the pages name them.
+#: The decisions' actions as the pages name them (the desk's round page and the advantage page).
 ACTION_WORDS = {
     "hit": "Hit", "stand": "Stand", "double": "Double down", "split": "Split", "insurance": "Insurance",
     "decline": "No insurance", "even_money": "Even money", "fold": "Fold", "bet": "Bet",
