@@ -240,23 +240,12 @@ def _check(page, role: str, size: str, name: str, path: str, failures: list[str]
         _doc_shot(page, *DOC_SHOTS[shot][1:], size)
 
 
-def test_the_pages_lay_out_without_a_script_reading_the_screen():
-    """What lets the test below turn a loaded page instead of loading it again: no page's script
-    reads the screen's size, so a page turned to a size lays out as one loaded at it (CSS only)."""
-    readers = ("innerWidth", "innerHeight", "matchMedia", "screen.width", "screen.orientation", "onresize",
-               "'resize'", '"resize"')
-    found = [f"{path.relative_to(ROOT)}: {word}" for top in ("templates", "casino", "tables", "audit")
-             for path in (ROOT / top).rglob("*") if path.suffix in (".html", ".js")
-             for word in readers if word in path.read_text(errors="ignore")]
-    assert not found, found
-
-
 def test_every_page_fits_a_tablet(browser, live_server, busy_floor):
     """Every role's every page, at both sizes, on one seeded floor: no sideways scroll, a
     header of one line within a tenth of the screen that covers nothing scrolled to, and
     every control at least 44x44 px (tests/browser/screen_checks.py). Each page is loaded in
-    landscape and then turned to portrait, as a tablet turns (the test above keeps that the
-    same as loading it in portrait); the round entry's card grid is reached at each size."""
+    landscape and then turned to portrait, as a tablet turns (test_layout_is_css_only.py keeps
+    that the same as loading it in portrait); the round entry's card grid is reached at each size."""
     failures: list[str] = []
     headers: list[str] = []
     for role in ROLES:
