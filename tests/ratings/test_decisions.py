@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -26,6 +26,7 @@ from django.utils import timezone
 from audit.decisions.models import SeatDecisions
 from audit.decisions.pricing import price_all_pending
 from audit.reports.models import TheoreticalAssumption
+from casino.gaming_day import gaming_day_bounds
 from casino.roles import FINANCE, PIT_BOSS
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
@@ -165,7 +166,12 @@ def test_each_rating_session_carries_its_own_decisions(day):
     second table: each session's decisions are its own rounds', and the sessions add up to the day."""
     table, boss = _tie_table(day["casino"])
     other_table, other_boss = _tie_table(day["casino"])
-    start = timezone.now() - timedelta(hours=3)
+    # Three hours ago, but never before the gaming day the tables are open for: in its first
+    # three hours (06:00-09:00 at the casino) that moment belonged to the day before, and the
+    # recorder refused it (the test failed at those hours of the clock).
+    casino = day["casino"]
+    day_start, _ = gaming_day_bounds(date.fromisoformat(day["day"]), casino.time_zone, casino.gaming_day_start_hour)
+    start = max(timezone.now() - timedelta(hours=3), day_start + timedelta(minutes=1))
     mistake = round_record(table=table, data={"dealer": {"cards": ["TH", "7C"]},
                                               "seats": [_seat(1, "P-2", "100.00", ["TS", "2D"])]},
                            author=boss, at=start).round
