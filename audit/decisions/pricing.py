@@ -48,27 +48,36 @@ dumps = orjson.dumps
 #: The queue's upsert (PostgreSQL and SQLite alike): a round queued again moves its stamp on.
 _QUEUE_SQL = ("INSERT INTO decisions_pending (round_id, gaming_day, stamp) VALUES (%s, %s, 1) "
               "ON CONFLICT (round_id) DO UPDATE SET stamp = decisions_pending.stamp + 1, claimed_until = NULL")
-_QUEUE_MANY_SQL = ("INSERT INTO decisions_pending (round_id, gaming_day, stamp) "
-                   "SELECT DISTINCT ON (r) r, d, 1 FROM unnest(%s::bigint[], %s::date[]) AS q(r, d) ORDER BY r "
-                   "ON CONFLICT (round_id) DO UPDATE SET stamp = decisions_pending.stamp + 1, claimed_until = NULL")
+#: The arrays as text made here: psycopg's list dumpers took a tenth of a second a slice.
+_QUEUE_MANY_SQL = ("INSERT INTO decisions_pending (round_id, gaming_day, stamp, claimed_until) "
+                   "SELECT DISTINCT ON (r) r, d, 1, %s FROM unnest(%s::bigint[], %s::date[]) AS q(r, d) ORDER BY r "
+                   "ON CONFLICT (round_id) DO UPDATE SET stamp = decisions_pending.stamp + 1, "
+                   "claimed_until = EXCLUDED.claimed_until RETURNING round_id, gaming_day, stamp")
 
 
-def rounds_queue(rounds: Iterable[tuple[int, date]], *, using: str | None = None) -> None:
-    """Queue ``(round id, gaming day)`` pairs for pricing (again)."""
+def rounds_queue(rounds: Iterable[tuple[int, date]], *, using: str | None = None,
+                 claim: bool = False) -> list[tuple[int, date, int]] | None:
+    """Queue ``(round id, gaming day)`` pairs for pricing (again). With ``claim``, the entries are
+    also taken for the caller, as :func:`_claim` takes them, and returned as it returns them; a
+    pass that held one finds its stamp moved on and leaves it."""
     pairs = list(rounds)
     if not pairs:
-        return
+        return [] if claim else None
     db = using or router.db_for_write(DecisionPending)
     connection = connections[db]
     with connection.cursor() as cursor:
-        if len(pairs) == 1:
+        if len(pairs) == 1 and not claim:
             # The recorder's statement, once per round: prepared, as its others are (casino/prepared.py).
             cursor.execute(PREPARED + _QUEUE_SQL, pairs[0])
         elif connection.vendor == "postgresql":
             # One statement for a re-audit's slice (tens of thousands of rounds), not one each.
-            cursor.execute(_QUEUE_MANY_SQL, [[p[0] for p in pairs], [p[1] for p in pairs]])
+            cursor.execute(_QUEUE_MANY_SQL, [timezone.now() + CLAIM if claim else None,
+                                             "{" + ",".join(str(p[0]) for p in pairs) + "}",
+                                             "{" + ",".join(p[1].isoformat() for p in pairs) + "}"])
+            return cursor.fetchall() if claim else None
         else:
             cursor.executemany(_QUEUE_SQL, pairs)
+    return _claim(None, None, db, round_ids=[p[0] for p in pairs]) if claim else None
 
 
 class DecisionQueue:
@@ -87,14 +96,17 @@ class DecisionQueue:
             rounds_queue([(round.pk, round.gaming_day)], using=round._state.db)
 
 
-def _decision_json(d, rounded: dict) -> dict:
-    # A day's decisions meet a few thousand distinct value sets: each is rounded once per pass.
-    key = tuple(d.values.items())
-    values = rounded.get(key)
-    if values is None:
-        values = rounded[key] = {a: round(v, 9) for a, v in key}
-    return {"hand": d.hand, "cards": list(d.cards), "action": d.action, "best": d.best,
-            "values": values, "cost": round(d.cost, 9), "stake": str(d.stake), "money": str(d.cost_money)}
+def _decision_json(d, money: Decimal, made: dict) -> orjson.Fragment:
+    """One decision as the row's JSON holds it, serialised once per pass: a day's decisions meet a
+    few thousand distinct states and stakes, and a re-audit's slice writes 70,000 of them."""
+    key = (d.hand, d.cards, d.action, d.stake, *d.values.items())
+    got = made.get(key)
+    if got is None:
+        got = made[key] = orjson.Fragment(dumps({
+            "hand": d.hand, "cards": list(d.cards), "action": d.action, "best": d.best,
+            "values": {a: round(v, 9) for a, v in d.values.items()}, "cost": round(d.cost, 9),
+            "stake": str(d.stake), "money": str(money)}))
+    return got
 
 
 #: A row's columns as :func:`seat_rows` gives them (the model's, without the primary key).
@@ -103,11 +115,13 @@ COLUMNS = ("round_id", "gaming_day", "casino_id", "table_id", "game", "ruleset_v
 
 
 def seat_rows(*, round_id: int, gaming_day: date, casino_id: int, table_id: int, game: str, version_id: int,
-              revision: int, data: dict, rules, rounded: dict | None = None, parsed=None) -> list[tuple]:
+              revision: int, data: dict, rules, made: dict | None = None, parsed=None) -> list[tuple]:
     """The rows of one round's revision, as tuples of :data:`COLUMNS`: one per seat with a
-    decision priced or left unpriced (a pass writes thousands: no model instance is made).
-    ``parsed``: the engine's parse of ``data`` under ``rules``, when the caller has it."""
-    rounded = {} if rounded is None else rounded
+    decision priced or left unpriced (a pass writes thousands: no model instance is made); the
+    decisions as serialised JSON (``orjson.Fragment``), the unpriced ones as data.
+    ``parsed``: the engine's parse of ``data`` under ``rules``, when the caller has it;
+    ``made``: the pass's decisions already serialised (:func:`_decision_json`)."""
+    made = {} if made is None else made
     if parsed is None:
         parsed = GAMES[game].module.parse_round(data, rules)
     prices = ROUND_PRICES[game](parsed, rules)
@@ -128,10 +142,11 @@ def seat_rows(*, round_id: int, gaming_day: date, casino_id: int, table_id: int,
         folds = {d.action in FOLD_ACTIONS for d in decisions}
         handle = (seat.wagers.get(W21, Decimal(0)) if False in folds else Decimal(0)) + \
             (seat.wagers.get(ANTE, Decimal(0)) if True in folds else Decimal(0))
+        moneys = [d.cost_money for d in decisions]
         rows.append((round_id, gaming_day, casino_id, table_id, game, version_id, revision, seat.seat,
-                     seat.player or "", handle.quantize(_CENT), sum((d.cost_money for d in decisions), Decimal(0)),
-                     [_decision_json(d, rounded) for d in decisions], unpriced.get(seat.seat, []), dealer[0], hole,
-                     PRICING_VERSION))
+                     seat.player or "", handle.quantize(_CENT), sum(moneys, Decimal(0)),
+                     [_decision_json(d, m, made) for d, m in zip(decisions, moneys, strict=True)],
+                     unpriced.get(seat.seat, []), dealer[0], hole, PRICING_VERSION))
     return rows
 
 
@@ -152,7 +167,7 @@ def _priced(items, db: str, versions: dict | None = None) -> tuple[list[tuple], 
     revision number, data: as :func:`_read` gives them; then, optionally, the parsed round) and
     the rounds they price (a voided round: none, its rows go)."""
     versions = dict(versions or {})
-    rounded: dict = {}
+    made: dict = {}
     rows: list[tuple] = []
     rounds: set[int] = set()
     for round_id, day, casino_id, table_id, game, version_id, status, number, data, *parsed in items:
@@ -165,10 +180,15 @@ def _priced(items, db: str, versions: dict | None = None) -> tuple[list[tuple], 
         try:
             rows += seat_rows(round_id=round_id, gaming_day=day, casino_id=casino_id, table_id=table_id,
                               game=game, version_id=version_id, revision=number, data=data, rules=version.rules(),
-                              rounded=rounded, parsed=parsed[0] if parsed else None)
+                              made=made, parsed=parsed[0] if parsed else None)
         except Exception:  # noqa: BLE001 - one round the engine cannot price never stops the others
             log.exception("pricing round %s", round_id)
     return rows, rounds
+
+
+def _decoded(row: tuple) -> tuple:
+    """``row`` with its decisions as data (for the ORM, off PostgreSQL)."""
+    return (*row[:11], orjson.loads(dumps(row[11])), *row[12:])
 
 
 def _replace(rows: list[tuple], round_ids, db: str) -> None:
@@ -178,7 +198,7 @@ def _replace(rows: list[tuple], round_ids, db: str) -> None:
         SeatDecisions.objects.using(db).filter(AnyOf(F("round_id"), ids)).delete()
     connection = connections[db]
     if connection.vendor != "postgresql" or not rows:
-        SeatDecisions.objects.using(db).bulk_create([SeatDecisions(**dict(zip(COLUMNS, row, strict=True)))
+        SeatDecisions.objects.using(db).bulk_create([SeatDecisions(**dict(zip(COLUMNS, _decoded(row), strict=True)))
                                                      for row in rows], batch_size=1000)
         return
     # COPY: a pass writes a few thousand rows with JSON; bulk_create's arrays cost half the pass.
@@ -248,16 +268,18 @@ def price_pending(*, limit: int = BATCH, gaming_day: date | None = None, using: 
 
 
 def price_replayed(replayed: list[tuple[int, date, int, str, int, dict, object]], *, versions=None,
-                   using: str | None = None) -> int:
+                   claimed: list[tuple[int, date, int]] | None = None, using: str | None = None) -> int:
     """Price queued rounds whose revision the caller has just read and decoded (the re-audit):
     ``replayed`` holds (round id, gaming day, revision number, game, ruleset version id, data,
     the engine's parse of data under that version's rules, or None).
     What :func:`price_pending` does, without reading and decoding the revisions again: the
-    rounds' entries are claimed, and a round whose current revision is no longer the one given
-    (corrected or voided since) is read afresh. How many entries were cleared."""
+    rounds' entries are claimed (``claimed``: the entries the caller queued claimed with
+    :func:`rounds_queue`, in a transaction committed since), and a round whose current revision
+    is no longer the one given (corrected or voided since) is read afresh. How many entries were
+    cleared."""
     db = using or router.db_for_write(SeatDecisions)
     given = {r[0]: r for r in replayed}
-    pending = _claim(None, None, db, round_ids=given)
+    pending = claimed if claimed is not None else _claim(None, None, db, round_ids=given)
     if not pending:
         return 0
     days = sorted({p[1] for p in pending})

@@ -179,22 +179,31 @@ def test_the_rebuild_makes_what_the_queue_made_and_the_sums_read_it(floor):
         by_queue[r.pk][1][0] + by_queue[r.pk][2][0] for r in made)
 
 
-def test_the_re_audit_queues_the_prices_of_another_pricing_and_leaves_current_ones(floor):
+def _pass_after_the_claim(monkeypatch) -> int:
+    """The workers' pass, once the claim of a re-audit whose own pricing never ran has run out."""
+    later = timezone.now() + pricing.CLAIM + timedelta(seconds=1)
+    with monkeypatch.context() as m:
+        m.setattr(pricing.timezone, "now", lambda: later)
+        return price_all_pending()
+
+
+def test_the_re_audit_queues_the_prices_of_another_pricing_and_leaves_current_ones(floor, monkeypatch):
     made = [_record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"])])
             for _ in range(2)]
     price_all_pending()
     by_queue = {r.pk: _stored(r) for r in made}
     SeatDecisions.objects.filter(round_id=made[0].pk).update(priced_with="0", cost=Decimal("999"))
     SeatDecisions.objects.filter(round_id=made[1].pk).update(cost=Decimal("5"))  # current: left alone
-    rounds_reaudit(round_ids=[r.pk for r in made], full=True)
+    rounds_reaudit(round_ids=[r.pk for r in made], full=True)  # its pricing after commit does not run here
     assert set(DecisionPending.objects.values_list("round_id", flat=True)) == {made[0].pk}
-    price_all_pending()
+    assert price_all_pending() == 0, "the re-audit holds what it queued, for its own pricing"
+    assert _pass_after_the_claim(monkeypatch) == 1
     assert _stored(made[0]) == by_queue[made[0].pk]
     assert SeatDecisions.objects.get(round_id=made[0].pk).priced_with == PRICING_VERSION
     assert SeatDecisions.objects.get(round_id=made[1].pk).cost == Decimal("5")
     SeatDecisions.objects.all().delete()  # none at all (rounds loaded before the prices existed)
     rounds_reaudit(round_ids=[r.pk for r in made], full=True)
-    price_all_pending()
+    assert _pass_after_the_claim(monkeypatch) == 2
     assert {r.pk: _stored(r) for r in made} == by_queue
 
 

@@ -151,9 +151,9 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
             added.append(f)
         if added:
             found[revision_id] = added
-    rounds_queue([(r[0], r[1]) for r in to_price])
+    claimed = rounds_queue([(r[0], r[1]) for r in to_price], claim=True)
     if to_price:
-        transaction.on_commit(lambda: _price_after_commit(to_price, versions))
+        transaction.on_commit(lambda: _price_after_commit(to_price, versions, claimed))
     new: list[Finding] = []
     touched: set[int] = set()
     # Model instances only for the revisions that gained findings (a re-audit of a new engine
@@ -201,12 +201,12 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
     return result
 
 
-def _price_after_commit(replayed: list[tuple], versions: dict) -> None:
+def _price_after_commit(replayed: list[tuple], versions: dict, claimed: list[tuple] | None) -> None:
     """The replayed revisions' decisions priced by the worker that has them decoded, after the
     slice's commit (no lock of the slice is held while the engine works). A failure leaves
     them queued for the workers' pricing, which is the guarantee; this is the fast path."""
     try:
-        price_replayed(replayed, versions=versions)
+        price_replayed(replayed, versions=versions, claimed=claimed)
     except Exception:  # noqa: BLE001 - the queue keeps every round this pass could not price
         log.exception("pricing %d replayed rounds after the re-audit; they stay queued", len(replayed))
 
