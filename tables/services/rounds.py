@@ -99,9 +99,13 @@ def round_audit(*, game: str, data: dict, version: RulesetVersion, context: Audi
 
 
 def round_parsed_audit(*, game: str, data: dict, version: RulesetVersion, context: AuditContext | None = None,
-                       limits: TableLimits | None = None):
+                       limits: TableLimits | None = None, stored: bool = False):
     """:func:`round_audit` with the engine's parsed round first: (parsed, canonical data, audit),
-    for a caller that prices the round's decisions too (the re-audit), so it is parsed once."""
+    for a caller that prices the round's decisions too (the re-audit), so it is parsed once.
+
+    ``stored``: ``data`` is a stored revision's, the canonical form the engine made when it was
+    recorded, and what the books hold: the books' limits are read from it, and it is returned
+    as the canonical data, rather than made again (the re-audit replays a million a day)."""
     if not isinstance(data, dict):
         raise ValidationError({"round": [f"must be a JSON object (the round of {GAMES[game].name}), "
                                          f"not {type(data).__name__}"]})
@@ -114,7 +118,7 @@ def round_parsed_audit(*, game: str, data: dict, version: RulesetVersion, contex
     except InvalidInput as exc:
         raise _prefixed(exc) from None
     result = module.audit(parsed, rules, context)
-    canonical = module.round_to_dict(parsed)
+    canonical = data if stored else module.round_to_dict(parsed)
     refusals = round_refusals(canonical=canonical, data=data, audit=result)
     if refusals:
         raise _prefixed(InvalidInput(refusals))

@@ -131,7 +131,7 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
         settlements = loads(settlements) if settlements is not None else ()
         try:
             parsed, _, audit = round_parsed_audit(game=game, data=data, version=versions[version_id],
-                                                  context=_context(settlements))
+                                                  context=_context(settlements), stored=True)
         except (InvalidInput, ValidationError) as exc:
             result.errors.append(f"round {round_id}: the engine now refuses it: {exc}")
             parsed = None
