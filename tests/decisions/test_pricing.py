@@ -228,6 +228,26 @@ def test_the_re_audit_prices_what_it_replayed_once_committed_without_reading_it_
     assert {r.pk: _stored(r) for r in made} == by_queue
 
 
+def test_a_pass_holding_a_round_when_the_re_audit_claims_it_leaves_it_to_the_re_audit(
+        floor, django_capture_on_commit_callbacks):
+    """The re-audit claims its queue entries in the statement that queues them: a workers' pass
+    that had taken one finds its stamp moved on and stores nothing; the re-audit's own pricing
+    after its commit stores the round, once."""
+    rnd = _record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"])])
+    db = "default"
+    held = pricing._claim(10, None, db)  # the pass took the recording's entry ...
+    assert [p[0] for p in held] == [rnd.pk]
+    rows, _ = pricing._priced(pricing._read(held, db), db)  # ... and priced it, outside any transaction
+    with django_capture_on_commit_callbacks() as after_commit:
+        rounds_reaudit(round_ids=[rnd.pk], full=True)  # meanwhile the re-audit queued and claimed it
+    assert pricing._store(held, rows, db) == 0, "the pass's stamp moved on: it leaves the round"
+    assert not SeatDecisions.objects.exists() and DecisionPending.objects.filter(round_id=rnd.pk).exists()
+    for callback in after_commit:
+        callback()
+    assert not DecisionPending.objects.exists()
+    assert _stored(rnd) == _engine(rnd)
+
+
 def test_a_round_corrected_after_the_replay_is_priced_at_its_new_revision(floor):
     rnd = _record(floor, "blackjack_tie", ["TH", "7C"], [_seat(1, "P-1", "100.00", ["TS", "2D"], ["stand"])])
     old = rnd.revisions.get(number=rnd.revision).data
