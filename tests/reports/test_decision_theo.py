@@ -25,9 +25,10 @@ from pypdf import PdfReader
 
 from audit.decisions.models import SeatDecisions
 from audit.decisions.pricing import price_all_pending
+from audit.decisions.selectors import table_games
 from audit.reports.exporters import csv_bytes, pdf_bytes, report_data, xlsx_bytes
-from audit.reports.models import DailyReport, ReportLine, TheoreticalAssumption
-from audit.reports.services.runs import report_request
+from audit.reports.models import DailyReport, ReportChunk, ReportLine, TheoreticalAssumption
+from audit.reports.services.runs import _slices_decisions, report_request
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
 from tests.advantage.helpers import table_with_decks
@@ -200,3 +201,22 @@ def test_the_files_carry_the_columns_the_legend_and_the_note(floor):
     assert f"{table.decision_cost:,.2f} {table.decision_theo:,.2f} 160.00 {table.play_quality_pct}% of the priced handle" \
         in text
     assert "Decision theo Theo + the decisions' cost" in text  # the legend's row
+
+
+def test_the_combine_adds_the_slices_figures_and_reads_the_day_when_a_slice_had_rounds_queued(floor, settings):
+    settings.REPORTS_CHUNK_ROUNDS = 1  # a slice per round: the sums cross slices
+    price_all_pending()
+    report = _run(floor["casino"])
+    chunks = list(ReportChunk.objects.filter(report=report, run_id=report.run_id).order_by("index"))
+    assert len(chunks) == 3 and all(c.partial["decisions"]["pending"] == 0 for c in chunks)
+    # Each slice summed its own rounds' rows once priced; added up, they are the day's rows.
+    day = table_games(floor["casino"].pk, GAMING_DAY)
+    assert _slices_decisions([c.partial for c in chunks]) == day
+    assert sum(f.seats for f in day.values()) == report.summary["decisions"]["seats"] == 3
+    table = _line(report, "table", floor["table"].pk)
+    assert table.decision_cost == _cents(day[(floor["table"].pk, "blackjack_tie")].cost)
+    # A slice that met a round still queued: that round may be priced before the combine, where no
+    # slice would count it, so the combine reads the day's rows instead of the slices' sums.
+    queued = {**chunks[0].partial, "decisions": {**chunks[0].partial["decisions"], "pending": 1}}
+    assert _slices_decisions([queued, *(c.partial for c in chunks[1:])]) is None
+    assert _slices_decisions([{k: v for k, v in queued.items() if k != "decisions"}]) is None
