@@ -29,7 +29,7 @@ qualifies; a natural pushes the BET and settles the ANTE by comparing hands.
 tells a ten from a King), every way the player's hand can end is enumerated with its
 probability from the shoe, as 13-rank multisets (paths that end on the same cards merge). For
 each final multiset the dealer's final cards are enumerated exactly from the shoe left: the
-dealer's final hands are strategy_math's own (``_dealer_terms``: every multiset of cards the
+dealer's final hands are the 21 bet's own (``dealer_pass._dealer_terms``: every multiset of cards the
 soft-17 rule can end on, with its legal orderings), each ten-value drawn split among 10, J, Q,
 K hypergeometrically from the shoe. Each dealer hand's poker value is the engine's
 ``poker_value`` of his cards, and each (player hand, dealer hand) pair is settled by the
@@ -64,6 +64,7 @@ from ..vocabulary.base import Errors, remember
 from ..vocabulary.cards import RANK, CardError, make_card, parse_card
 from ..vocabulary.catalogue import ANTE, BET, W21
 from . import ante_up_21 as game
+from .dealer_pass import _dealer_terms, falling_factorials
 from .hole_card import TIE, HoleTest
 from .hole_card import _dealer_terms as _terms_from_two
 from .rounds import Dealer, Hand, Seat, compiled
@@ -77,10 +78,8 @@ from .strategy_math import (
     TEN_INDEX,
     ZERO,
     Rules,
-    _dealer_terms,
     _plus,
     _Table,
-    falling_factorials,
     shoe_composition,
 )
 

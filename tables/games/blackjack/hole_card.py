@@ -9,7 +9,7 @@ the same rules (:class:`~.strategy_math.Rules`), per unit of the 21 bet, all ten
 * *stand*: the dealer draws from the remaining shoe to his final hand, starting from his two
   known cards; every final hand is a multiset of drawn cards counted by its legal orderings
   (:func:`_dealer_terms`, once per start and soft-17 rule) and weighed by falling factorials of
-  the shoe (exact, as :func:`.strategy_math.dealer_distribution`);
+  the shoe (exact, as :func:`.dealer_pass.dealer_distribution`);
 * *hit*: every next card with its probability, then the better of stand and hit again;
 * *double*: one card, then stand, at twice the stake;
 * *split*: :mod:`.strategy_math`'s method (Appendix 9: each split hand from the shoe less the
@@ -46,6 +46,7 @@ from typing import Any
 from ..vocabulary.cards import RANK
 from ..vocabulary.catalogue import INSURANCE
 from .dealer_odds import ACE_INDEX, TEN_INDEX, rank_index, shoe_composition
+from .dealer_pass import final_sums, packed_terms
 from .strategy_math import (
     DOUBLE,
     EVEN_MONEY,
@@ -57,7 +58,6 @@ from .strategy_math import (
     ZERO,
     Rules,
     _split_counts,
-    final_sums,
 )
 
 STRATEGY = "optimal knowing the dealer's two cards, at this decision and every later one of the hand"
@@ -117,8 +117,14 @@ def _dealer_terms(hard: int, ace: bool, h17: bool) -> tuple[int, tuple]:
 def dealer_final(comp: Sequence[int], hard: int, ace: bool, h17: bool) -> tuple[float, ...]:
     """The dealer's final hand drawing from ``comp`` (counts by rank index) from a two-card start:
     ``(P17, P18, P19, P20, P21, P(bust))``."""
-    stride, groups = _dealer_terms(hard, ace, bool(h17))
-    return final_sums(comp, stride, groups, 6)
+    stride, terms = _dealer_packed(hard, ace, bool(h17))
+    return final_sums(comp, stride, terms, 6)
+
+
+@lru_cache(maxsize=128)
+def _dealer_packed(hard: int, ace: bool, h17: bool) -> tuple[int, tuple]:
+    stride, groups = _dealer_terms(hard, ace, h17)
+    return stride, packed_terms(groups)
 
 
 class HoleTable:

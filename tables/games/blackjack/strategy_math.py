@@ -74,17 +74,13 @@ from ..vocabulary.base import Errors
 from ..vocabulary.cards import RANK, CardError, parse_card
 from ..vocabulary.catalogue import INSURANCE, W21
 from .dealer_odds import ACE_INDEX, TEN_INDEX, check_decks, rank_index, shoe_composition
+from .dealer_pass import BUST, NATURAL, RANKS, ZERO, dealer_distribution
 from .game_math import wager_odds_for_rules
 
 METHOD = "exact"
 STRATEGY = "optimal composition-dependent (post-split CD, resplit approximation)"
 
 PTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
-RANKS = range(10)
-ZERO = (0,) * 10
-
-# Dealer outcome slots: 0..4 = final 17..21, 5 = natural, 6 = bust.
-NATURAL, BUST = 5, 6
 DOUBLE_TOTALS = {"9_10_11": frozenset({9, 10, 11}), "10_11": frozenset({10, 11})}
 
 STAND, HIT, DOUBLE, SPLIT, EVEN_MONEY = "stand", "hit", "double", "split", "even_money"
@@ -455,85 +451,6 @@ def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[dict[int
                 nxt[key] = nxt.get(key, 0.0) + q
         states = nxt
     return n_x, n_y, pairs
-
-
-def falling_factorials(counts: Sequence[int], stride: int) -> list[float]:
-    """Per rank count n, n(n-1)...(n-k+1) for k < stride, flattened: the ordered draws of k cards."""
-    f: list[float] = []
-    for n in counts:
-        x = 1.0
-        f.append(1.0)
-        for k in range(stride - 1):
-            x *= n - k
-            f.append(x if x > 0 else 0.0)
-    return f
-
-
-def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float, ...]:
-    """The dealer's final hand, upcard ``up`` (rank index) held, drawing from ``comp``.
-
-    ``(P17, P18, P19, P20, P21, P(natural), P(bust))`` as floats: a sum over the multisets the
-    dealer can end with, each counted by its legal orderings (:func:`_dealer_terms`, once per
-    upcard and soft-17 rule), a shoe bringing only the falling factorials (:func:`final_sums`):
-    ``dealer_odds.dealer_final``'s sum in floats, a few times faster than walking the hands."""
-    stride, groups = _dealer_terms(up, bool(h17))
-    return final_sums(comp, stride, groups, 7)
-
-
-def final_sums(comp: Sequence[int], stride: int, groups, slots: int) -> tuple[float, ...]:
-    """Each final multiset's orderings x its falling factorials / the ordered draws of its size
-    (``groups``: ``(slot, cards drawn, terms)``); shared with :mod:`.hole_card`."""
-    f = falling_factorials(comp, stride)
-    total = sum(comp)
-    out = [0.0] * slots
-    for slot, k, terms in groups:
-        acc = 0.0
-        for count, factors in terms:
-            p = count
-            for i in factors:
-                p *= f[i]
-            acc += p
-        if acc:
-            x = 1.0
-            for j in range(k):
-                x *= total - j
-            out[slot] += acc / x
-    return tuple(out)
-
-
-@lru_cache(maxsize=32)
-def _dealer_terms(up: int, h17: bool) -> tuple[int, list[tuple[int, int, list[tuple[float, tuple[int, ...]]]]]]:
-    """The dealer's final hands from upcard ``up``: ``(stride, [(slot, cards drawn, terms)])``,
-    a term being ``(legal orderings, (index of (rank, copies), ...))`` with index
-    ``rank x stride + copies`` into the shoe's falling factorials."""
-    finals: dict[tuple[tuple[int, ...], int], int] = {}
-    level = {ZERO: (1, PTS[up], up == ACE_INDEX)}
-    cards = 1
-    while level:
-        cards += 1
-        nxt: dict[tuple[int, ...], tuple[int, int, bool]] = {}
-        for drawn, (count, hard, ace) in level.items():
-            for r in RANKS:
-                h = hard + PTS[r]
-                a = ace or r == ACE_INDEX
-                state = drawn[:r] + (drawn[r] + 1,) + drawn[r + 1 :]
-                if h > 21:
-                    slot = BUST
-                else:
-                    best, soft = (h + 10, True) if a and h <= 11 else (h, False)
-                    if not (best >= 18 or (best == 17 and not (soft and h17))):
-                        entry = nxt.get(state)
-                        nxt[state] = (count if entry is None else entry[0] + count, h, a)
-                        continue
-                    slot = NATURAL if cards == 2 and best == 21 else best - 17
-                finals[(state, slot)] = finals.get((state, slot), 0) + count
-        level = nxt
-    stride = 1 + max(max(state) for state, _slot in finals)
-    groups: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
-    for (state, slot), count in finals.items():
-        term = (float(count), tuple(r * stride + d for r, d in enumerate(state) if d))
-        groups.setdefault((slot, sum(state)), []).append(term)
-    return stride, [(slot, k, terms) for (slot, k), terms in sorted(groups.items())]
 
 
 #: (h17, shoe, upcard) -> {removed ranks: dealer distribution}, shared by every ruleset that
