@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from django.db import connection
 
+from audit.decisions.selectors import pending_rounds, slice_table_games
 from audit.selectors import PAY_ATTESTED, PAY_STATES, pay_state
 from casino.gaming_day import gaming_day_bounds
 from tables.games import ENGINE_VERSION
@@ -231,11 +232,15 @@ def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict
     ``wagers``: table, ruleset version, wager key, settlements, handle, sum of stake squared,
     paid (actual), player's net actual, player's net expected, recorded-expected, overpaid,
     underpaid; ``tables``: table, rounds, seats played, voided rounds; ``findings``: table,
-    kind, count, amount; ``dealers``: dealer, rounds, rounds with findings, findings, amount.
+    kind, count, amount; ``dealers``: dealer, rounds, rounds with findings, findings, amount;
+    ``decisions``: the decisions' prices per table and game (table, game, cost, priced handle,
+    seats) and the slice's rounds still queued for pricing (run after the slice's own pricing:
+    audit/reports/README.md, "Summed by the slices").
     """
     part = _Slice(casino, gaming_day, first, last)
     if not part.tables:
-        return {"wagers": [], "tables": [], "findings": [], "dealers": [], "pays": []}
+        return {"wagers": [], "tables": [], "findings": [], "dealers": [], "pays": [],
+                "decisions": {"tables": [], "pending": 0}}
     where, params = part.where()
     cte, current = _CURRENT.format(where=where), _CURRENT_WAGERS
     current_params = [*params, Round.ACTIVE, first, last, first, last, part.day]
@@ -289,6 +294,11 @@ def slice_aggregates(*, casino, gaming_day: date, first: int, last: int) -> dict
         "tables": list(tables.values()),
         "pays": _pays_by_table_and_dealer(pay_rows),
         "findings": [[t, kind, n, _s(amount)] for t, kind, n, amount in finding_rows],
+        "decisions": {
+            "tables": [[t, game, str(f.cost), str(f.handle), f.seats] for (t, game), f in
+                       slice_table_games(casino.pk, gaming_day, first, last).items()],
+            "pending": pending_rounds(casino.pk, gaming_day, last, first=first),
+        },
         "dealers": [
             [
                 d,

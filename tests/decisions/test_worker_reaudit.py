@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from audit.decisions.models import DecisionPending, SeatDecisions
-from audit.reports.models import DailyReport
+from audit.reports.models import DailyReport, ReportChunk
 from audit.reports.services.runs import report_request
 from tables.games import GAMES
 from tables.games.blackjack.decisions import round_prices
@@ -39,5 +39,10 @@ def test_a_full_re_audit_on_a_worker_prices_the_rounds_its_slices_replay(setting
     want = round_prices(GAMES[d.round.game].module.parse_round(d.round.revisions.get().data, rules), rules)
     rows = list(SeatDecisions.objects.filter(round_id=d.round.pk))
     assert rows and sum((r.cost for r in rows), Decimal(0)) == sum((x.cost_money for x in want.decisions), Decimal(0))
-    # The combine read them: nothing left to price, every seat row counted.
+    # The combine read them: nothing left to price, every seat row counted, from the sums the
+    # worker's slice kept once it had priced its rounds (audit/reports/README.md).
     assert report.summary["decisions"] == {"pending": 0, "seats": len(rows)}
+    (chunk,) = ReportChunk.objects.filter(report=report, run_id=report.run_id)
+    assert chunk.partial["decisions"]["pending"] == 0
+    assert [(t, g, Decimal(cost), seats) for t, g, cost, _h, seats in chunk.partial["decisions"]["tables"]] == [
+        (d.round.table_id, d.round.game, sum((r.cost for r in rows), Decimal(0)), len(rows))]

@@ -28,7 +28,9 @@ from audit.decisions.pricing import price_all_pending
 from audit.decisions.selectors import table_games
 from audit.reports.exporters import csv_bytes, pdf_bytes, report_data, xlsx_bytes
 from audit.reports.models import DailyReport, ReportChunk, ReportLine, TheoreticalAssumption
-from audit.reports.services.runs import _slices_decisions, report_request
+from audit.reports.services import runs
+from audit.reports.services.build import combine_partials
+from audit.reports.services.runs import report_request
 from tables.services.rounds import round_record
 from tables.services.sessions import table_session_open
 from tests.advantage.helpers import table_with_decks
@@ -203,20 +205,33 @@ def test_the_files_carry_the_columns_the_legend_and_the_note(floor):
     assert "Decision theo Theo + the decisions' cost" in text  # the legend's row
 
 
-def test_the_combine_adds_the_slices_figures_and_reads_the_day_when_a_slice_had_rounds_queued(floor, settings):
+def test_the_combine_adds_the_slices_figures_and_reads_the_day_when_a_slice_had_rounds_queued(
+        floor, settings, monkeypatch):
     settings.REPORTS_CHUNK_ROUNDS = 1  # a slice per round: the sums cross slices
+    day_reads = []
+    real_table_games = runs.table_games
+    monkeypatch.setattr(runs, "table_games", lambda *a, **kw: day_reads.append(a) or real_table_games(*a, **kw))
+    # Rounds still queued: every slice says so, and the combine reads the day's rows.
+    report = _run(floor["casino"])
+    # In id order: the two Blackjack Tie rounds, then the Poker or Bust round (nothing to price).
+    assert [c.partial["decisions"]["pending"] for c in _chunks(report)] == [1, 1, 0]
+    assert len(day_reads) == 1 and report.summary["decisions"] == {"pending": 2, "seats": 0}
+    # Priced: each slice summed its own rounds' rows, and the combine added them without a read of
+    # the day; added up they are the day's rows, and the report's lines.
     price_all_pending()
     report = _run(floor["casino"])
-    chunks = list(ReportChunk.objects.filter(report=report, run_id=report.run_id).order_by("index"))
+    chunks = _chunks(report)
     assert len(chunks) == 3 and all(c.partial["decisions"]["pending"] == 0 for c in chunks)
-    # Each slice summed its own rounds' rows once priced; added up, they are the day's rows.
+    assert len(day_reads) == 1, "the combine read the day's rows although every slice was priced"
     day = table_games(floor["casino"].pk, GAMING_DAY)
-    assert _slices_decisions([c.partial for c in chunks]) == day
+    assert combine_partials([c.partial for c in chunks])["decisions"] == day
     assert sum(f.seats for f in day.values()) == report.summary["decisions"]["seats"] == 3
     table = _line(report, "table", floor["table"].pk)
     assert table.decision_cost == _cents(day[(floor["table"].pk, "blackjack_tie")].cost)
-    # A slice that met a round still queued: that round may be priced before the combine, where no
-    # slice would count it, so the combine reads the day's rows instead of the slices' sums.
-    queued = {**chunks[0].partial, "decisions": {**chunks[0].partial["decisions"], "pending": 1}}
-    assert _slices_decisions([queued, *(c.partial for c in chunks[1:])]) is None
-    assert _slices_decisions([{k: v for k, v in queued.items() if k != "decisions"}]) is None
+    # A slice without the figures (a run from before they were kept) also sends it to the day's rows.
+    old = {k: v for k, v in chunks[0].partial.items() if k != "decisions"}
+    assert combine_partials([old, *(c.partial for c in chunks[1:])])["decisions"] is None
+
+
+def _chunks(report) -> list[ReportChunk]:
+    return list(ReportChunk.objects.filter(report=report, run_id=report.run_id).order_by("index"))

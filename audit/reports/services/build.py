@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from audit.decisions.figures import decision_cost, decision_theo, play_quality
-from audit.decisions.selectors import table_games
+from audit.decisions.selectors import DecisionFigures, table_games
 from tables.accounting.selectors_win import CashFigures
 from tables.models import Dealer, RulesetVersion, Table
 
@@ -51,13 +51,28 @@ def _hold(win: Decimal, handle: Decimal) -> Decimal | None:
 
 
 def combine_partials(partials: list[dict]) -> dict:
-    """Add the slices' rows together, keyed as in :func:`..selectors.slice_aggregates`."""
+    """Add the slices' rows together, keyed as in :func:`..selectors.slice_aggregates`.
+
+    ``decisions``: the slices' decisions' figures per (table, game), as of each slice's end like
+    every other figure; None when a slice still had rounds queued for pricing (they may be priced
+    before the combine, where no slice would count them) or kept no such figures: the combine
+    then reads the day's rows."""
     wagers: dict[tuple, list[Decimal]] = {}
     tables: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
     findings: dict[tuple, list] = defaultdict(lambda: [0, ZERO])
     dealers: dict[int, list] = defaultdict(lambda: [0, 0, 0, ZERO])
     pays: dict[tuple[int, int], list] = defaultdict(lambda: [0, 0, 0, ZERO])
+    decisions: dict[tuple[int, str], list] | None = defaultdict(lambda: [ZERO, ZERO, 0])
     for part in partials:
+        got = part.get("decisions")
+        if got is None or got["pending"]:
+            decisions = None
+        elif decisions is not None:
+            for table, game, cost, handle, seats in got["tables"]:
+                d = decisions[(table, game)]
+                d[0] += Decimal(cost)
+                d[1] += Decimal(handle)
+                d[2] += seats
         for table, dealer, recorded, attested, neither, stake in part.get("pays", ()):
             p = pays[(table, dealer)]
             p[0] += recorded
@@ -89,6 +104,7 @@ def combine_partials(partials: list[dict]) -> dict:
         "findings": dict(findings),
         "dealers": dict(dealers),
         "pays": dict(pays),
+        "decisions": None if decisions is None else {k: DecisionFigures(*v) for k, v in decisions.items()},
     }
 
 

@@ -21,7 +21,6 @@ import time
 import uuid
 from contextlib import contextmanager, suppress
 from datetime import date, timedelta
-from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -30,12 +29,7 @@ from django.db.models import F, Min
 from django.utils import timezone
 
 from audit import chain_verify
-from audit.decisions.selectors import (
-    DecisionFigures,
-    pending_rounds,
-    slice_table_games,
-    table_games,
-)
+from audit.decisions.selectors import pending_rounds, table_games
 from audit.jackpots.models import LedgerTransaction
 from casino.collector import collector_paused
 from casino.gaming_day import (
@@ -422,7 +416,6 @@ def _chunk_run(chunk: ReportChunk, full: bool) -> bool:
         first=chunk.first_round,
         last=chunk.last_round,
     )
-    partial["decisions"] = _slice_decisions(report, chunk)
     partial["reaudit"] = {
         "replayed": reaudit.replayed,
         "new_findings": reaudit.new_findings,
@@ -444,33 +437,6 @@ def _chunk_run(chunk: ReportChunk, full: bool) -> bool:
     return True
 
 
-def _slice_decisions(report: DailyReport, chunk: ReportChunk) -> dict:
-    """The slice's decisions' figures per table and game once its replayed rounds are priced, and
-    how many of its rounds the pricing had not reached (the combine then reads the day's rows)."""
-    figures = slice_table_games(report.casino_id, report.gaming_day, chunk.first_round, chunk.last_round)
-    return {
-        "tables": [[table, game, str(f.cost), str(f.handle), f.seats] for (table, game), f in figures.items()],
-        "pending": pending_rounds(report.casino_id, report.gaming_day, chunk.last_round, first=chunk.first_round),
-    }
-
-
-def _slices_decisions(partials: list[dict]) -> dict[tuple[int, str], DecisionFigures] | None:
-    """The slices' decisions' figures added up, as of each slice's end like every other figure of
-    the report; None when a slice still had rounds queued (they may be priced before the combine,
-    and no slice would count them) or kept no figures: the combine then reads the day's rows."""
-    sums: dict[tuple[int, str], list] = {}
-    for part in partials:
-        got = part.get("decisions")
-        if got is None or got["pending"]:
-            return None
-        for table, game, cost, handle, seats in got["tables"]:
-            line = sums.setdefault((table, game), [Decimal(0), Decimal(0), 0])
-            line[0] += Decimal(cost)
-            line[1] += Decimal(handle)
-            line[2] += seats
-    return {key: DecisionFigures(*line) for key, line in sums.items()}
-
-
 def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
     """Add the slices up, replace the report's lines atomically, write the files."""
     report = _owned(report_id, run_id)
@@ -486,8 +452,8 @@ def report_combine(*, report_id: int, run_id: str) -> DailyReport | None:
     # The decisions' prices of the rounds the run planned (a provisional run's later rounds wait
     # for its next refresh, as their theo does), and how many of them the pricing had not reached.
     through_round = max((c.last_round for c in chunks), default=0)
-    decisions = _slices_decisions([c.partial for c in chunks])
-    if decisions is None:
+    decisions = combined["decisions"]
+    if decisions is None:  # a slice met a round still queued (combine_partials)
         decisions = table_games(report.casino_id, report.gaming_day, through_round)
     decisions_pending = pending_rounds(report.casino_id, report.gaming_day, through_round)
     lines, wager_lines, dealer_rows, facts = build_lines(report, combined, decisions)

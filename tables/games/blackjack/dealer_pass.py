@@ -48,20 +48,14 @@ def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float,
     dealer can end with, each counted by its legal orderings (:func:`_dealer_terms`, once per
     upcard and soft-17 rule), a shoe bringing only the falling factorials (:func:`final_sums`):
     ``dealer_odds.dealer_final``'s sum in floats, a few times faster than walking the hands."""
-    stride, terms = _dealer_packed(up, bool(h17))
+    stride, terms = _dealer_terms(up, bool(h17))
     return final_sums(comp, stride, terms, 7)
-
-
-def packed_terms(groups) -> tuple:
-    """``groups`` (``(slot, cards drawn, terms)``, a term ``(legal orderings, (index, ...))``) as
-    the tuples :func:`final_sums` reads (the compiled build walks tuples in C, the .pxd)."""
-    return tuple((slot, k, tuple((float(count), tuple(indices)) for count, indices in terms))
-                 for slot, k, terms in groups)
 
 
 def final_sums(comp: Sequence[int], stride: int, terms: tuple, slots: int) -> tuple[float, ...]:
     """Each final multiset's orderings x its falling factorials / the ordered draws of its size
-    (``terms``: :func:`packed_terms`); shared with :mod:`.hole_card`."""
+    (``terms``: ``((slot, cards drawn, ((orderings, (index, ...)), ...)), ...)``, all tuples, the
+    orderings as floats: the compiled build walks them in C); shared with :mod:`.hole_card`."""
     f = falling_factorials(comp, stride)
     total = sum(comp)
     out = [0.0] * slots
@@ -81,11 +75,10 @@ def final_sums(comp: Sequence[int], stride: int, terms: tuple, slots: int) -> tu
 
 
 @lru_cache(maxsize=32)
-def _dealer_terms(up: int, h17: bool) -> tuple[int, list[tuple[int, int, list[tuple[float, tuple[int, ...]]]]]]:
-    """The dealer's final hands from upcard ``up``: ``(stride, [(slot, cards drawn, terms)])``,
+def _dealer_terms(up: int, h17: bool) -> tuple[int, tuple]:
+    """The dealer's final hands from upcard ``up``: ``(stride, ((slot, cards drawn, terms), ...))``,
     a term being ``(legal orderings, (index of (rank, copies), ...))`` with index
-    ``rank x stride + copies`` into the shoe's falling factorials (:func:`dealer_distribution`
-    reads them packed: :func:`_dealer_packed`)."""
+    ``rank x stride + copies`` into the shoe's falling factorials (:func:`final_sums`)."""
     finals: dict[tuple[tuple[int, ...], int], int] = {}
     level = {ZERO: (1, RANK_POINTS[up], up == ACE_INDEX)}
     cards = 1
@@ -113,11 +106,4 @@ def _dealer_terms(up: int, h17: bool) -> tuple[int, list[tuple[int, int, list[tu
     for (state, slot), count in finals.items():
         term = (float(count), tuple(r * stride + d for r, d in enumerate(state) if d))
         groups.setdefault((slot, sum(state)), []).append(term)
-    return stride, [(slot, k, terms) for (slot, k), terms in sorted(groups.items())]
-
-
-
-@lru_cache(maxsize=32)
-def _dealer_packed(up: int, h17: bool) -> tuple[int, tuple]:
-    stride, groups = _dealer_terms(up, h17)
-    return stride, packed_terms(groups)
+    return stride, tuple((slot, k, tuple(terms)) for (slot, k), terms in sorted(groups.items()))

@@ -46,7 +46,7 @@ from typing import Any
 from ..vocabulary.cards import RANK
 from ..vocabulary.catalogue import INSURANCE
 from .dealer_odds import ACE_INDEX, TEN_INDEX, rank_index, shoe_composition
-from .dealer_pass import final_sums, packed_terms
+from .dealer_pass import final_sums
 from .strategy_math import (
     DOUBLE,
     EVEN_MONEY,
@@ -117,14 +117,8 @@ def _dealer_terms(hard: int, ace: bool, h17: bool) -> tuple[int, tuple]:
 def dealer_final(comp: Sequence[int], hard: int, ace: bool, h17: bool) -> tuple[float, ...]:
     """The dealer's final hand drawing from ``comp`` (counts by rank index) from a two-card start:
     ``(P17, P18, P19, P20, P21, P(bust))``."""
-    stride, terms = _dealer_packed(hard, ace, bool(h17))
-    return final_sums(comp, stride, terms, 6)
-
-
-@lru_cache(maxsize=128)
-def _dealer_packed(hard: int, ace: bool, h17: bool) -> tuple[int, tuple]:
-    stride, groups = _dealer_terms(hard, ace, h17)
-    return stride, packed_terms(groups)
+    stride, groups = _dealer_terms(hard, ace, bool(h17))
+    return final_sums(comp, stride, groups, 6)
 
 
 class HoleTable:
