@@ -29,7 +29,7 @@ qualifies; a natural pushes the BET and settles the ANTE by comparing hands.
 tells a ten from a King), every way the player's hand can end is enumerated with its
 probability from the shoe, as 13-rank multisets (paths that end on the same cards merge). For
 each final multiset the dealer's final cards are enumerated exactly from the shoe left: the
-dealer's final hands are the 21 bet's own (``dealer_pass._dealer_terms``: every multiset of cards the
+dealer's final hands are the 21 bet's own (``dealer_pass.final_hands``: every multiset of cards the
 soft-17 rule can end on, with its legal orderings), each ten-value drawn split among 10, J, Q,
 K hypergeometrically from the shoe. Each dealer hand's poker value is the engine's
 ``poker_value`` of his cards, and each (player hand, dealer hand) pair is settled by the
@@ -63,10 +63,10 @@ from typing import Any
 from ..vocabulary.base import Errors, remember
 from ..vocabulary.cards import RANK, CardError, make_card, parse_card
 from ..vocabulary.catalogue import ANTE, BET, W21
+from ..vocabulary.hands import best_total
 from . import ante_up_21 as game
-from .dealer_pass import _dealer_terms, falling_factorials
+from .dealer_pass import falling_factorials, final_hands
 from .hole_card import TIE, HoleTest
-from .hole_card import _dealer_terms as _terms_from_two
 from .rounds import Dealer, Hand, Seat, compiled
 from .strategy_math import (
     ACE_INDEX,
@@ -138,13 +138,12 @@ class _DealerPoker:
     def __init__(self, up: int, h17: bool, hole: int | None = None):
         self.up = up
         if hole is None:
-            stride, groups = _dealer_terms(_r10(up), h17)
+            stride, groups = final_hands(PTS[_r10(up)], _r10(up) == ACE_INDEX, 1, h17)
             known = [_card(up)]
-        else:  # the draws after two known cards (hole_card's listing: slots 0-4 final, 5 bust)
+        else:  # the draws after two known cards
             u, h = _r10(up), _r10(hole)
-            stride, groups = _terms_from_two(PTS[u] + PTS[h], ACE_INDEX in (u, h), h17)
+            stride, groups = final_hands(PTS[u] + PTS[h], ACE_INDEX in (u, h), 2, h17)
             known = [_card(up), _card(hole)]
-            two_natural = {u, h} == {ACE_INDEX, TEN_INDEX}
         self.stride = stride
         self.classes: list[tuple[int, bool]] = []
         self.class_cards: list[tuple[int, ...]] = []
@@ -152,7 +151,7 @@ class _DealerPoker:
         self.max_t = 0
         entries = []
         for slot, k, terms in groups:
-            natural = slot == NATURAL if hole is None else two_natural
+            natural = slot == NATURAL
             for count, idxs in terms:
                 drawn10 = [0] * 10
                 for i in idxs:
@@ -340,7 +339,7 @@ class _Game:
             h = hard + PTS[r]
             a = ace or r == ACE_INDEX
             child = _plus(removed, r)
-            if h > 21 or once or (h + 10 if a and h <= 11 else h) >= 21 or not self.table.hs(child, h, a)[2]:
+            if h > 21 or once or best_total(h, a) >= 21 or not self.table.hs(child, h, a)[2]:
                 key = (nxt, False)
                 out[key] = out.get(key, 0.0) + q
             else:

@@ -50,6 +50,7 @@ from ..vocabulary.catalogue import (  # the shared blackjack's finding codes and
     W21,
 )
 from ..vocabulary.hands import blackjack_total as hand_total
+from ..vocabulary.hands import dealer_must_draw
 from ..vocabulary.money import CENT, ZERO, money_text
 from .rounds import Dealer, GameSpec, Hand, Round, Seat
 
@@ -63,10 +64,6 @@ DOUBLE_TOTALS = {"9_10_11": frozenset({9, 10, 11}), "10_11": frozenset({10, 11})
 
 def is_natural_pair(a: int, b: int) -> bool:
     return (RANK[a] == ACE and TEN_VALUE[b]) or (RANK[b] == ACE and TEN_VALUE[a])
-
-
-def dealer_must_draw(total: int, soft: bool, hits_soft_17: bool) -> bool:
-    return total < 17 or (total == 17 and soft and hits_soft_17)
 
 
 #: cards_text of every two cards, by ``a * 52 + b`` (explanations name the first two cards).

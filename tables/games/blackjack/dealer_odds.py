@@ -29,7 +29,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..vocabulary.cards import BJ_POINTS
-from ..vocabulary.hands import soft_total
+from ..vocabulary.hands import dealer_must_draw, soft_total
 
 #: Rank index 0..9 is the blackjack value less one: 0 = Ace, 1 = 2, ..., 8 = 9, 9 = ten-value.
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -140,7 +140,7 @@ def _final(hard: int, ace: bool, cards: int, h17: bool) -> str | None:
     if hard > 21:
         return BUST
     best, soft = soft_total(hard, ace)
-    if best >= 18 or (best == 17 and not (soft and h17)):
+    if not dealer_must_draw(best, soft, h17):
         return BLACKJACK if cards == 2 and best == 21 else str(best)
     return None
 
@@ -178,7 +178,7 @@ def _dealer_final(composition: tuple[int, ...], known: tuple[int, ...], h17: boo
                     finals[key] = finals.get(key, 0) + weight
                     continue
                 best, soft = soft_total(h, a)
-                if best >= 18 or (best == 17 and not (soft and h17)):
+                if not dealer_must_draw(best, soft, h17):
                     outcome = BLACKJACK if cards == 2 and best == 21 else str(best)
                     key = (outcome, cards)
                     finals[key] = finals.get(key, 0) + weight

@@ -11,7 +11,7 @@ the plain-Python reference build 144 us (111 us with the factorials in a list, w
 compiled build would read at 54 us; flat arrays of terms made it 23.5 us compiled but 315 us
 plain). One definition serves both builds.
 
-Imports: ``dealer_odds`` (rank indices and points) only.
+Imports: ``dealer_odds`` (rank indices and points) and the vocabulary's totals and dealer rule.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..vocabulary.hands import dealer_must_draw, soft_total
 from .dealer_odds import ACE_INDEX, RANK_POINTS
 
 RANKS = range(10)
@@ -74,32 +75,39 @@ def final_sums(comp: Sequence[int], stride: int, terms: tuple, slots: int) -> tu
     return tuple(out)
 
 
-@lru_cache(maxsize=32)
 def _dealer_terms(up: int, h17: bool) -> tuple[int, tuple]:
-    """The dealer's final hands from upcard ``up``: ``(stride, ((slot, cards drawn, terms), ...))``,
-    a term being ``(legal orderings, (index of (rank, copies), ...))`` with index
-    ``rank x stride + copies`` into the shoe's falling factorials (:func:`final_sums`)."""
+    """The dealer's final hands from upcard ``up`` alone (:func:`final_hands`)."""
+    return final_hands(RANK_POINTS[up], up == ACE_INDEX, 1, bool(h17))
+
+
+@lru_cache(maxsize=160)
+def final_hands(hard: int, ace: bool, cards: int, h17: bool) -> tuple[int, tuple]:
+    """The dealer's final hands from a start of ``cards`` cards worth ``hard`` (Aces counted 1),
+    an Ace among them or not: the upcard alone, or the upcard and a known hole card. The one
+    listing of the dealer's draws (the 21 bet's strategy, the hole-card values, Ante Up 21's
+    dealer poker hands): ``(stride, ((slot, cards drawn, terms), ...))``, slots 0..4 = final
+    17..21, 5 = natural (a two-card 21), 6 = bust; a term is ``(legal orderings, (index of
+    (rank, copies), ...))`` with index ``rank x stride + copies`` into the shoe's falling
+    factorials (:func:`final_sums`). A start that already stands draws nothing."""
     finals: dict[tuple[tuple[int, ...], int], int] = {}
-    level = {ZERO: (1, RANK_POINTS[up], up == ACE_INDEX)}
-    cards = 1
+    level = {ZERO: (1, hard, ace)}
     while level:
-        cards += 1
         nxt: dict[tuple[int, ...], tuple[int, int, bool]] = {}
-        for drawn, (count, hard, ace) in level.items():
-            for r in RANKS:
-                h = hard + RANK_POINTS[r]
-                a = ace or r == ACE_INDEX
-                state = drawn[:r] + (drawn[r] + 1,) + drawn[r + 1 :]
-                if h > 21:
-                    slot = BUST
-                else:
-                    best, soft = (h + 10, True) if a and h <= 11 else (h, False)
-                    if not (best >= 18 or (best == 17 and not (soft and h17))):
-                        entry = nxt.get(state)
-                        nxt[state] = (count if entry is None else entry[0] + count, h, a)
-                        continue
-                    slot = NATURAL if cards == 2 and best == 21 else best - 17
-                finals[(state, slot)] = finals.get((state, slot), 0) + count
+        for drawn, (count, h, a) in level.items():
+            n = cards + sum(drawn)
+            best, soft = soft_total(h, a)
+            if h > 21:
+                slot = BUST
+            elif dealer_must_draw(best, soft, h17):
+                for r in RANKS:
+                    state = drawn[:r] + (drawn[r] + 1,) + drawn[r + 1 :]
+                    entry = nxt.get(state)
+                    nxt[state] = (count if entry is None else entry[0] + count, h + RANK_POINTS[r],
+                                  a or r == ACE_INDEX)
+                continue
+            else:
+                slot = NATURAL if n == 2 and best == 21 else best - 17
+            finals[(drawn, slot)] = finals.get((drawn, slot), 0) + count
         level = nxt
     stride = 1 + max(max(state) for state, _slot in finals)
     groups: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}

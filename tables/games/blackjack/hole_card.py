@@ -8,7 +8,7 @@ the same rules (:class:`~.strategy_math.Rules`), per unit of the 21 bet, all ten
 
 * *stand*: the dealer draws from the remaining shoe to his final hand, starting from his two
   known cards; every final hand is a multiset of drawn cards counted by its legal orderings
-  (:func:`_dealer_terms`, once per start and soft-17 rule) and weighed by falling factorials of
+  (:func:`.dealer_pass.final_hands`, once per start and soft-17 rule) and weighed by falling factorials of
   the shoe (exact, as :func:`.dealer_pass.dealer_distribution`);
 * *hit*: every next card with its probability, then the better of stand and hit again;
 * *double*: one card, then stand, at twice the stake;
@@ -45,8 +45,9 @@ from typing import Any
 
 from ..vocabulary.cards import RANK
 from ..vocabulary.catalogue import INSURANCE
+from ..vocabulary.hands import best_total
 from .dealer_odds import ACE_INDEX, TEN_INDEX, rank_index, shoe_composition
-from .dealer_pass import final_sums
+from .dealer_pass import BUST, final_hands, final_sums
 from .strategy_math import (
     DOUBLE,
     EVEN_MONEY,
@@ -64,61 +65,18 @@ STRATEGY = "optimal knowing the dealer's two cards, at this decision and every l
 DECLINE = "decline"
 #: Two values closer than this are a tie: neither beats the other.
 TIE = 1e-12
-#: Dealer slots: 0..4 = final 17..21, 5 = bust.
-_BUST = 5
 
 
 def _plus(removed: tuple[int, ...], r: int, n: int = 1) -> tuple[int, ...]:
     return removed[:r] + (removed[r] + n,) + removed[r + 1 :]
 
 
-def _best(hard: int, ace: bool) -> int:
-    return hard + 10 if ace and hard <= 11 else hard
-
-
-def _dealer_stands(hard: int, ace: bool, h17: bool) -> bool:
-    best = _best(hard, ace)
-    soft = ace and hard <= 11
-    return best >= 18 or (best == 17 and not (soft and h17))
-
-
-@lru_cache(maxsize=128)
-def _dealer_terms(hard: int, ace: bool, h17: bool) -> tuple[int, tuple]:
-    """The dealer's final hands from a two-card start (``hard`` points, an Ace among them or not):
-    ``(stride, ((slot, cards drawn, ((legal orderings, (index rank x stride + copies, ...)), ...)), ...))``."""
-    if _dealer_stands(hard, ace, h17):
-        return 1, ((_best(hard, ace) - 17, 0, ((1.0, ()),)),)
-    finals: dict[tuple[tuple[int, ...], int], int] = {}
-    level = {ZERO: (1, hard, ace)}
-    while level:
-        nxt: dict[tuple[int, ...], tuple[int, int, bool]] = {}
-        for drawn, (count, h, a) in level.items():
-            for r in RANKS:
-                h2, a2 = h + PTS[r], a or r == ACE_INDEX
-                state = _plus(drawn, r)
-                if h2 > 21:
-                    slot = _BUST
-                elif not _dealer_stands(h2, a2, h17):
-                    entry = nxt.get(state)
-                    nxt[state] = (count if entry is None else entry[0] + count, h2, a2)
-                    continue
-                else:
-                    slot = _best(h2, a2) - 17
-                finals[(state, slot)] = finals.get((state, slot), 0) + count
-        level = nxt
-    stride = 1 + max(max(state) for state, _slot in finals)
-    groups: dict[tuple[int, int], list] = {}
-    for (state, slot), count in finals.items():
-        groups.setdefault((slot, sum(state)), []).append(
-            (float(count), tuple(r * stride + d for r, d in enumerate(state) if d)))
-    return stride, tuple((slot, k, tuple(terms)) for (slot, k), terms in sorted(groups.items()))
-
-
 def dealer_final(comp: Sequence[int], hard: int, ace: bool, h17: bool) -> tuple[float, ...]:
     """The dealer's final hand drawing from ``comp`` (counts by rank index) from a two-card start:
-    ``(P17, P18, P19, P20, P21, P(bust))``."""
-    stride, groups = _dealer_terms(hard, ace, bool(h17))
-    return final_sums(comp, stride, groups, 6)
+    ``(P17, P18, P19, P20, P21, P(natural), P(bust))``, :func:`.dealer_pass.final_hands`'s slots
+    (a natural only where the two cards are one)."""
+    stride, groups = final_hands(hard, ace, 2, bool(h17))
+    return final_sums(comp, stride, groups, 7)
 
 
 class HoleTable:
@@ -159,7 +117,7 @@ class HoleTable:
                 d = self._dealer[removed] = dealer_final(self.comp(removed), self.dealer_hard, self.dealer_ace,
                                                          self.rules.h17)
             table = self._stand[removed] = tuple(
-                d[_BUST] + sum(d[k] for k in range(5) if t > 17 + k) - sum(d[k] for k in range(5) if t < 17 + k)
+                d[BUST] + sum(d[k] for k in range(5) if t > 17 + k) - sum(d[k] for k in range(5) if t < 17 + k)
                 for t in range(16, 22))
         return table[max(total, 16) - 16]
 
@@ -178,7 +136,7 @@ class HoleTable:
         key = (removed, hard, ace)
         out = self._hs.get(key)
         if out is None:
-            best = _best(hard, ace)
+            best = best_total(hard, ace)
             out = self.stand(removed, best)
             if best < 21:
                 # A hit is worth at most 1 - 2 P(bust on the next card) (every other card at most
@@ -197,7 +155,7 @@ class HoleTable:
         for r in RANKS:
             if comp[r]:
                 h = hard + PTS[r]
-                v += comp[r] / n * (-2.0 if h > 21 else 2.0 * self.stand(_plus(removed, r), _best(h, ace or r == ACE_INDEX)))
+                v += comp[r] / n * (-2.0 if h > 21 else 2.0 * self.stand(_plus(removed, r), best_total(h, ace or r == ACE_INDEX)))
         return v
 
     def two_card(self, removed: tuple[int, ...], hard: int, ace: bool, *, after_split: bool,
@@ -206,10 +164,10 @@ class HoleTable:
         def wanted(action: str) -> bool:
             return only is None or action in only
 
-        out = {STAND: self.stand(removed, _best(hard, ace))} if wanted(STAND) else {}
+        out = {STAND: self.stand(removed, best_total(hard, ace))} if wanted(STAND) else {}
         if split_aces and not self.rules.hit_split_aces:
             return out
-        if _best(hard, ace) < 21 and wanted(HIT):
+        if best_total(hard, ace) < 21 and wanted(HIT):
             out[HIT] = self.hit(removed, hard, ace)
         if self.rules.may_double(hard, ace, after_split) and wanted(DOUBLE):
             out[DOUBLE] = self.double(removed, hard, ace)
@@ -295,8 +253,8 @@ def table_hole_values(t: HoleTable, ranks: Sequence[int], *, after_split: bool =
     elif split_aces and not rules.hit_split_aces:
         raise ValueError("split Aces take one card only: there is no decision")
     else:
-        out[STAND] = t.stand(removed, _best(hard, ace))
-        if _best(hard, ace) < 21 and (only is None or HIT in only):
+        out[STAND] = t.stand(removed, best_total(hard, ace))
+        if best_total(hard, ace) < 21 and (only is None or HIT in only):
             out[HIT] = t.hit(removed, hard, ace)
     return out
 

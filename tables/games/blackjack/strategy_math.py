@@ -73,6 +73,7 @@ from typing import Any
 from ..vocabulary.base import Errors
 from ..vocabulary.cards import RANK, CardError, parse_card
 from ..vocabulary.catalogue import INSURANCE, W21
+from ..vocabulary.hands import best_total
 from .dealer_odds import ACE_INDEX, TEN_INDEX, check_decks, rank_index, shoe_composition
 from .dealer_pass import BUST, NATURAL, RANKS, ZERO, dealer_distribution
 from .game_math import wager_odds_for_rules
@@ -126,15 +127,7 @@ class Rules:
             return False
         if self.double_on == "any_two":
             return True
-        return not _is_soft(hard, ace) and hard in DOUBLE_TOTALS[self.double_on]
-
-
-def _is_soft(hard: int, ace: bool) -> bool:
-    return ace and hard <= 11
-
-
-def _best(hard: int, ace: bool) -> int:
-    return hard + 10 if ace and hard <= 11 else hard
+        return best_total(hard, ace) == hard and hard in DOUBLE_TOTALS[self.double_on]
 
 
 def _plus(removed: tuple[int, ...], r: int) -> tuple[int, ...]:
@@ -242,7 +235,7 @@ class _Table:
         out = self._hs.get(key)
         if out is not None:
             return out
-        best = _best(hard, ace)
+        best = best_total(hard, ace)
         s = self.stand(removed, best)
         if best >= 21:
             out = (s[0], s[1], False)
@@ -287,7 +280,7 @@ class _Table:
                 v -= 2 * p * w
                 m2 += 4 * p * w
             else:
-                sv, sm = self.stand(child, _best(h, ace or r == ACE_INDEX))
+                sv, sm = self.stand(child, best_total(h, ace or r == ACE_INDEX))
                 v += 2 * p * sv
                 m2 += 4 * p * sm
         return v, m2
@@ -299,7 +292,7 @@ class _Table:
         if out is not None:
             return out
         if not self.hs(removed, hard, ace)[2]:
-            out = self.stand_j(removed, _best(hard, ace))
+            out = self.stand_j(removed, best_total(hard, ace))
         else:
             out = self._draw_j(removed, hard, ace, double=False)
         self._j[key] = out
@@ -320,7 +313,7 @@ class _Table:
             if h > 21:
                 part = self.bust_j(removed, stake * self.weight(child))
             elif double:
-                part = self.stand_j(child, _best(h, a), stake)
+                part = self.stand_j(child, best_total(h, a), stake)
             else:
                 part = self.hs_j(child, h, a)
             for k in range(7):
@@ -331,9 +324,9 @@ class _Table:
                  split_aces: bool = False) -> dict[str, tuple[float, float]]:
         """(value, second moment) of each play of a two-card hand (splitting aside)."""
         if split_aces and not self.rules.hit_split_aces:
-            return {STAND: self.stand(removed, _best(hard, ace))}
-        out = {STAND: self.stand(removed, _best(hard, ace))}
-        if _best(hard, ace) < 21:
+            return {STAND: self.stand(removed, best_total(hard, ace))}
+        out = {STAND: self.stand(removed, best_total(hard, ace))}
+        if best_total(hard, ace) < 21:
             out[HIT] = self.hit(removed, hard, ace)
         if self.rules.may_double(hard, ace, after_split):
             out[DOUBLE] = self.double(removed, hard, ace)
@@ -341,7 +334,7 @@ class _Table:
 
     def two_card_j(self, removed: tuple[int, ...], hard: int, ace: bool, action: str) -> tuple[float, ...]:
         if action == STAND:
-            return self.stand_j(removed, _best(hard, ace))
+            return self.stand_j(removed, best_total(hard, ace))
         return self._draw_j(removed, hard, ace, double=action == DOUBLE)
 
     # splits
@@ -626,8 +619,8 @@ def table_values(t: _Table, removed: tuple[int, ...], ranks: Sequence[int], *,
     elif split_aces and not rules.hit_split_aces:
         raise ValueError("split Aces take one card only: there is no decision")
     else:
-        plays = {STAND: t.stand(removed, _best(hard, ace))}
-        if _best(hard, ace) < 21:
+        plays = {STAND: t.stand(removed, best_total(hard, ace))}
+        if best_total(hard, ace) < 21:
             plays[HIT] = t.hit(removed, hard, ace)
     for action, (v, _m) in plays.items():
         out[action] = v * scale

@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..vocabulary.catalogue import W21
+from ..vocabulary.hands import best_total
 from . import blackjack_tie as game
 from .rounds import Dealer, Hand, Seat
 from .strategy_math import (
@@ -62,12 +63,8 @@ STRATEGY = "the first hand played as the 21 bet's optimal composition-dependent 
 ONE = Decimal(1)
 
 
-def _best(hard: int, ace: bool) -> int:
-    return hard + 10 if ace and hard <= 11 else hard
-
-
 def _hand(hard: int, ace: bool, *, natural: bool = False) -> Hand:
-    total = 21 if natural else _best(hard, ace)
+    total = 21 if natural else best_total(hard, ace)
     return Hand((), (), total, ace and hard <= 11, total > 21, natural, False, 0)
 
 
@@ -123,7 +120,7 @@ class _Upcard:
             child = _plus(removed, r)
             h = hard + PTS[r]
             a = ace or r == ACE_INDEX
-            if h > 21 or once or _best(h, a) >= 21 or not self.t.hs(child, h, a)[2]:
+            if h > 21 or once or best_total(h, a) >= 21 or not self.t.hs(child, h, a)[2]:
                 self.settle_path(child, h, a, q)
             else:
                 self.draw(child, h, a, q, once=False)
