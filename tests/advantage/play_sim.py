@@ -38,6 +38,7 @@ from tables.games.blackjack.strategy_math import (
     Rules,
     best_action,
     insurance_edge_of,
+    rank_counts,
     table_values,
     upcard_table,
 )
@@ -45,13 +46,6 @@ from tables.games.vocabulary.catalogue import INSURANCE
 
 RULES = Rules(decks=6)
 _SIM_RULES = SimpleNamespace(double_after_split=RULES.das)
-
-
-def _removed(ranks) -> tuple[int, ...]:
-    out = [0] * 10
-    for r in ranks:
-        out[r] += 1
-    return tuple(out)
 
 
 def _total(ranks) -> tuple[int, bool]:
@@ -153,7 +147,7 @@ class _Shoe:
 
 def _decision(rules: Rules, t, cards: list[int], *, after_split: bool, may_split: bool) -> dict:
     ranks = [rank_index(c) for c in cards]
-    values = table_values(t, _removed(ranks), ranks, after_split=after_split, may_split=may_split)
+    values = table_values(t, rank_counts(ranks), ranks, after_split=after_split, may_split=may_split)
     values.pop(INSURANCE, None)
     values.pop(EVEN_MONEY, None)
     return values
@@ -180,11 +174,11 @@ def play_rounds(player: str, rounds: int, *, seed: int, rules: Rules = RULES) ->
         dealer_natural = {up, rank_index(hole)} == {ACE_INDEX, TEN_INDEX}
         if up == ACE_INDEX and rules.insurance:
             if natural:
-                values = table_values(t, _removed(ranks), ranks)
+                values = table_values(t, rank_counts(ranks), ranks)
                 values.pop(INSURANCE, None)
                 ask(EVEN_MONEY, first, values)
             else:
-                edge = float(insurance_edge_of(t.comp(_removed(ranks))))
+                edge = float(insurance_edge_of(t.comp(rank_counts(ranks))))
                 values = {INSURANCE: -edge, DECLINE: 0.0}
                 if decide(SimpleNamespace(kind=INSURANCE, cards=tuple(first), ranks=tuple(ranks), upcard=upcard,
                                           up=up, hole=hole, true_count=tc, values=values, best=DECLINE,

@@ -16,17 +16,10 @@ from tables.games.blackjack.hole_card import (
     hole_table,
     table_hole_values,
 )
-from tables.games.blackjack.strategy_math import PTS, Rules, table_values, upcard_table
+from tables.games.blackjack.strategy_math import PTS, Rules, rank_counts, table_values, upcard_table
 from tables.games.vocabulary.cards import parse_card
 
 RULES = Rules(decks=6)
-
-
-def _removed(ranks) -> tuple[int, ...]:
-    out = [0] * 10
-    for r in ranks:
-        out[r] += 1
-    return tuple(out)
 
 
 def _brute_dealer(comp: list[int], hard: int, ace: bool, h17: bool) -> list[Fraction]:
@@ -68,7 +61,7 @@ def test_averaged_over_the_hole_card_the_plays_without_a_later_decision_are_the_
     """Stand and double (and split Aces, one card each) take no decision after the hole card
     matters, so their values known-hole, weighed by the hole card's chance, must give back the
     upcard-only values exactly; a hit (played on knowing the hole card) can only be worth more."""
-    base = table_values(upcard_table(RULES, up), _removed(hand), list(hand))
+    base = table_values(upcard_table(RULES, up), rank_counts(hand), list(hand))
     chances = hole_chances(RULES, up, hand, before_peek=False)
     avg: dict[str, float] = {}
     for h, chance in enumerate(chances):

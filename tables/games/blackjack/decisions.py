@@ -41,10 +41,10 @@ from .strategy_math import (
     EVEN_MONEY,
     SPLIT,
     STAND,
-    ZERO,
     Rules,
     best_action,
     insurance_edge_of,
+    rank_counts,
     table_values,
     upcard_table,
 )
@@ -84,10 +84,7 @@ class RoundPrices:
 
 def _removed(cards: Sequence[int]) -> tuple[tuple[int, ...], list[int]]:
     ranks = [rank_index(c) for c in cards]
-    counts = list(ZERO)
-    for r in ranks:
-        counts[r] += 1
-    return tuple(counts), ranks
+    return rank_counts(ranks), ranks
 
 
 def _decision(seat: Seat, hand: int, cards: tuple[int, ...], action: str, values: dict[str, float],

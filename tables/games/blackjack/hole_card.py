@@ -56,19 +56,16 @@ from .strategy_math import (
     RANKS,
     SPLIT,
     STAND,
-    ZERO,
     Rules,
+    _plus,
     _split_counts,
+    rank_counts,
 )
 
 STRATEGY = "optimal knowing the dealer's two cards, at this decision and every later one of the hand"
 DECLINE = "decline"
 #: Two values closer than this are a tie: neither beats the other.
 TIE = 1e-12
-
-
-def _plus(removed: tuple[int, ...], r: int, n: int = 1) -> tuple[int, ...]:
-    return removed[:r] + (removed[r] + n,) + removed[r + 1 :]
 
 
 def dealer_final(comp: Sequence[int], hard: int, ace: bool, h17: bool) -> tuple[float, ...]:
@@ -208,13 +205,6 @@ def hole_table(rules: Rules, up: int, hole: int) -> HoleTable:
     return HoleTable(rules, up, hole)
 
 
-def _removed(ranks: Sequence[int]) -> tuple[int, ...]:
-    out = list(ZERO)
-    for r in ranks:
-        out[r] += 1
-    return tuple(out)
-
-
 def peeked(rules: Rules, up: int) -> bool:
     return rules.peek and up in (ACE_INDEX, TEN_INDEX)
 
@@ -232,7 +222,7 @@ def table_hole_values(t: HoleTable, ranks: Sequence[int], *, after_split: bool =
     if hard > 21:
         raise ValueError("the hand is already bust: there is no decision")
     two = len(ranks) == 2
-    removed = _removed(ranks)
+    removed = rank_counts(ranks)
     out: dict[str, float] = {}
     if two and not after_split and t.up == ACE_INDEX and rules.insurance:
         out[INSURANCE] = 2.0 if t.hole == TEN_INDEX else -1.0

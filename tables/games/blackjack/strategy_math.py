@@ -130,8 +130,17 @@ class Rules:
         return best_total(hard, ace) == hard and hard in DOUBLE_TOTALS[self.double_on]
 
 
-def _plus(removed: tuple[int, ...], r: int) -> tuple[int, ...]:
-    return removed[:r] + (removed[r] + 1,) + removed[r + 1 :]
+def _plus(counts: tuple[int, ...], r: int, n: int = 1) -> tuple[int, ...]:
+    """``counts`` (by rank index) with ``n`` more of rank ``r`` (fewer when ``n`` is negative)."""
+    return counts[:r] + (counts[r] + n,) + counts[r + 1 :]
+
+
+def rank_counts(ranks: Iterable[int]) -> tuple[int, ...]:
+    """How many of each rank index ``ranks`` hold."""
+    out = list(ZERO)
+    for r in ranks:
+        out[r] += 1
+    return tuple(out)
 
 
 # --- insurance --------------------------------------------------------------------------------
@@ -349,13 +358,13 @@ class _Table:
         value = second = 0.0
         g = [0.0] * 7
         for k, weight in n_x.items():
-            v, m, j = self._split_hand(_plus_n(removed, pair, k), pair, ending=False)
+            v, m, j = self._split_hand(_plus(removed, pair, k), pair, ending=False)
             value += weight * v
             second += weight * m
             for slot in range(7):
                 g[slot] += weight * j[slot]
         for k, weight in n_y.items():
-            v, m, j = self._split_hand(_plus_n(removed, pair, k + 1), pair, ending=True)
+            v, m, j = self._split_hand(_plus(removed, pair, k + 1), pair, ending=True)
             value += weight * v
             second += weight * m
             for slot in range(7):
@@ -404,10 +413,6 @@ class _Table:
         action = max(plays, key=lambda a: plays[a][0])
         v, m = plays[action]
         return v, m, self.two_card_j(removed, hard, ace, action)
-
-
-def _plus_n(removed: tuple[int, ...], r: int, n: int) -> tuple[int, ...]:
-    return removed[:r] + (removed[r] + n,) + removed[r + 1 :]
 
 
 def _split_counts(pairs_left: int, cards: int, max_hands: int) -> tuple[dict[int, float], dict[int, float], float]:
@@ -513,7 +518,7 @@ def twenty_one_edge(rules: Rules) -> EdgeResult:
     by_up: dict[str, float] = {}
     for up in RANKS:
         p_up = full[up] / n
-        shoe = _plus_minus(full, up, -1)
+        shoe = _plus(full, up, -1)
         t = upcard_table(rules, up)  # kept: a round's decisions are priced on the same states
         n1 = n - 1
         up_ev = up_m2 = 0.0
@@ -531,10 +536,6 @@ def twenty_one_edge(rules: Rules) -> EdgeResult:
         ev += p_up * up_ev
         m2 += p_up * up_m2
     return EdgeResult(rules, ev, m2, by_up)
-
-
-def _plus_minus(comp: tuple[int, ...], r: int, delta: int) -> tuple[int, ...]:
-    return comp[:r] + (comp[r] + delta,) + comp[r + 1 :]
 
 
 # --- the price of a decision ------------------------------------------------------------------
@@ -588,7 +589,7 @@ def action_values(rules: Rules, shoe: Sequence[int], ranks: Sequence[int], up: i
 def upcard_table(rules: Rules, up: int) -> _Table:
     """The values against upcard ``up`` from the full shoe less it, every state met kept: the 21
     bet's edge and every decision's price (:func:`table_values`) read one table (4 rulesets kept)."""
-    return _Table(rules, _plus_minus(shoe_composition(rules.decks), up, -1), up)
+    return _Table(rules, _plus(shoe_composition(rules.decks), up, -1), up)
 
 
 def table_values(t: _Table, removed: tuple[int, ...], ranks: Sequence[int], *,
