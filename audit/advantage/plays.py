@@ -59,6 +59,7 @@ from tables.games.blackjack.hole_card import DECLINE, deviation_test
 from tables.games.blackjack.strategy_math import (
     SPLIT,
     Rules,
+    rank_counts,
     table_values,
     upcard_table,
 )
@@ -169,10 +170,7 @@ def count_direction(rules: Rules, up: int, ranks: tuple[int, ...], taken: str, b
     against declining (0)."""
     k = 2 if rules.decks > 2 else 1
     t = upcard_table(rules, up)
-    base = [0] * 10
-    for r in ranks:
-        base[r] += 1
-    high_shoe, low_shoe = list(base), list(base)
+    high_shoe, low_shoe = list(rank_counts(ranks)), list(rank_counts(ranks))
     for r in _LOW_RANKS:
         high_shoe[r] += k  # low cards out: the count is up
     low_shoe[TEN_INDEX] += 4 * k
