@@ -119,9 +119,13 @@ def _replica_caught_up(request, monkeypatch):
     replay.close()
 
 
+#: The test users' password hasher: the real one takes a second a user.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture(autouse=True)

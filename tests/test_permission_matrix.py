@@ -5,6 +5,8 @@ The last test fails when a URL is added without a row here, so the matrix stays 
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
@@ -19,7 +21,7 @@ from casino.roles import (
     PIT_BOSS,
     SURVEILLANCE,
 )
-from tests.conftest import AUTHS, api_as, client_as
+from tests.conftest import AUTHS, FAST_HASHERS, api_as, client_as
 from tests.factories import DealerFactory, TableFactory, user_with_role
 
 ANYONE = "anyone"  # no login needed
@@ -311,6 +313,11 @@ def _url_names(resolver=None, prefix="") -> set[str]:
 
 @pytest.fixture
 def floor(db):
+    return _floor()
+
+
+def _floor() -> dict:
+    """A table's floor with one object of every kind a URL names (in the caller's transaction)."""
     from tables.services.rounds import round_record
     from tables.services.sessions import table_session_open
     from tests.accounting.matrix_objects import accounting_matrix_objects
@@ -373,12 +380,11 @@ def _allowed(allowed, who) -> bool:
 CASES = [(name, method, allowed, kind) for name, rows in MATRIX.items() for method, allowed, kind in rows]
 
 
-@pytest.fixture
-def role_keys(role_users):
-    """A token key per user of ``role_users``, issued as production issues them."""
+def _keys(users: dict) -> dict:
+    """A token key per user of ``users``, issued as production issues them."""
     from casino.tokens import api_token_issue
 
-    return {who: api_token_issue(user=user, author=None, name="matrix")[1] for who, user in role_users.items()}
+    return {who: api_token_issue(user=user, author=None, name="matrix")[1] for who, user in users.items()}
 
 
 def _matrix_client(who, auth, role_users, role_keys) -> APIClient:
@@ -387,28 +393,62 @@ def _matrix_client(who, auth, role_users, role_keys) -> APIClient:
     return APIClient(HTTP_AUTHORIZATION=f"Token {role_keys[None if who == 'norole' else who]}")
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize(("name", "method", "allowed", "kind"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
-def test_role_matrix(name, method, allowed, kind, floor, role_users, role_keys):
-    """Every row as every user, through a session and through a real token header (one floor for
-    both, so the matrix costs one fixture per row). A token is an API credential: on a page
-    (kind "page"/"action") it logs no one in, so its holder is answered as anonymous."""
-    url = reverse(name, kwargs=_kwargs(name, floor))
-    for who, auth in ((w, a) for w in ALL_USERS for a in AUTHS if w is not None or a == "session"):
-        response = getattr(_matrix_client(who, auth, role_users, role_keys), method)(url, {}, format="json")
-        where = f"{method.upper()} {url} as {who} by {auth}: {response.status_code}"
-        if auth == "token" and kind != "api":
-            who = None  # judged as the anonymous caller it is on a page
-        if _allowed(allowed, who):
-            assert response.status_code not in (401, 403), where
-            if kind == "page" and who is not None:
-                assert not (response.status_code == 302 and "/accounts/login/" in response["Location"]), where
-        elif who is None and kind == "page":
-            assert response.status_code == 302 and response["Location"].startswith(reverse("login")), where
-        elif who is None:
-            assert response.status_code in (401, 403), where
-        else:
-            assert response.status_code == 403, where
+@pytest.fixture(scope="class")
+def matrix_world(django_db_setup, django_db_blocker):
+    """The floor, a user per role and their tokens, made once for the matrix's rows (0.4 s a row
+    when each made its own): they live in a transaction around the class's rows, each row's own
+    transaction is a savepoint inside it (what a row's request writes goes with it), and the
+    whole is rolled back after the last row. The rows read only the objects' keys."""
+    from django.apps import apps
+    from django.db import transaction
+    from django.test import override_settings
+
+    # The suite's fast hasher (tests/conftest.py's is per test); the floor first, as the
+    # fixtures ran per row: its own pit boss is the role's user, fetched by name.
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        world = transaction.atomic()
+        world.__enter__()
+        importlib.import_module("audit.jackpots.migrations.0003_w2g_thresholds").add_default_rows(apps, None)
+        floor = _floor()
+        users = {role: user_with_role(role) for role in ALL_ROLES}
+        users[None] = user_with_role(None)
+        users["superuser"] = user_with_role("superuser")
+        made = (floor, users, _keys(users))
+    try:
+        yield made
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            world.__exit__(None, None, None)
+
+
+class TestRoleMatrix:
+    """The matrix's rows, sharing one floor, users and tokens (:func:`matrix_world`, class-scoped:
+    they end with the last row; the module's other tests make their own)."""
+
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("name", "method", "allowed", "kind"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+    def test_role_matrix(self, name, method, allowed, kind, matrix_world, db):
+        """Every row as every user, through a session and through a real token header (one floor for
+        both, made once for the rows: ``matrix_world``). A token is an API credential: on a page
+        (kind "page"/"action") it logs no one in, so its holder is answered as anonymous."""
+        floor, role_users, role_keys = matrix_world
+        url = reverse(name, kwargs=_kwargs(name, floor))
+        for who, auth in ((w, a) for w in ALL_USERS for a in AUTHS if w is not None or a == "session"):
+            response = getattr(_matrix_client(who, auth, role_users, role_keys), method)(url, {}, format="json")
+            where = f"{method.upper()} {url} as {who} by {auth}: {response.status_code}"
+            if auth == "token" and kind != "api":
+                who = None  # judged as the anonymous caller it is on a page
+            if _allowed(allowed, who):
+                assert response.status_code not in (401, 403), where
+                if kind == "page" and who is not None:
+                    assert not (response.status_code == 302 and "/accounts/login/" in response["Location"]), where
+            elif who is None and kind == "page":
+                assert response.status_code == 302 and response["Location"].startswith(reverse("login")), where
+            elif who is None:
+                assert response.status_code in (401, 403), where
+            else:
+                assert response.status_code == 403, where
 
 
 @pytest.mark.django_db
