@@ -78,6 +78,11 @@ def _seeded_rows(request):
     if marker is None or (databases not in (None, "__all__") and "default" not in databases):
         return
     request.getfixturevalue("_django_db_helper")  # the test's database access, as its marker asks
+    seed_rows()
+
+
+def seed_rows() -> None:
+    """Put back the rows the migrations seed, where a flush took them."""
     from django.apps import apps
 
     w2g = importlib.import_module("audit.jackpots.migrations.0003_w2g_thresholds")
@@ -139,6 +144,11 @@ def _fresh_throttles():
 @pytest.fixture
 def role_users(db):
     """One user per role, plus a user without a role and a superuser."""
+    return make_role_users()
+
+
+def make_role_users() -> dict:
+    """:func:`role_users`' users, made in the caller's transaction."""
     users = {role: user_with_role(role) for role in ALL_ROLES}
     users[None] = user_with_role(None)
     users["superuser"] = user_with_role("superuser")

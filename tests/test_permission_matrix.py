@@ -5,8 +5,6 @@ The last test fails when a URL is added without a row here, so the matrix stays 
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
@@ -21,7 +19,7 @@ from casino.roles import (
     PIT_BOSS,
     SURVEILLANCE,
 )
-from tests.conftest import AUTHS, FAST_HASHERS, api_as, client_as
+from tests.conftest import AUTHS, FAST_HASHERS, api_as, client_as, make_role_users, seed_rows
 from tests.factories import DealerFactory, TableFactory, user_with_role
 
 ANYONE = "anyone"  # no login needed
@@ -399,22 +397,20 @@ def matrix_world(django_db_setup, django_db_blocker):
     when each made its own): they live in a transaction around the class's rows, each row's own
     transaction is a savepoint inside it (what a row's request writes goes with it), and the
     whole is rolled back after the last row. The rows read only the objects' keys."""
-    from django.apps import apps
     from django.db import transaction
     from django.test import override_settings
 
-    # The suite's fast hasher (tests/conftest.py's is per test); the floor first, as the
-    # fixtures ran per row: its own pit boss is the role's user, fetched by name.
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+    with django_db_blocker.unblock():
         world = transaction.atomic()
         world.__enter__()
-        importlib.import_module("audit.jackpots.migrations.0003_w2g_thresholds").add_default_rows(apps, None)
-        floor = _floor()
-        users = {role: user_with_role(role) for role in ALL_ROLES}
-        users[None] = user_with_role(None)
-        users["superuser"] = user_with_role("superuser")
-        made = (floor, users, _keys(users))
     try:
+        # The suite's fast hasher (tests/conftest.py's is per test); the floor first, as the
+        # fixtures ran per row: its own pit boss is the role's user, fetched by name.
+        with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+            seed_rows()
+            floor = _floor()
+            users = make_role_users()
+            made = (floor, users, _keys(users))
         yield made
     finally:
         with django_db_blocker.unblock():

@@ -43,15 +43,14 @@ from tables.games.blackjack.strategy_math import (
     upcard_table,
 )
 from tables.games.vocabulary.catalogue import INSURANCE
+from tables.games.vocabulary.hands import dealer_must_draw, soft_total
 
 RULES = Rules(decks=6)
 _SIM_RULES = SimpleNamespace(double_after_split=RULES.das)
 
 
 def _total(ranks) -> tuple[int, bool]:
-    hard = sum(PTS[r] for r in ranks)
-    soft = ACE_INDEX in ranks and hard <= 11
-    return (hard + 10 if soft else hard), soft
+    return soft_total(sum(PTS[r] for r in ranks), ACE_INDEX in ranks)
 
 
 def _up_value(up: int) -> int:
@@ -191,8 +190,7 @@ def play_rounds(player: str, rounds: int, *, seed: int, rules: Rules = RULES) ->
         # The dealer draws to 17 (the cards count for the next rounds).
         dealer = [upcard, hole]
         while True:
-            total, soft = _total([rank_index(c) for c in dealer])
-            if total > 17 or (total == 17 and not (soft and rules.h17)):
+            if not dealer_must_draw(*_total([rank_index(c) for c in dealer]), rules.h17):
                 break
             dealer.append(shoe.draw())
         out.append((SeatPlay(round_id, player, rules, upcard, hole, decisions), tc))

@@ -55,6 +55,15 @@ def test_the_dealers_final_hand_from_two_cards_matches_a_fraction_walk(hard, ace
     assert sum(got) == pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.parametrize("h17", [True, False])
+def test_a_two_card_natural_is_the_natural_slot_and_a_drawn_21_is_not(h17):
+    """Ante Up 21's dealer poker hands read the natural from this slot, known hole card or not."""
+    comp = [3, 2, 4, 1, 3, 2, 2, 3, 1, 9]
+    assert dealer_final(comp, 11, True, h17) == (0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0)  # Ace + ten: 1 + 10
+    drawn = dealer_final(comp, 12, False, h17)  # 12 drawn to 21 is a 21, never a natural
+    assert drawn[5] == 0.0 and drawn[4] > 0
+
+
 @pytest.mark.parametrize(("up", "hand"), [(TEN_INDEX, (9, 5)), (5, (9, 1)), (ACE_INDEX, (9, 5)), (3, (1, 1, 4, 3)),
                                           (6, (4, 5)), (ACE_INDEX, (0, 0)), (8, (7, 7))])
 def test_averaged_over_the_hole_card_the_plays_without_a_later_decision_are_the_upcard_values(up, hand):

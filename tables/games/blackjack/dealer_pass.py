@@ -1,7 +1,7 @@
 """The dealer's final hand as floats, for any shoe: the pass the exact strategy tables run
 once per composition they meet (hundreds of thousands of times for a ruleset's 21 bet).
 
-The dealer's final hands are listed once per upcard (:func:`_dealer_terms`: every multiset of
+The dealer's final hands are listed once per upcard (:func:`final_hands`: every multiset of
 draws the drawing rule can end with, counted by its legal orderings), and a shoe brings only
 the falling factorials of its rank counts (:func:`final_sums`): ``dealer_odds``' exact sum in
 floats. The compiled build walks the listing's tuples in C and multiplies on C doubles, the
@@ -46,10 +46,10 @@ def dealer_distribution(comp: Sequence[int], up: int, h17: bool) -> tuple[float,
     """The dealer's final hand, upcard ``up`` (rank index) held, drawing from ``comp``.
 
     ``(P17, P18, P19, P20, P21, P(natural), P(bust))`` as floats: a sum over the multisets the
-    dealer can end with, each counted by its legal orderings (:func:`_dealer_terms`, once per
+    dealer can end with, each counted by its legal orderings (:func:`final_hands`, once per
     upcard and soft-17 rule), a shoe bringing only the falling factorials (:func:`final_sums`):
     ``dealer_odds.dealer_final``'s sum in floats, a few times faster than walking the hands."""
-    stride, terms = _dealer_terms(up, bool(h17))
+    stride, terms = final_hands(RANK_POINTS[up], up == ACE_INDEX, 1, bool(h17))
     return final_sums(comp, stride, terms, 7)
 
 
@@ -73,11 +73,6 @@ def final_sums(comp: Sequence[int], stride: int, terms: tuple, slots: int) -> tu
                 x *= total - j
             out[slot] += acc / x
     return tuple(out)
-
-
-def _dealer_terms(up: int, h17: bool) -> tuple[int, tuple]:
-    """The dealer's final hands from upcard ``up`` alone (:func:`final_hands`)."""
-    return final_hands(RANK_POINTS[up], up == ACE_INDEX, 1, bool(h17))
 
 
 @lru_cache(maxsize=160)

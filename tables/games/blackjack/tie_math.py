@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..vocabulary.catalogue import W21
-from ..vocabulary.hands import best_total
+from ..vocabulary.hands import best_total, soft_total
 from . import blackjack_tie as game
 from .rounds import Dealer, Hand, Seat
 from .strategy_math import (
@@ -64,8 +64,9 @@ ONE = Decimal(1)
 
 
 def _hand(hard: int, ace: bool, *, natural: bool = False) -> Hand:
-    total = 21 if natural else best_total(hard, ace)
-    return Hand((), (), total, ace and hard <= 11, total > 21, natural, False, 0)
+    best, soft = soft_total(hard, ace)
+    total = 21 if natural else best
+    return Hand((), (), total, soft, total > 21, natural, False, 0)
 
 
 def _dealer(up: int, slot: int) -> Dealer:
