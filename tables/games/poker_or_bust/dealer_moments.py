@@ -1,0 +1,240 @@
+"""The dealer's final hand at Poker or Bust against any player hand, from tables built once per
+upcard and shoe: inclusion-exclusion over the cards the player and the dealer could share.
+
+Why: :func:`.dealer.dealer_outcome` prices one composition of the shoe exactly, but a six-deck
+stand costs it seconds to minutes, and the solve needs one per player hand it stands with. Here
+the dealer is enumerated once, from the shoe less the upcard only, and each player hand is then
+a few dozen table reads (tables/games/README.md, "Poker or Bust: the dealer against any hand").
+
+The identity. S is the shoe less the upcard (N cards, M_x of card x, m_r of rank r); the dealer
+draws a final multiset D of n cards (the upcard apart); the player holds H (h cards, h_x of card
+x). Drawing from S less H is drawing from S with none of H's physical cards among the dealer's:
+
+    P_{S-H}(D) = fall(N, n) / fall(N - h, n) * P_S(D) * prod_x C(M_x - h_x, d_x) / C(M_x, d_x)
+
+and, card by card, C(M - h, d) / C(M, d) = sum_t (-1)^t C(h, t) fall(d, t) / fall(M, t). So
+
+    P_{S-H}(E, n) = c(h, n) * sum over sub-multisets t of H of (-1)^|t| prod_x C(h_x, t_x) * T[t][n][E]
+    T[t][n][E] = sum over final D of n cards in E of P_S(D) prod_x fall(d_x, t_x) / fall(M_x, t_x)
+
+(c(h, n) = fall(N, n) / fall(N - h, n)): exact when every t is kept. Kept to ``|t| <= order``
+(Bonferroni), the error of any event's probability is at most c(h, n) E_S[C(k, order + 1); n], k
+the number of H's cards the dealer holds: :meth:`DealerMoments.ante` returns that bound with the
+figures. It is about C(h, 4) E[fall(n, 4)] / fall(N, 4) at the default order 3 (a few 1e-8 for a
+five-card hand at six decks).
+
+Two tables, because the suits only matter where a suited three beats the ranks' best plain value:
+
+* *ranks*: every final rank multiset R at its plain value V0 (or bust). Its moments sum over the
+  suits in closed form (the suits of each rank are a multivariate hypergeometric draw:
+  E[prod_s fall(d_rs, t_rs) / fall(M_rs, t_rs) | R] = fall(k_r, t_r) / fall(m_r, t_r)), and
+  sum_{t of rank profile p} prod_x C(h_x, t_x) = prod_r C(h_r, p_r) (Vandermonde), so this table is
+  kept per rank multiset p, and the bound's moments of order + 1 come from it too;
+* *suits*: each suit draw whose suited three beats V0 moves its probability from V0 to its value,
+  kept per card multiset t.
+
+Values are floats summed from exact rational weights (error a few units of the last place); the
+tests hold the full expansion to :func:`.dealer.dealer_outcome` with the player's cards removed,
+and the truncated one to it within the bound.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import comb
+
+from .dealer import _best, _fall, _splits, finals
+
+#: The value key of a bust (below every poker value).
+BUST = -1
+#: Shared cards kept by default: the error bound is then a few 1e-8 per hand at six decks.
+ORDER = 3
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One table cell: signed masses by the dealer's standing value, and his bust."""
+
+    bust: float
+    values: tuple[int, ...]  # sorted
+    below: tuple[float, ...]  # below[i]: mass of the values < values[i]
+    total: float
+
+    def split(self, value: int) -> tuple[float, float]:
+        """(mass below ``value``, mass above it)."""
+        vals = self.values
+        lo = bisect_left(vals, value)
+        hi = bisect_right(vals, value)
+        below = self.below[lo] if lo < len(vals) else self.total
+        upto = self.below[hi] if hi < len(vals) else self.total
+        return below, self.total - upto
+
+
+def _entry(masses: dict[int, float]) -> Entry:
+    bust = masses.pop(BUST, 0.0)
+    values = tuple(sorted(masses))
+    below = []
+    acc = 0.0
+    for v in values:
+        below.append(acc)
+        acc += masses[v]
+    return Entry(bust, values, tuple(below), acc)
+
+
+def sub_multisets(parts: Sequence[tuple[int, Sequence[float]]], most: int) -> list[tuple[tuple[int, ...], float]]:
+    """Every sub-multiset of at most ``most`` items of a multiset with its weight, the product of
+    its items' factors: ``parts`` is (item, f) per distinct item, items increasing, f[t] the
+    factor of taking t copies (f[0] = 1; len(f) - 1 copies at most). The empty one comes first.
+    The tables' moments (f[t] = fall(d, t) / fall(M, t)) and a hand's coefficients
+    (f[t] = (-1)^t C(h, t)) are both read this way."""
+    out: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
+    for item, f in parts:
+        grown = []
+        for key, w in out:
+            grown.append((key, w))
+            for t in range(1, min(most - len(key), len(f) - 1) + 1):
+                grown.append((key + (item,) * t, w * f[t]))
+        out = grown
+    return out
+
+
+def _moments(have: int, of: int, most: int) -> tuple[float, ...]:
+    """fall(have, t) / fall(of, t) for t = 0 .. min(have, most): the chance that t given cards
+    of ``of`` alike are all among the ``have`` drawn."""
+    return tuple(_fall(have, t) / _fall(of, t) for t in range(min(have, most) + 1))
+
+
+def _signed(have: int, most: int) -> tuple[float, ...]:
+    """(-1)^t C(have, t) for t = 0 .. min(have, most)."""
+    return tuple(-comb(have, t) if t & 1 else comb(have, t) for t in range(min(have, most) + 1))
+
+
+class DealerMoments:
+    """The tables of one upcard and shoe (the shoe's counts of the 52 cards, upcard included)."""
+
+    def __init__(self, shoe: Sequence[int], upcard: int, order: int = ORDER) -> None:
+        left = list(shoe)
+        left[upcard] -= 1
+        if left[upcard] < 0:
+            raise ValueError("the upcard is not in the shoe")
+        self.upcard = upcard
+        self.order = order
+        self.left = tuple(left)
+        self.size = sum(left)
+        self.rank_counts = tuple(sum(left[4 * r : 4 * r + 4]) for r in range(13))
+        self.ranks: dict[tuple[int, ...], dict[int, Entry]] = {}
+        self.suits: dict[tuple[int, ...], dict[int, Entry]] = {}
+        self.bound: dict[tuple[int, ...], dict[int, float]] = {}
+        self._build()
+
+    def _build(self) -> None:
+        left, m, order = self.left, self.rank_counts, self.order
+        up_rank, up_suit = divmod(self.upcard, 4)
+        ranks: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
+        suits: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
+        bound: dict[tuple[int, ...], dict[int, float]] = {}
+        denominators: dict[int, int] = {}
+        for final in finals(up_rank, m):
+            n = final.n
+            num = final.ways
+            for r, k in final.ranks:
+                num *= _fall(m[r], k)
+            if not num:
+                continue
+            den = denominators.get(n)
+            if den is None:
+                den = denominators[n] = _fall(self.size, n)
+            p = num / den
+            v0 = BUST if final.bust else final.plain
+            for key, w in sub_multisets([(r, _moments(k, m[r], order + 1)) for r, k in final.ranks], order + 1):
+                w *= p
+                if len(key) <= order:
+                    cell = ranks.setdefault(key, {}).setdefault(n, {})
+                    cell[v0] = cell.get(v0, 0.0) + w
+                else:
+                    per_n = bound.setdefault(key, {})
+                    per_n[n] = per_n.get(n, 0.0) + w
+            if final.bust or not final.suited_matters:
+                continue
+            # the suit draws of R whose suited three beats V0: their mass moves from V0
+            per_rank = [(4 * r, _splits(k, left[4 * r : 4 * r + 4])) for r, k in final.ranks]
+            start: list[tuple[int, ...]] = [(), (), (), ()]
+            start[up_suit] = (self.upcard,)
+            stack = [(0, p, start, ())]
+            depth = len(per_rank)
+            # cards still to come after rank i: a suit that cannot reach three cards makes nothing
+            to_come = [sum(k for _r, k in final.ranks[i:]) for i in range(depth + 1)]
+            while stack:
+                i, q, by_suit, drawn = stack.pop()
+                if max(len(cards) for cards in by_suit) + to_come[i] < 3:
+                    continue
+                if i < depth:
+                    base, splits = per_rank[i]
+                    for split, w in splits:
+                        grown = list(by_suit)
+                        parts = drawn
+                        for s in range(4):
+                            j = split[s]
+                            if j:
+                                grown[s] = (*grown[s], *((base + s,) * j))
+                                parts = (*parts, (base + s, j))
+                        stack.append((i + 1, q * w, grown, parts))
+                    continue
+                best = v0
+                for cards in by_suit:
+                    if len(cards) >= 3:
+                        v = _best(cards)
+                        if v > best:
+                            best = v
+                if best == v0:
+                    continue
+                for key, w in sub_multisets([(x, _moments(j, left[x], order)) for x, j in sorted(drawn)], order):
+                    w *= q
+                    cell = suits.setdefault(key, {}).setdefault(n, {})
+                    cell[best] = cell.get(best, 0.0) + w
+                    cell[v0] = cell.get(v0, 0.0) - w
+        self.ranks = {key: {n: _entry(cell) for n, cell in per_n.items()} for key, per_n in ranks.items()}
+        self.suits = {key: {n: _entry(cell) for n, cell in per_n.items()} for key, per_n in suits.items()}
+        self.bound = bound
+
+    def _removal(self, h: int) -> dict[int, float]:
+        """c(h, n) for every n the tables hold (0 where the dealer could not draw n cards)."""
+        ns = {n for per_n in self.ranks.values() for n in per_n}
+        return {n: _fall(self.size, n) / _fall(self.size - h, n) if self.size - h >= n else 0.0 for n in ns}
+
+    def ante(self, hand: Sequence[int], value: int) -> tuple[float, float, float]:
+        """(mean Ante net, P(not a push), error bound of each) for a player standing with
+        ``hand`` (card indices, none of them the upcard's physical card) at poker ``value``."""
+        by_card: dict[int, int] = {}
+        for c in hand:
+            by_card[c] = by_card.get(c, 0) + 1
+        by_rank: dict[int, int] = {}
+        for c, k in by_card.items():
+            by_rank[c >> 2] = by_rank.get(c >> 2, 0) + k
+        removal = self._removal(len(hand))
+        mean = nonzero = 0.0
+        for table, counts in ((self.ranks, by_rank), (self.suits, by_card)):
+            for key, coef in sub_multisets([(x, _signed(k, self.order)) for x, k in sorted(counts.items())],
+                                           self.order):
+                per_n = table.get(key)
+                if per_n is None:
+                    continue
+                for n, e in per_n.items():
+                    w = coef * removal[n]
+                    if not w:
+                        continue
+                    below, above = e.split(value)
+                    mean += w * (e.bust + below - above)
+                    nonzero += w * (e.bust + below + above)
+        error = 0.0
+        for key, coef in sub_multisets([(r, _signed(k, self.order + 1)) for r, k in sorted(by_rank.items())],
+                                       self.order + 1):
+            if len(key) <= self.order:
+                continue
+            per_n = self.bound.get(key)
+            if per_n is None:
+                continue
+            error += abs(coef) * sum(removal.get(n, 0.0) * q for n, q in per_n.items())
+        return mean, nonzero, error

@@ -1,0 +1,135 @@
+"""The dealer against any player hand from tables built once per upcard
+(tables/games/poker_or_bust/dealer_moments.py): the full inclusion-exclusion is the dealer drawn
+from the shoe less the player's cards, card by card; kept to fewer shared cards it stays within
+the bound it reports, on short shoes, one deck and six."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tables.games.poker_or_bust import three_card_poker as tcp
+from tables.games.poker_or_bust.dealer import dealer_outcome
+from tables.games.poker_or_bust.dealer_moments import DealerMoments, sub_multisets
+from tables.games.poker_or_bust.exact import full_shoe, parse_hand
+from tests.examples import examples
+from tests.games.test_poker_or_bust_exact import TENS, _card_pass, shoe_of
+
+#: Enough shared cards that nothing is left out on a short shoe: the expansion is exact.
+EVERY = 64
+
+
+@st.composite
+def hands_against_a_short_shoe(draw):
+    """A short shoe (eight ten-values and up to 22 cards of any rank and suit), an upcard from
+    it, and a player hand of three to six of the other cards (never a ten-value of the eight,
+    so that the dealer cannot run out)."""
+    extra = draw(st.lists(st.integers(0, 51), min_size=6, max_size=22))
+    cards = list(TENS) + extra
+    upcard = draw(st.sampled_from(cards))
+    pool = list(extra)
+    if upcard in pool:
+        pool.remove(upcard)
+    hand = draw(st.lists(st.sampled_from(range(len(pool))), min_size=3, max_size=min(6, len(pool)), unique=True))
+    return shoe_of(cards), upcard, [pool[i] for i in hand]
+
+
+def _comparisons(dist: dict[int, float], hand) -> set[int]:
+    """Every comparison a player's value can make with the dealer's values, and the hand's own."""
+    return {0, tcp.best_value(hand), *dist, *(v + 1 for v in dist), 1 << 15}
+
+
+def _exact(shoe, upcard, hand):
+    left = list(shoe)
+    for c in (upcard, *hand):
+        left[c] -= 1
+    return _card_pass(left, upcard)
+
+
+def test_sub_multisets_are_every_sub_multiset_once_with_the_product_of_its_factors():
+    parts = [(2, (1.0, 0.5, 0.25)), (7, (1.0, 3.0)), (9, (1.0, -2.0, 5.0, 7.0))]
+    for most in range(0, 7):
+        got = sub_multisets(parts, most)
+        want = {}
+        for ts in product(*(range(len(f)) for _x, f in parts)):
+            if sum(ts) <= most:
+                w = 1.0
+                for (_x, f), t in zip(parts, ts, strict=True):
+                    w *= f[t]
+                want[tuple(x for (x, _f), t in zip(parts, ts, strict=True) for _ in range(t))] = w
+        assert [k for k, _w in got][0] == ()
+        assert len(got) == len(want)
+        assert dict(got) == pytest.approx(want)
+
+
+@settings(max_examples=examples(120, 15), deadline=None)
+@given(hands_against_a_short_shoe())
+def test_every_shared_card_kept_is_the_dealer_drawn_from_the_shoe_less_the_hand(state):
+    shoe, upcard, hand = state
+    bust, dist = _exact(shoe, upcard, hand)
+    tables = DealerMoments(shoe, upcard, order=EVERY)
+    for v in _comparisons(dist, hand):
+        below = sum(p for w, p in dist.items() if w < v)
+        above = sum(p for w, p in dist.items() if w > v)
+        mean, nonzero, bound = tables.ante(hand, v)
+        assert bound == 0.0
+        assert mean == pytest.approx(bust + below - above, abs=1e-12)
+        assert nonzero == pytest.approx(bust + below + above, abs=1e-12)
+
+
+@settings(max_examples=examples(120, 15), deadline=None)
+@given(hands_against_a_short_shoe(), st.integers(0, 3))
+def test_fewer_shared_cards_kept_stay_within_the_bound_they_report(state, order):
+    shoe, upcard, hand = state
+    bust, dist = _exact(shoe, upcard, hand)
+    tables = DealerMoments(shoe, upcard, order=order)
+    for v in _comparisons(dist, hand):
+        below = sum(p for w, p in dist.items() if w < v)
+        above = sum(p for w, p in dist.items() if w > v)
+        mean, nonzero, bound = tables.ante(hand, v)
+        assert abs(mean - (bust + below - above)) <= bound + 1e-12
+        assert abs(nonzero - (bust + below + above)) <= bound + 1e-12
+
+
+HANDS = ("7S,5H,4C,8D", "TS,9H,4C", "AS,AH,2S,2H,3C,3D,4D,9C", "KS,QS,5S,9H", "2S,3S,4S,5S,6S,8H")
+
+
+def _within_bound(decks: int, upcard: str, hands) -> list[tuple[float, float]]:
+    """(error, bound) of each hand against the dealer's exact pass: the larger error of its Ante
+    mean and its chance of not pushing."""
+    shoe = list(full_shoe(decks))
+    up = parse_hand(upcard)[0]
+    tables = DealerMoments(shoe, up)
+    out = []
+    for text in hands:
+        hand = parse_hand(text)
+        left = list(shoe)
+        for c in (up, *hand):
+            left[c] -= 1
+        value = tcp.best_value(hand)
+        mean, nonzero, bound = tables.ante(hand, value)
+        exact_mean, exact_nonzero = dealer_outcome(left, up).ante(value)
+        assert abs(mean - exact_mean) <= bound + 1e-12
+        assert abs(nonzero - exact_nonzero) <= bound + 1e-12
+        out.append((max(abs(mean - exact_mean), abs(nonzero - exact_nonzero)), bound))
+    return out
+
+
+def test_one_deck_three_shared_cards_stay_within_a_bound_that_is_not_idle():
+    hands = [h for h in HANDS if len(set(parse_hand(h))) == len(parse_hand(h))]  # one deck: no repeats
+    got = _within_bound(1, "KD", hands)
+    # the eight-card hand has four ranks the dealer can all hold: the truncation is real and
+    # the bound is within a factor two of it
+    error, bound = max(got, key=lambda eb: eb[1])
+    assert 1e-4 < error <= bound < 2 * error
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("poker-or-bust-6d")
+def test_six_decks_with_a_king_up_are_within_their_bound_and_it_is_below_a_millionth():
+    got = _within_bound(6, "KD", HANDS)
+    assert max(bound for _e, bound in got) < 1e-6
+    assert max(error for error, _b in got) > 1e-9  # the long hand's truncation is seen
