@@ -5,16 +5,19 @@ the bound it reports, on short shoes, one deck and six."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from itertools import product
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tables.games.poker_or_bust import exact as ex
 from tables.games.poker_or_bust import three_card_poker as tcp
 from tables.games.poker_or_bust.dealer import dealer_outcome
 from tables.games.poker_or_bust.dealer_moments import DealerMoments, sub_multisets
 from tables.games.poker_or_bust.exact import full_shoe, parse_hand
+from tables.games.settings import paytables as pt
 from tests.examples import examples
 from tests.games.test_poker_or_bust_exact import TENS, _card_pass, shoe_of
 
@@ -133,3 +136,38 @@ def test_six_decks_with_a_king_up_are_within_their_bound_and_it_is_below_a_milli
     got = _within_bound(6, "KD", HANDS)
     assert max(bound for _e, bound in got) < 1e-6
     assert max(error for error, _b in got) > 1e-9  # the long hand's truncation is seen
+
+
+# --- the solver's choice: a dealer pass per stand, or the tables ----------------------------
+
+
+def _decision(monkeypatch, decks: int, hand: str, upcard: str, *, tables: bool) -> dict:
+    if tables:  # whatever either would cost
+        monkeypatch.setattr(ex, "TABLES_FROM", -1)
+        monkeypatch.setattr(ex, "build_size", lambda shoe, upcard: 0)
+    pay = {k: Decimal(v) for k, v in pt.POKER_OR_BUST_ODDS_PAYTABLE.items()}
+    return ex.decision_evs(ex.full_shoe(decks), pay, parse_hand(hand), parse_hand(upcard)[0])
+
+
+def test_a_decision_priced_from_the_tables_is_the_passes_decision_within_the_precision_it_reports(monkeypatch):
+    # one deck, a King up: seven small cards at 28 (the dealer may hold four of their ranks), a
+    # draw to 29, 30 or 31 at most: a handful of stands
+    passes = _decision(monkeypatch, 1, "AS,2H,3C,4D,5S,6H,7C", "KD", tables=False)
+    tables = _decision(monkeypatch, 1, "AS,2H,3C,4D,5S,6H,7C", "KD", tables=True)
+    assert passes["precision"] == 1e-12
+    assert 1e-12 < tables["precision"] < 1e-3
+    assert tables["best"] == passes["best"]
+    for action, ev in passes["actions"].items():
+        assert abs(tables["actions"][action] - ev) <= tables["precision"] + 1e-12
+
+
+def test_six_decks_choose_the_tables_where_the_passes_are_too_many_and_refuse_where_both_are():
+    def route(hand: str, upcard: str) -> ex.Solver:
+        s = ex.solver(ex.full_shoe(6), parse_hand(upcard)[0], pt.POKER_OR_BUST_ODDS_PAYTABLE)
+        s.check_size([tuple(sorted(parse_hand(hand)))])
+        return s
+
+    assert not route("TS,TH,9C,2D", "QD")._use_tables  # one stand: one pass
+    assert route("TS,9H,4C", "KD")._use_tables  # thousands of stands against a King: the tables
+    with pytest.raises(ex.TooLarge, match=r"would enumerate 13,173,082 suit draws.*too large for exact enumeration"):
+        route("TS,9H,4C", "7D")  # a 7 up: both beyond their budgets

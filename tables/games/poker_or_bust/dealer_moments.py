@@ -111,6 +111,25 @@ def _signed(have: int, most: int) -> tuple[float, ...]:
     return tuple(-comb(have, t) if t & 1 else comb(have, t) for t in range(min(have, most) + 1))
 
 
+def build_size(shoe: Sequence[int], upcard: int) -> int:
+    """How many suit draws the tables of ``upcard`` and ``shoe`` enumerate at most (the dealer's
+    final card multisets whose suits can matter), counted in under a second: what a caller
+    weighs before building them (2.3 million with a ten-value up at six decks, 272 million
+    with an Ace)."""
+    left = list(shoe)
+    left[upcard] -= 1
+    m = tuple(sum(left[4 * r : 4 * r + 4]) for r in range(13))
+    size = 0
+    for final in finals(upcard // 4, m):
+        if final.bust or not final.suited_matters:
+            continue
+        ways = 1
+        for r, k in final.ranks:
+            ways *= len(_splits(k, tuple(left[4 * r : 4 * r + 4])))
+        size += ways
+    return size
+
+
 class DealerMoments:
     """The tables of one upcard and shoe (the shoe's counts of the 52 cards, upcard included)."""
 

@@ -24,7 +24,9 @@ figure is for shoes of a few dozen cards (the tests' short shoes); a six-deck sh
 hands number in the hundreds of millions, and a six-deck dealer pass takes seconds to
 minutes of pure Python (the README's Poker or Bust section gives the measurements). A
 single decision is priced against the shoe the rules give when its subtree fits the
-budget (``check_size`` refuses before any dealer pass, naming the limit).
+budget (``check_size`` refuses before any dealer pass, naming the limit); where its stands are
+too many for a pass each, from the dealer's tables for the upcard (:mod:`.dealer_moments`)
+when those are small enough, each value then within the ``precision`` reported beside it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from ..vocabulary.cards import BJ_POINTS, CardError, parse_card
 from ..vocabulary.catalogue import ANTE, ODDS
 from . import three_card_poker as tcp
 from .dealer import DealerOutcome, TooLarge, dealer_outcome, finals
+from .dealer_moments import DealerMoments, build_size
 from .game import BUST_ABOVE, ODDS_MIN_PAIR, odds_lines
 
 DRAW = "draw"
@@ -50,6 +53,14 @@ MAX_STATES = 200_000
 MAX_WORK = 20_000_000
 #: At this total or less a card cannot bust the player (the largest counts 10).
 DRAW_ALWAYS_TO = BUST_ABOVE - 10
+#: Suit draws the dealer's tables of one upcard (:mod:`.dealer_moments`) may enumerate when the
+#: dealer passes are beyond ``MAX_WORK``: about two minutes of the compiled build (an 8 up at
+#: six decks; a ten-value up is 2.3 million, 40 s).
+MAX_TABLE_BUILD = 8_000_000
+#: Dealer rank multisets the passes of a solve visit at least before the tables are weighed.
+TABLES_FROM = 500_000
+#: What float sums of exact probabilities are held to (a few units of the last place, summed).
+FLOAT_ERROR = 1e-12
 
 
 def full_shoe(decks: int) -> tuple[int, ...]:
@@ -87,6 +98,8 @@ class Moments:
     ante2: float = 0.0
     odds2: float = 0.0
     cross: float = 0.0
+    #: at most this far from the exact expected Ante (0 when every stand was a dealer pass)
+    error: float = 0.0
 
     @property
     def total(self) -> float:
@@ -98,6 +111,7 @@ class Moments:
         self.ante2 += w * other.ante2
         self.odds2 += w * other.odds2
         self.cross += w * other.cross
+        self.error += w * other.error
 
 
 BUSTED = Moments(-1.0, -1.0, 1.0, 1.0, 1.0)
@@ -117,6 +131,9 @@ class Solver:
     _dealer: dict[tuple[int, ...], DealerOutcome] = field(default_factory=dict)
     _caps: tuple[int, ...] = ()
     _suits: dict[tuple, tuple[tuple[int, float], ...]] = field(default_factory=dict)
+    #: the dealer's tables for this upcard, when check_size chose them over a pass per stand
+    _tables: DealerMoments | None = None
+    _use_tables: bool = False
 
     def __post_init__(self) -> None:
         self._work[1] = self.max_work
@@ -154,11 +171,20 @@ class Solver:
                 if counts[c] > 0 and total + pts[c] <= BUST_ABOVE:
                     stack.append(tuple(sorted((*hand, c))))
         need = priced * len(finals(self.upcard // 4, self._caps))
+        tables = ""
+        if need > TABLES_FROM:
+            # Many passes: the dealer's tables for the upcard may cost less (one enumeration of
+            # his suit draws, then about a millisecond a stand, each within the bound it reports).
+            build = build_size(self.shoe, self.upcard)
+            if build <= min(need, MAX_TABLE_BUILD):
+                self._use_tables = True
+                return
+            tables = f"; the dealer's tables for this upcard would enumerate {build:,} suit draws"
         if need > self.max_work:
             raise TooLarge(
                 f"{priced:,} player hands to price a stand at, each a dealer pass over "
                 f"{need // max(priced, 1):,} dealer rank multisets or more: more than {self.max_work:,} "
-                "dealer hands, the shoe is too large for exact enumeration in pure Python"
+                f"dealer hands{tables}: the shoe is too large for exact enumeration in pure Python"
             )
 
     def left(self, hand: tuple[int, ...]) -> list[int]:
@@ -170,6 +196,13 @@ class Solver:
         return counts
 
     def stand(self, hand: tuple[int, ...]) -> Moments:
+        if self._use_tables:
+            if self._tables is None:
+                self._tables = DealerMoments(self.shoe, self.upcard)
+            value = tcp.best_value(hand)
+            mean, nonzero, error = self._tables.ante(hand, value)
+            o = odds_net(value, self.units)
+            return Moments(mean, o, nonzero, o * o, o * mean, error)
         dealer = self._dealer.get(hand)
         if dealer is None:
             dealer = self._dealer[hand] = dealer_outcome(
@@ -221,6 +254,9 @@ class Solver:
             s = self.stand(hand)
             d = self.draw(hand) if can_draw else None
             got = (STAND, s, d) if d is None or s.total >= d.total else (DRAW, d, s)
+            if d is not None and s.error + d.error:
+                # the better of two values each within its bound is within the larger bound
+                got[1].error = max(s.error, d.error)
         self._values[hand] = got
         return got
 
@@ -245,7 +281,9 @@ def decision_evs(
 ) -> dict:
     """The expected round net (Ante + Odds) per unit of Ante of each legal action for a
     player holding ``player_cards`` (three or more, at 31 or less) against ``upcard``, with
-    optimal play after a draw: ``{"actions": {"draw": ev, "stand": ev}, "best": action}``."""
+    optimal play after a draw: ``{"actions": {"draw": ev, "stand": ev}, "best": action,
+    "precision": p}``, each value within p of the exact one (the float sums' 1e-12 when every
+    stand was a dealer pass; the dealer's tables' bound where they priced the stands)."""
     cards = tuple(sorted(player_cards))
     if len(cards) < 3:
         raise ValueError("the player decides with three or more cards")
@@ -255,8 +293,10 @@ def decision_evs(
     s.left(cards)  # more copies of a card than the shoe holds: ValueError first
     s.check_size([cards])
     action = s.best(cards)[0]
-    actions = {a: m.total for a, m in s.both(cards).items()}
-    return {"actions": dict(sorted(actions.items())), "best": action}
+    both = s.both(cards)
+    actions = {a: m.total for a, m in both.items()}
+    precision = max(FLOAT_ERROR, *(m.error for m in both.values()))
+    return {"actions": dict(sorted(actions.items())), "best": action, "precision": precision}
 
 
 def _multisets(counts: list[int], k: int, start: int = 0):
@@ -359,7 +399,8 @@ def decision_json(rules, hand: str, upcard: str, *, after_split: bool = False) -
         errors.add("upcard", "one card")
     errors.raise_if_any()
     got = decision_evs(full_shoe(rules.decks), rules.odds_paytable, cards, up[0])
-    return {"actions": {a: round(v, 12) for a, v in got["actions"].items()}, "best": got["best"]}
+    return {"actions": {a: round(v, 12) for a, v in got["actions"].items()}, "best": got["best"],
+            "precision": got["precision"]}
 
 
 def edge_wagers(rules) -> dict[str, dict]:
