@@ -97,6 +97,23 @@ def test_fewer_shared_cards_kept_stay_within_the_bound_they_report(state, order)
         assert abs(nonzero - (bust + below + above)) <= bound + 1e-12
 
 
+def test_one_suit_draw_per_orbit_of_the_other_suits_gives_the_tables_of_every_draw():
+    # a whole deck: the three suits other than the upcard's are interchangeable
+    shoe, up = list(full_shoe(1)), parse_hand("KD")[0]
+    orbits, every = DealerMoments(shoe, up), DealerMoments(shoe, up, suit_orbits=False)
+    assert orbits._alike != every._alike
+    assert orbits.ranks == every.ranks and orbits.bound == every.bound
+    assert set(orbits.suits) == set(every.suits)
+    for key, per_n in every.suits.items():
+        assert set(orbits.suits[key]) == set(per_n)
+        for n, entry in per_n.items():
+            got = orbits.suits[key][n]
+            assert got.bust == pytest.approx(entry.bust, abs=1e-14)
+            assert got.total == pytest.approx(entry.total, abs=1e-14)
+            for v in {*entry.values, *got.values}:
+                assert got.split(v) == pytest.approx(entry.split(v), abs=1e-14)
+
+
 HANDS = ("7S,5H,4C,8D", "TS,9H,4C", "AS,AH,2S,2H,3C,3D,4D,9C", "KS,QS,5S,9H", "2S,3S,4S,5S,6S,8H")
 
 
@@ -169,5 +186,6 @@ def test_six_decks_choose_the_tables_where_the_passes_are_too_many_and_refuse_wh
 
     assert not route("TS,TH,9C,2D", "QD")._use_tables  # one stand: one pass
     assert route("TS,9H,4C", "KD")._use_tables  # thousands of stands against a King: the tables
-    with pytest.raises(ex.TooLarge, match=r"would enumerate 13,173,082 suit draws.*too large for exact enumeration"):
-        route("TS,9H,4C", "7D")  # a 7 up: both beyond their budgets
+    assert route("TS,9H,4C", "7D")._use_tables  # and against a 7 (13 million suit draws)
+    with pytest.raises(ex.TooLarge, match=r"would enumerate 272,110,242 suit draws.*too large for exact enumeration"):
+        route("TS,9H,4C", "AD")  # an Ace up: both beyond their budgets

@@ -43,7 +43,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb
+from itertools import permutations
+from math import comb, factorial
 
 from .dealer import _best, _fall, _splits, finals
 
@@ -111,6 +112,51 @@ def _signed(have: int, most: int) -> tuple[float, ...]:
     return tuple(-comb(have, t) if t & 1 else comb(have, t) for t in range(min(have, most) + 1))
 
 
+def _orbit(split: Sequence[int], blocks: tuple[tuple[int, ...], ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """For a rank's suit counts ``split`` when the suits of each of ``blocks`` are still
+    interchangeable: (0, ()) unless ``split`` is its orbit's representative (counts not
+    increasing within each block), else (the orbit's size, the blocks left interchangeable:
+    each block cut into its runs of equal counts)."""
+    size = 1
+    finer: list[tuple[int, ...]] = []
+    for block in blocks:
+        counts = [split[s] for s in block]
+        if any(a < b for a, b in zip(counts, counts[1:], strict=False)):
+            return 0, ()
+        start = 0
+        arrangements = factorial(len(block))
+        for j in range(1, len(block) + 1):
+            if j == len(block) or counts[j] != counts[start]:
+                finer.append(block[start:j])
+                arrangements //= factorial(j - start)
+                start = j
+        size *= arrangements
+    return size, tuple(finer)
+
+
+def _class_means(table: dict, suits: tuple[int, ...]) -> dict:
+    """``table`` (card multiset -> n -> value -> mass) with each key's entry the mean over the
+    key's images under every permutation of ``suits`` (the table of one draw per orbit, each
+    weighted by its orbit's size, holds the sum of a class's entries under every key of it)."""
+    out: dict = {}
+    for key in table:
+        if key in out:
+            continue
+        images = set()
+        for perm in permutations(suits):
+            move = dict(zip(suits, perm, strict=True))
+            images.add(tuple(sorted(4 * (c >> 2) + move.get(c & 3, c & 3) for c in key)))
+        mean: dict[int, dict[int, float]] = {}
+        for image in images:
+            for n, cell in table.get(image, {}).items():
+                got = mean.setdefault(n, {})
+                for v, w in cell.items():
+                    got[v] = got.get(v, 0.0) + w / len(images)
+        for image in images:
+            out[image] = mean
+    return out
+
+
 def build_size(shoe: Sequence[int], upcard: int) -> int:
     """How many suit draws the tables of ``upcard`` and ``shoe`` enumerate at most (the dealer's
     final card multisets whose suits can matter), counted in under a second: what a caller
@@ -133,13 +179,14 @@ def build_size(shoe: Sequence[int], upcard: int) -> int:
 class DealerMoments:
     """The tables of one upcard and shoe (the shoe's counts of the 52 cards, upcard included)."""
 
-    def __init__(self, shoe: Sequence[int], upcard: int, order: int = ORDER) -> None:
+    def __init__(self, shoe: Sequence[int], upcard: int, order: int = ORDER, *, suit_orbits: bool = True) -> None:
         left = list(shoe)
         left[upcard] -= 1
         if left[upcard] < 0:
             raise ValueError("the upcard is not in the shoe")
         self.upcard = upcard
         self.order = order
+        self.suit_orbits = suit_orbits  # False: every suit draw, the reference the tests hold orbits to
         self.left = tuple(left)
         self.size = sum(left)
         self.rank_counts = tuple(sum(left[4 * r : 4 * r + 4]) for r in range(13))
@@ -151,6 +198,13 @@ class DealerMoments:
     def _build(self) -> None:
         left, m, order = self.left, self.rank_counts, self.order
         up_rank, up_suit = divmod(self.upcard, 4)
+        # The suits other than the upcard's are interchangeable when every rank has as many
+        # cards left of each (a whole shoe): a suit draw and its images give the same value.
+        others = tuple(s for s in range(4) if s != up_suit)
+        if self.suit_orbits and all(len({left[4 * r + s] for s in others}) == 1 for r in range(13)):
+            self._alike: tuple[tuple[int, ...], ...] = (others,)
+        else:
+            self._alike = tuple((s,) for s in others)
         ranks: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
         suits: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
         bound: dict[tuple[int, ...], dict[int, float]] = {}
@@ -177,21 +231,25 @@ class DealerMoments:
                     per_n[n] = per_n.get(n, 0.0) + w
             if final.bust or not final.suited_matters:
                 continue
-            # the suit draws of R whose suited three beats V0: their mass moves from V0
+            # the suit draws of R whose suited three beats V0: their mass moves from V0; one
+            # draw per orbit of the interchangeable suits, weighted by the orbit's size
             per_rank = [(4 * r, _splits(k, left[4 * r : 4 * r + 4])) for r, k in final.ranks]
             start: list[tuple[int, ...]] = [(), (), (), ()]
             start[up_suit] = (self.upcard,)
-            stack = [(0, p, start, ())]
+            stack = [(0, p, start, (), self._alike)]
             depth = len(per_rank)
             # cards still to come after rank i: a suit that cannot reach three cards makes nothing
             to_come = [sum(k for _r, k in final.ranks[i:]) for i in range(depth + 1)]
             while stack:
-                i, q, by_suit, drawn = stack.pop()
+                i, q, by_suit, drawn, blocks = stack.pop()
                 if max(len(cards) for cards in by_suit) + to_come[i] < 3:
                     continue
                 if i < depth:
                     base, splits = per_rank[i]
                     for split, w in splits:
+                        orbit, finer = _orbit(split, blocks)
+                        if not orbit:
+                            continue
                         grown = list(by_suit)
                         parts = drawn
                         for s in range(4):
@@ -199,7 +257,7 @@ class DealerMoments:
                             if j:
                                 grown[s] = (*grown[s], *((base + s,) * j))
                                 parts = (*parts, (base + s, j))
-                        stack.append((i + 1, q * w, grown, parts))
+                        stack.append((i + 1, q * w * orbit, grown, parts, finer))
                     continue
                 best = v0
                 for cards in by_suit:
@@ -214,6 +272,8 @@ class DealerMoments:
                     cell = suits.setdefault(key, {}).setdefault(n, {})
                     cell[best] = cell.get(best, 0.0) + w
                     cell[v0] = cell.get(v0, 0.0) - w
+        if self._alike[0][1:]:
+            suits = _class_means(suits, self._alike[0])
         self.ranks = {key: {n: _entry(cell) for n, cell in per_n.items()} for key, per_n in ranks.items()}
         self.suits = {key: {n: _entry(cell) for n, cell in per_n.items()} for key, per_n in suits.items()}
         self.bound = bound

@@ -53,10 +53,10 @@ MAX_STATES = 200_000
 MAX_WORK = 20_000_000
 #: At this total or less a card cannot bust the player (the largest counts 10).
 DRAW_ALWAYS_TO = BUST_ABOVE - 10
-#: Suit draws the dealer's tables of one upcard (:mod:`.dealer_moments`) may enumerate when the
-#: dealer passes are beyond ``MAX_WORK``: about two minutes of the compiled build (an 8 up at
-#: six decks; a ten-value up is 2.3 million, 40 s).
-MAX_TABLE_BUILD = 8_000_000
+#: Suit draws the dealer's tables of one upcard (:mod:`.dealer_moments`, :func:`.build_size`) may
+#: cover when the dealer passes are beyond ``MAX_WORK``: a 6 up at six decks (22.7 million), about
+#: two minutes of the compiled build; a 7 up (13.2 million) took 71 s, a ten-value (2.3 million) 9 s.
+MAX_TABLE_BUILD = 25_000_000
 #: Dealer rank multisets the passes of a solve visit at least before the tables are weighed.
 TABLES_FROM = 500_000
 #: What float sums of exact probabilities are held to (a few units of the last place, summed).
