@@ -175,6 +175,16 @@ def _days(since: date | None, until: date | None) -> Days:
     return (since, until) if since and until else None
 
 
+def _in_period(queryset: QuerySet, since: date | None, until: date | None) -> QuerySet:
+    """``queryset`` (of a model with a ``gaming_day``) narrowed to the gaming days from ``since``
+    to ``until`` (either end open when None)."""
+    if since:
+        queryset = queryset.filter(gaming_day__gte=since)
+    if until:
+        queryset = queryset.filter(gaming_day__lte=until)
+    return queryset
+
+
 def _rates(row: dict) -> dict:
     rounds = row.get("rounds") or 0
     row["error_rate"] = (
@@ -195,11 +205,7 @@ def dealer_error_rounds(dealer: Dealer, *, since: date | None = None, until: dat
     """The dealer's rounds of the period holding a dealer error, newest first (voided ones by a
     reviewed finding); ``days``: only those gaming days of it (the days the dealer's rollups show
     an error on: a dealer without one reads none of his rounds)."""
-    rounds = Round.objects.filter(dealer=dealer)
-    if since:
-        rounds = rounds.filter(gaming_day__gte=since)
-    if until:
-        rounds = rounds.filter(gaming_day__lte=until)
+    rounds = _in_period(Round.objects.filter(dealer=dealer), since, until)
     if days is not None:
         rounds = rounds.filter(gaming_day__in=days)
     # Newest first from round_dealer_recorded: a page stops after its rounds with an error (one
@@ -236,16 +242,7 @@ def dealer_table(*, since: date | None = None, until: date | None = None, casino
     """
     rounds = narrow(Round.objects.all(), casinos, ROUND_CASINO)
     findings = narrow(Finding.objects.all(), casinos, FINDING_CASINO)
-    if since:
-        rounds, findings = (
-            rounds.filter(gaming_day__gte=since),
-            findings.filter(gaming_day__gte=since),
-        )
-    if until:
-        rounds, findings = (
-            rounds.filter(gaming_day__lte=until),
-            findings.filter(gaming_day__lte=until),
-        )
+    rounds, findings = _in_period(rounds, since, until), _in_period(findings, since, until)
     per_round = (
         _round_stats(rounds, _days(since, until))
         .values("dealer")
@@ -287,16 +284,7 @@ def floor_average(*, since: date | None = None, until: date | None = None, casin
     """The same figures for the whole floor (every dealer together), for comparison."""
     rounds = narrow(Round.objects.all(), casinos, ROUND_CASINO)
     findings = narrow(Finding.objects.all(), casinos, FINDING_CASINO)
-    if since:
-        rounds, findings = (
-            rounds.filter(gaming_day__gte=since),
-            findings.filter(gaming_day__gte=since),
-        )
-    if until:
-        rounds, findings = (
-            rounds.filter(gaming_day__lte=until),
-            findings.filter(gaming_day__lte=until),
-        )
+    rounds, findings = _in_period(rounds, since, until), _in_period(findings, since, until)
     row = _round_stats(rounds, _days(since, until)).aggregate(
         rounds=Count("id"),
         error_rounds=Count("id", filter=Q(has_error=True)),
@@ -316,16 +304,7 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
     """One dealer's rounds, error rate and money over- and underpaid in the period."""
     rounds = Round.objects.filter(dealer=dealer)
     findings = Finding.objects.filter(round__dealer=dealer)
-    if since:
-        rounds, findings = (
-            rounds.filter(gaming_day__gte=since),
-            findings.filter(gaming_day__gte=since),
-        )
-    if until:
-        rounds, findings = (
-            rounds.filter(gaming_day__lte=until),
-            findings.filter(gaming_day__lte=until),
-        )
+    rounds, findings = _in_period(rounds, since, until), _in_period(findings, since, until)
     row = _round_stats(rounds, _days(since, until)).aggregate(
         rounds=Count("id"), error_rounds=Count("id", filter=Q(has_error=True))
     )
@@ -353,10 +332,7 @@ def dealer_stats(dealer: Dealer, *, since: date | None = None, until: date | Non
 
 def _overpays(since: date | None, until: date | None, dealer: int | None, casinos) -> QuerySet[Finding]:
     qs = _finding_money(narrow(Finding.objects.filter(kind=OVERPAY), casinos, FINDING_CASINO), _days(since, until))
-    if since:
-        qs = qs.filter(gaming_day__gte=since)
-    if until:
-        qs = qs.filter(gaming_day__lte=until)
+    qs = _in_period(qs, since, until)
     if dealer:
         qs = qs.filter(round__dealer_id=dealer)
     return qs

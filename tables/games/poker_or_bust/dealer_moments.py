@@ -43,6 +43,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 from math import comb, factorial
 
@@ -101,18 +102,21 @@ def sub_multisets(parts: Sequence[tuple[int, Sequence[float]]], most: int) -> li
     return out
 
 
+@lru_cache(maxsize=4096)
 def _moments(have: int, of: int, most: int) -> tuple[float, ...]:
     """fall(have, t) / fall(of, t) for t = 0 .. min(have, most): the chance that t given cards
     of ``of`` alike are all among the ``have`` drawn."""
     return tuple(_fall(have, t) / _fall(of, t) for t in range(min(have, most) + 1))
 
 
+@lru_cache(maxsize=256)
 def _signed(have: int, most: int) -> tuple[float, ...]:
     """(-1)^t C(have, t) for t = 0 .. min(have, most)."""
     return tuple(-comb(have, t) if t & 1 else comb(have, t) for t in range(min(have, most) + 1))
 
 
-def _orbit(split: Sequence[int], blocks: tuple[tuple[int, ...], ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+@lru_cache(maxsize=4096)
+def _orbit(split: tuple[int, ...], blocks: tuple[tuple[int, ...], ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
     """For a rank's suit counts ``split`` when the suits of each of ``blocks`` are still
     interchangeable: (0, ()) unless ``split`` is its orbit's representative (counts not
     increasing within each block), else (the orbit's size, the blocks left interchangeable:
