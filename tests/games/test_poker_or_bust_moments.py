@@ -40,16 +40,19 @@ def hands_against_a_short_shoe(draw):
     return shoe_of(cards), upcard, [pool[i] for i in hand]
 
 
-def _comparisons(dist: dict[int, float], hand) -> set[int]:
-    """Every comparison a player's value can make with the dealer's values, and the hand's own."""
-    return {0, tcp.best_value(hand), *dist, *(v + 1 for v in dist), 1 << 15}
-
-
-def _exact(shoe, upcard, hand):
+def _exact(shoe, upcard, hand) -> list[tuple[int, float, float]]:
+    """(value, Ante mean, P(not a push)) of a player standing with ``hand`` at every value that
+    compares differently with the dealer's (and the hand's own), by the card-by-card pass."""
     left = list(shoe)
     for c in (upcard, *hand):
         left[c] -= 1
-    return _card_pass(left, upcard)
+    bust, dist = _card_pass(left, upcard)
+    out = []
+    for v in sorted({0, tcp.best_value(hand), *dist, *(w + 1 for w in dist), 1 << 15}):
+        below = sum(p for w, p in dist.items() if w < v)
+        above = sum(p for w, p in dist.items() if w > v)
+        out.append((v, bust + below - above, bust + below + above))
+    return out
 
 
 def test_sub_multisets_are_every_sub_multiset_once_with_the_product_of_its_factors():
@@ -72,29 +75,23 @@ def test_sub_multisets_are_every_sub_multiset_once_with_the_product_of_its_facto
 @given(hands_against_a_short_shoe())
 def test_every_shared_card_kept_is_the_dealer_drawn_from_the_shoe_less_the_hand(state):
     shoe, upcard, hand = state
-    bust, dist = _exact(shoe, upcard, hand)
     tables = DealerMoments(shoe, upcard, order=EVERY)
-    for v in _comparisons(dist, hand):
-        below = sum(p for w, p in dist.items() if w < v)
-        above = sum(p for w, p in dist.items() if w > v)
+    for v, want_mean, want_nonzero in _exact(shoe, upcard, hand):
         mean, nonzero, bound = tables.ante(hand, v)
         assert bound == 0.0
-        assert mean == pytest.approx(bust + below - above, abs=1e-12)
-        assert nonzero == pytest.approx(bust + below + above, abs=1e-12)
+        assert mean == pytest.approx(want_mean, abs=1e-12)
+        assert nonzero == pytest.approx(want_nonzero, abs=1e-12)
 
 
 @settings(max_examples=examples(120, 15), deadline=None)
 @given(hands_against_a_short_shoe(), st.integers(0, 3))
 def test_fewer_shared_cards_kept_stay_within_the_bound_they_report(state, order):
     shoe, upcard, hand = state
-    bust, dist = _exact(shoe, upcard, hand)
     tables = DealerMoments(shoe, upcard, order=order)
-    for v in _comparisons(dist, hand):
-        below = sum(p for w, p in dist.items() if w < v)
-        above = sum(p for w, p in dist.items() if w > v)
+    for v, want_mean, want_nonzero in _exact(shoe, upcard, hand):
         mean, nonzero, bound = tables.ante(hand, v)
-        assert abs(mean - (bust + below - above)) <= bound + 1e-12
-        assert abs(nonzero - (bust + below + above)) <= bound + 1e-12
+        assert abs(mean - want_mean) <= bound + 1e-12
+        assert abs(nonzero - want_nonzero) <= bound + 1e-12
 
 
 def test_one_suit_draw_per_orbit_of_the_other_suits_gives_the_tables_of_every_draw():
@@ -106,12 +103,12 @@ def test_one_suit_draw_per_orbit_of_the_other_suits_gives_the_tables_of_every_dr
     assert set(orbits.suits) == set(every.suits)
     for key, per_n in every.suits.items():
         assert set(orbits.suits[key]) == set(per_n)
-        for n, entry in per_n.items():
+        for n, term in per_n.items():
             got = orbits.suits[key][n]
-            assert got.bust == pytest.approx(entry.bust, abs=1e-14)
-            assert got.total == pytest.approx(entry.total, abs=1e-14)
-            for v in {*entry.values, *got.values}:
-                assert got.split(v) == pytest.approx(entry.split(v), abs=1e-14)
+            assert got.bust == pytest.approx(term.bust, abs=1e-14)
+            assert got.standing == pytest.approx(term.standing, abs=1e-14)
+            for v in {*term.values, *got.values}:
+                assert got.ante(v) == pytest.approx(term.ante(v), abs=1e-14)
 
 
 HANDS = ("7S,5H,4C,8D", "TS,9H,4C", "AS,AH,2S,2H,3C,3D,4D,9C", "KS,QS,5S,9H", "2S,3S,4S,5S,6S,8H")

@@ -152,6 +152,18 @@ def _best(cards: tuple[int, ...]) -> int:
     return tcp.best_value(cards) if len(cards) >= 3 else 0
 
 
+def drawn_value(by_suit: Sequence[tuple[int, ...]], plain: int) -> int:
+    """The dealer's value once his suits are drawn: the best of V0 (``plain``) and of each
+    suit's cards (``by_suit``: the cards of each suit, repeats included) that make three."""
+    best = plain
+    for cards in by_suit:
+        if len(cards) >= 3:
+            v = _best(cards)
+            if v > best:
+                best = v
+    return best
+
+
 #: Poker order of the rank indices, best first (the Ace high): A, K, Q, ..., 2.
 _DESCENDING = (0, *range(12, 0, -1))
 _HIGH = (14, *range(2, 14))  # the Ace-high rank (2..14) of rank index r
@@ -192,12 +204,7 @@ def _suit_enumerate(final: Final, per_rank, upcard: int, p: float, dist: dict[in
         i, q, suits = stack.pop()
         if i == depth:
             work += 1
-            best = plain
-            for cards in suits:
-                if len(cards) >= 3:
-                    v = _best(cards)
-                    if v > best:
-                        best = v
+            best = drawn_value(suits, plain)
             dist[best] = dist.get(best, 0.0) + q
             continue
         base, splits = per_rank[i]
@@ -345,10 +352,16 @@ def dealer_outcome(left: Sequence[int], upcard: int, caps: tuple[int, ...] | Non
                 f"pricing this shoe takes more than {budget[1]:,} dealer hands and suit draws: the "
                 "shoe is too large for exact enumeration"
             )
-    values = tuple(sorted(dist))
     if abs(bust + sum(dist.values()) - 1.0) > 1e-9:
         # some draw sequence found no card left before the dealer reached 23
         raise ValueError("the shoe ran out before the dealer finished")
+    return outcome(bust, dist)
+
+
+def outcome(bust: float, dist: dict[int, float]) -> DealerOutcome:
+    """The :class:`DealerOutcome` of a bust mass and masses by standing value (signed masses
+    too: the dealer tables' terms, :mod:`.dealer_moments`)."""
+    values = tuple(sorted(dist))
     below = []
     acc = 0.0
     for v in values:

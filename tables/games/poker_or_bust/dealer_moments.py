@@ -40,49 +40,17 @@ and the truncated one to it within the bound.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 from math import comb, factorial
 
-from .dealer import _best, _fall, _splits, finals
+from .dealer import DealerOutcome, _fall, _splits, drawn_value, finals, outcome
 
 #: The value key of a bust (below every poker value).
 BUST = -1
 #: Shared cards kept by default: the error bound is then a few 1e-8 per hand at six decks.
 ORDER = 3
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One table cell: signed masses by the dealer's standing value, and his bust."""
-
-    bust: float
-    values: tuple[int, ...]  # sorted
-    below: tuple[float, ...]  # below[i]: mass of the values < values[i]
-    total: float
-
-    def split(self, value: int) -> tuple[float, float]:
-        """(mass below ``value``, mass above it)."""
-        vals = self.values
-        lo = bisect_left(vals, value)
-        hi = bisect_right(vals, value)
-        below = self.below[lo] if lo < len(vals) else self.total
-        upto = self.below[hi] if hi < len(vals) else self.total
-        return below, self.total - upto
-
-
-def _entry(masses: dict[int, float]) -> Entry:
-    bust = masses.pop(BUST, 0.0)
-    values = tuple(sorted(masses))
-    below = []
-    acc = 0.0
-    for v in values:
-        below.append(acc)
-        acc += masses[v]
-    return Entry(bust, values, tuple(below), acc)
 
 
 def sub_multisets(parts: Sequence[tuple[int, Sequence[float]]], most: int) -> list[tuple[tuple[int, ...], float]]:
@@ -161,6 +129,10 @@ def _class_means(table: dict, suits: tuple[int, ...]) -> dict:
     return out
 
 
+def _outcome(cell: dict[int, float]) -> DealerOutcome:
+    return outcome(cell.pop(BUST, 0.0), cell)
+
+
 def build_size(shoe: Sequence[int], upcard: int) -> int:
     """How many suit draws the tables of ``upcard`` and ``shoe`` enumerate at most (the dealer's
     final card multisets whose suits can matter), counted in under a second: what a caller
@@ -194,8 +166,9 @@ class DealerMoments:
         self.left = tuple(left)
         self.size = sum(left)
         self.rank_counts = tuple(sum(left[4 * r : 4 * r + 4]) for r in range(13))
-        self.ranks: dict[tuple[int, ...], dict[int, Entry]] = {}
-        self.suits: dict[tuple[int, ...], dict[int, Entry]] = {}
+        # key -> n -> the term's (signed) masses by the dealer's value
+        self.ranks: dict[tuple[int, ...], dict[int, DealerOutcome]] = {}
+        self.suits: dict[tuple[int, ...], dict[int, DealerOutcome]] = {}
         self.bound: dict[tuple[int, ...], dict[int, float]] = {}
         self._build()
 
@@ -263,12 +236,7 @@ class DealerMoments:
                                 parts = (*parts, (base + s, j))
                         stack.append((i + 1, q * w * orbit, grown, parts, finer))
                     continue
-                best = v0
-                for cards in by_suit:
-                    if len(cards) >= 3:
-                        v = _best(cards)
-                        if v > best:
-                            best = v
+                best = drawn_value(by_suit, v0)
                 if best == v0:
                     continue
                 for key, w in sub_multisets([(x, _moments(j, left[x], order)) for x, j in sorted(drawn)], order):
@@ -278,8 +246,8 @@ class DealerMoments:
                     cell[v0] = cell.get(v0, 0.0) - w
         if self._alike[0][1:]:
             suits = _class_means(suits, self._alike[0])
-        self.ranks = {key: {n: _entry(cell) for n, cell in per_n.items()} for key, per_n in ranks.items()}
-        self.suits = {key: {n: _entry(cell) for n, cell in per_n.items()} for key, per_n in suits.items()}
+        self.ranks = {key: {n: _outcome(cell) for n, cell in per_n.items()} for key, per_n in ranks.items()}
+        self.suits = {key: {n: _outcome(cell) for n, cell in per_n.items()} for key, per_n in suits.items()}
         self.bound = bound
 
     def _removal(self, h: int) -> dict[int, float]:
@@ -304,13 +272,12 @@ class DealerMoments:
                 per_n = table.get(key)
                 if per_n is None:
                     continue
-                for n, e in per_n.items():
+                for n, term in per_n.items():
                     w = coef * removal[n]
-                    if not w:
-                        continue
-                    below, above = e.split(value)
-                    mean += w * (e.bust + below - above)
-                    nonzero += w * (e.bust + below + above)
+                    if w:
+                        m, nz = term.ante(value)
+                        mean += w * m
+                        nonzero += w * nz
         error = 0.0
         for key, coef in sub_multisets([(r, _signed(k, self.order + 1)) for r, k in sorted(by_rank.items())],
                                        self.order + 1):
