@@ -5,8 +5,9 @@ Each entry takes a parsed round and the game's rules and gives a
 :class:`~tables.games.blackjack.decisions.RoundPrices`. The three blackjack games price every
 hit, stand, double, split, insurance and even money against the optimal composition-dependent
 play of the 21 bet's exact edge, and Ante Up 21 its fold decision too. Poker or Bust's draws are
-priced one at a time (``gamemath decision``) but not per round: a six-deck shoe's solve is
-beyond the engine today (``poker_or_bust.exact.TooLarge``). Hold'em Blackjack is player against
+priced one at a time (``gamemath decision``: at six decks in seconds to minutes, from the dealer's
+tables against a 6 or higher up; most against a lower one are ``poker_or_bust.exact.TooLarge``)
+but not per round. Hold'em Blackjack is player against
 player: the house has no stake in a decision.
 """
 
@@ -36,8 +37,8 @@ WARM: dict[str, Callable[[Any, str], int]] = {ANTE_UP_21: warm, UPCARD_LUCK_21: 
 
 #: Why a game's decisions are not priced, in the pages' words.
 NOT_PRICED = {
-    POKER_OR_BUST: "a six-deck shoe's draws are beyond the engine's exact math today (each draw is priced on a "
-                   "short shoe only)",
+    POKER_OR_BUST: "a six-deck shoe's draw is priced one at a time, in seconds to minutes (against a 5 or lower "
+                   "up most are still beyond the engine): too slow for every round",
     HOLDEM_BLACKJACK: "the players play against each other: the house has no stake in a decision",
 }
 
