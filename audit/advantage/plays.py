@@ -170,7 +170,8 @@ def count_direction(rules: Rules, up: int, ranks: tuple[int, ...], taken: str, b
     against declining (0)."""
     k = 2 if rules.decks > 2 else 1
     t = upcard_table(rules, up)
-    high_shoe, low_shoe = list(rank_counts(ranks)), list(rank_counts(ranks))
+    base = rank_counts(ranks)
+    high_shoe, low_shoe = list(base), list(base)
     for r in _LOW_RANKS:
         high_shoe[r] += k  # low cards out: the count is up
     low_shoe[TEN_INDEX] += 4 * k

@@ -189,3 +189,25 @@ def test_six_decks_choose_the_tables_where_the_passes_are_too_many_and_refuse_wh
     assert route("TS,9H,4C", "7D")._use_tables  # and against a 7 (13 million suit draws)
     with pytest.raises(ex.TooLarge, match=r"would enumerate 272,110,242 suit draws.*too large for exact enumeration"):
         route("TS,9H,4C", "AD")  # an Ace up: both beyond their budgets
+
+
+def test_the_gamemath_command_prints_a_tables_priced_decision_with_its_precision(monkeypatch):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    def command() -> dict:
+        out = io.StringIO()
+        call_command("gamemath", "decision", "--game", "poker_or_bust", "--rules", '{"decks": 1}',
+                     "--hand", "AS,2H,3C,4D,5S,6H,7C", "--upcard", "KD", "--json", stdout=out)
+        return json.loads(out.getvalue())
+
+    passes = command()
+    monkeypatch.setattr(ex, "TABLES_FROM", -1)
+    monkeypatch.setattr(ex, "build_size", lambda shoe, upcard: 0)
+    tables = command()
+    assert passes["precision"] == 1e-12 and 1e-12 < tables["precision"] < 1e-3
+    assert tables["best"] == passes["best"] == "stand"
+    for action, ev in passes["actions"].items():
+        assert abs(tables["actions"][action] - ev) <= tables["precision"] + 1e-11  # printed to 1e-12

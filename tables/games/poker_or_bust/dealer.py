@@ -294,6 +294,30 @@ def _fall(m: int, k: int) -> int:
     return out
 
 
+def rank_draws(up_rank: int, m: Sequence[int], caps: tuple[int, ...] | None = None):
+    """(final, P(R)) for every final rank multiset R the dealer can draw with an upcard of rank
+    index ``up_rank`` from ``m[r]`` cards of each rank left (``caps``: the listing to read, by
+    default ``m``'s own): ``W(R) * prod_r fall(m_r, k_r) / fall(N, |R|)``, the ones with no
+    chance left out."""
+    size = sum(m)
+    falls: dict[int, int] = {}
+    for final in finals(up_rank, tuple(m) if caps is None else caps):
+        num = final.ways
+        for r, k in final.ranks:
+            if k > m[r]:
+                num = 0
+                break
+            num *= _fall(m[r], k)
+        if not num:
+            continue
+        den = falls.get(final.n)
+        if den is None:
+            den = falls[final.n] = _fall(size, final.n)
+            if den == 0:
+                raise ValueError("the shoe ran out before the dealer finished")
+        yield final, num / den
+
+
 def dealer_outcome(left: Sequence[int], upcard: int, caps: tuple[int, ...] | None = None,
                    budget: list[int] | None = None,
                    suit_memo: dict[tuple, tuple[tuple[int, float], ...]] | None = None) -> DealerOutcome:
@@ -305,30 +329,11 @@ def dealer_outcome(left: Sequence[int], upcard: int, caps: tuple[int, ...] | Non
     one solve with one upcard, keeps each R's suit draw by the cards left of R's ranks (the
     player's cards of other ranks do not change it), as (value, probability given R)."""
     m = [left[4 * r] + left[4 * r + 1] + left[4 * r + 2] + left[4 * r + 3] for r in range(13)]
-    size = sum(m)
-    if caps is None:
-        caps = tuple(m)
     up_rank = upcard // 4
     bust = 0.0
     dist: dict[int, float] = {}
-    falls: dict[int, int] = {}
     work = 0
-    for final in finals(up_rank, caps):
-        num = final.ways
-        for r, k in final.ranks:
-            if k > m[r]:
-                num = 0
-                break
-            num *= _fall(m[r], k)
-        if not num:
-            continue
-        n = final.n
-        den = falls.get(n)
-        if den is None:
-            den = falls[n] = _fall(size, n)
-            if den == 0:
-                raise ValueError("the shoe ran out before the dealer finished")
-        p = num / den
+    for final, p in rank_draws(up_rank, m, caps):
         if final.bust:
             bust += p
         elif not final.suited_matters:

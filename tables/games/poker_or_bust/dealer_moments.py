@@ -45,7 +45,7 @@ from functools import lru_cache
 from itertools import permutations
 from math import comb, factorial
 
-from .dealer import DealerOutcome, _fall, _splits, drawn_value, finals, outcome
+from .dealer import DealerOutcome, _fall, _splits, drawn_value, finals, outcome, rank_draws
 
 #: The value key of a bust (below every poker value).
 BUST = -1
@@ -133,21 +133,29 @@ def _outcome(cell: dict[int, float]) -> DealerOutcome:
     return outcome(cell.pop(BUST, 0.0), cell)
 
 
+def _less_upcard(shoe: Sequence[int], upcard: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The shoe S the dealer draws from (``shoe`` less the upcard): its counts of the 52 cards
+    and of the 13 ranks."""
+    left = list(shoe)
+    left[upcard] -= 1
+    if left[upcard] < 0:
+        raise ValueError("the upcard is not in the shoe")
+    return tuple(left), tuple(sum(left[4 * r : 4 * r + 4]) for r in range(13))
+
+
 def build_size(shoe: Sequence[int], upcard: int) -> int:
     """How many suit draws the tables of ``upcard`` and ``shoe`` enumerate at most (the dealer's
     final card multisets whose suits can matter), counted in under a second: what a caller
     weighs before building them (2.3 million with a ten-value up at six decks, 272 million
     with an Ace)."""
-    left = list(shoe)
-    left[upcard] -= 1
-    m = tuple(sum(left[4 * r : 4 * r + 4]) for r in range(13))
+    left, m = _less_upcard(shoe, upcard)
     size = 0
     for final in finals(upcard // 4, m):
         if final.bust or not final.suited_matters:
             continue
         ways = 1
         for r, k in final.ranks:
-            ways *= len(_splits(k, tuple(left[4 * r : 4 * r + 4])))
+            ways *= len(_splits(k, left[4 * r : 4 * r + 4]))
         size += ways
     return size
 
@@ -156,16 +164,11 @@ class DealerMoments:
     """The tables of one upcard and shoe (the shoe's counts of the 52 cards, upcard included)."""
 
     def __init__(self, shoe: Sequence[int], upcard: int, order: int = ORDER, *, suit_orbits: bool = True) -> None:
-        left = list(shoe)
-        left[upcard] -= 1
-        if left[upcard] < 0:
-            raise ValueError("the upcard is not in the shoe")
+        self.left, self.rank_counts = _less_upcard(shoe, upcard)
         self.upcard = upcard
         self.order = order
         self.suit_orbits = suit_orbits  # False: every suit draw, the reference the tests hold orbits to
-        self.left = tuple(left)
-        self.size = sum(left)
-        self.rank_counts = tuple(sum(left[4 * r : 4 * r + 4]) for r in range(13))
+        self.size = sum(self.left)
         # key -> n -> the term's (signed) masses by the dealer's value
         self.ranks: dict[tuple[int, ...], dict[int, DealerOutcome]] = {}
         self.suits: dict[tuple[int, ...], dict[int, DealerOutcome]] = {}
@@ -185,18 +188,8 @@ class DealerMoments:
         ranks: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
         suits: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
         bound: dict[tuple[int, ...], dict[int, float]] = {}
-        denominators: dict[int, int] = {}
-        for final in finals(up_rank, m):
+        for final, p in rank_draws(up_rank, m):
             n = final.n
-            num = final.ways
-            for r, k in final.ranks:
-                num *= _fall(m[r], k)
-            if not num:
-                continue
-            den = denominators.get(n)
-            if den is None:
-                den = denominators[n] = _fall(self.size, n)
-            p = num / den
             v0 = BUST if final.bust else final.plain
             for key, w in sub_multisets([(r, _moments(k, m[r], order + 1)) for r, k in final.ranks], order + 1):
                 w *= p
@@ -249,10 +242,11 @@ class DealerMoments:
         self.ranks = {key: {n: _outcome(cell) for n, cell in per_n.items()} for key, per_n in ranks.items()}
         self.suits = {key: {n: _outcome(cell) for n, cell in per_n.items()} for key, per_n in suits.items()}
         self.bound = bound
+        self._counts = tuple(sorted(self.ranks[()]))  # every n the dealer can end with
 
     def _removal(self, h: int) -> dict[int, float]:
         """c(h, n) for every n the tables hold (0 where the dealer could not draw n cards)."""
-        ns = {n for per_n in self.ranks.values() for n in per_n}
+        ns = self._counts
         return {n: _fall(self.size, n) / _fall(self.size - h, n) if self.size - h >= n else 0.0 for n in ns}
 
     def ante(self, hand: Sequence[int], value: int) -> tuple[float, float, float]:
