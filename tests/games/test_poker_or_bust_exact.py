@@ -310,9 +310,10 @@ def test_a_seeded_simulation_of_the_optimal_player_lands_within_four_standard_er
         assert squares[i] / rounds - mean * mean == pytest.approx(short_edge[wager]["variance"], rel=0.05)
 
 
-def test_a_six_deck_shoe_is_refused_quickly_with_the_reason():
-    with pytest.raises(ex.TooLarge, match="too large for exact enumeration"):
-        ex.decision_evs(ex.full_shoe(6), PAY, ex.parse_hand("TS,9H,4C"), parse_card("AD"))
+def test_a_six_deck_decision_beyond_the_player_hands_budget_is_refused_quickly_with_the_reason():
+    # three cards at 4: every hand the player could draw to is in the subtree
+    with pytest.raises(ex.TooLarge, match="more than 200,000 player hands.*too large for exact enumeration"):
+        ex.decision_evs(ex.full_shoe(6), PAY, ex.parse_hand("AS,AH,2C"), parse_card("KD"))
 
 
 def test_impossible_hands_are_refused():
@@ -336,7 +337,7 @@ def test_the_gamemath_command_dispatches_poker_or_bust_and_names_what_is_wrong()
     with pytest.raises(CommandError, match=r'hand\[2\]: "XX" is not a card'):
         call_command("gamemath", "decision", "--game", "poker_or_bust", "--hand", "TS,9H,XX", "--upcard", "7D")
     with pytest.raises(CommandError, match="too large for exact enumeration"):
-        call_command("gamemath", "decision", "--game", "poker_or_bust", "--hand", "TS,9H,4C", "--upcard", "AD")
+        call_command("gamemath", "decision", "--game", "poker_or_bust", "--hand", "AS,AH,2C", "--upcard", "KD")
 
 
 def test_the_ruleset_entries_price_the_rules_shoe_and_table():

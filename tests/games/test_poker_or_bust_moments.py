@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 from tables.games.poker_or_bust import exact as ex
 from tables.games.poker_or_bust import three_card_poker as tcp
 from tables.games.poker_or_bust.dealer import dealer_outcome
-from tables.games.poker_or_bust.dealer_moments import DealerMoments, sub_multisets
+from tables.games.poker_or_bust.dealer_moments import MOST_SHARED, DealerMoments, sub_multisets
 from tables.games.poker_or_bust.exact import full_shoe, parse_hand
 from tables.games.settings import paytables as pt
 from tests.examples import examples
 from tests.games.test_poker_or_bust_exact import TENS, _card_pass, shoe_of
 
 #: Enough shared cards that nothing is left out on a short shoe: the expansion is exact.
-EVERY = 64
+EVERY = MOST_SHARED
 
 
 @st.composite
@@ -178,7 +178,7 @@ def test_a_decision_priced_from_the_tables_is_the_passes_decision_within_the_pre
         assert abs(tables["actions"][action] - ev) <= tables["precision"] + 1e-12
 
 
-def test_six_decks_choose_the_tables_where_the_passes_are_too_many_and_refuse_where_both_are():
+def test_six_decks_choose_the_tables_where_the_passes_are_too_many_and_refuse_where_both_are(monkeypatch):
     def route(hand: str, upcard: str) -> ex.Solver:
         s = ex.solver(ex.full_shoe(6), parse_hand(upcard)[0], pt.POKER_OR_BUST_ODDS_PAYTABLE)
         s.check_size([tuple(sorted(parse_hand(hand)))])
@@ -187,8 +187,10 @@ def test_six_decks_choose_the_tables_where_the_passes_are_too_many_and_refuse_wh
     assert not route("TS,TH,9C,2D", "QD")._use_tables  # one stand: one pass
     assert route("TS,9H,4C", "KD")._use_tables  # thousands of stands against a King: the tables
     assert route("TS,9H,4C", "7D")._use_tables  # and against a 7 (13 million suit draws)
+    assert route("TS,9H,4C", "AD")._use_tables  # and an Ace (272 million)
+    monkeypatch.setattr(ex, "MAX_TABLE_BUILD", 100_000_000)
     with pytest.raises(ex.TooLarge, match=r"would enumerate 272,110,242 suit draws.*too large for exact enumeration"):
-        route("TS,9H,4C", "AD")  # an Ace up: both beyond their budgets
+        route("TS,9H,4C", "AD")  # both beyond their budgets
 
 
 def test_the_gamemath_command_prints_a_tables_priced_decision_with_its_precision(monkeypatch):

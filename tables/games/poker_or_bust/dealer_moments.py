@@ -1,3 +1,4 @@
+# cython: boundscheck=False, wraparound=False
 """The dealer's final hand at Poker or Bust against any player hand, from tables built once per
 upcard and shoe: inclusion-exclusion over the cards the player and the dealer could share.
 
@@ -40,12 +41,13 @@ and the truncated one to it within the bound.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
-from math import comb, factorial
+from math import comb
 
-from .dealer import DealerOutcome, _fall, _splits, drawn_value, finals, outcome, rank_draws
+from .dealer import DealerOutcome, Final, _best, _fall, _splits, finals, outcome, rank_draws
 
 #: The value key of a bust (below every poker value).
 BUST = -1
@@ -83,29 +85,6 @@ def _signed(have: int, most: int) -> tuple[float, ...]:
     return tuple(-comb(have, t) if t & 1 else comb(have, t) for t in range(min(have, most) + 1))
 
 
-@lru_cache(maxsize=4096)
-def _orbit(split: tuple[int, ...], blocks: tuple[tuple[int, ...], ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
-    """For a rank's suit counts ``split`` when the suits of each of ``blocks`` are still
-    interchangeable: (0, ()) unless ``split`` is its orbit's representative (counts not
-    increasing within each block), else (the orbit's size, the blocks left interchangeable:
-    each block cut into its runs of equal counts)."""
-    size = 1
-    finer: list[tuple[int, ...]] = []
-    for block in blocks:
-        counts = [split[s] for s in block]
-        if any(a < b for a, b in zip(counts, counts[1:], strict=False)):
-            return 0, ()
-        start = 0
-        arrangements = factorial(len(block))
-        for j in range(1, len(block) + 1):
-            if j == len(block) or counts[j] != counts[start]:
-                finer.append(block[start:j])
-                arrangements //= factorial(j - start)
-                start = j
-        size *= arrangements
-    return size, tuple(finer)
-
-
 def _class_means(table: dict, suits: tuple[int, ...]) -> dict:
     """``table`` (card multiset -> n -> value -> mass) with each key's entry the mean over the
     key's images under every permutation of ``suits`` (the table of one draw per orbit, each
@@ -131,6 +110,27 @@ def _class_means(table: dict, suits: tuple[int, ...]) -> dict:
 
 def _outcome(cell: dict[int, float]) -> DealerOutcome:
     return outcome(cell.pop(BUST, 0.0), cell)
+
+
+#: A key no table holds (a cached miss).
+_ABSENT = object()
+
+
+def _weighted(per_n: dict[int, DealerOutcome], weight: dict[int, float]) -> DealerOutcome:
+    """sum over n of weight[n] x per_n[n], as one term."""
+    bust = 0.0
+    dist: dict[int, float] = {}
+    for n, term in per_n.items():
+        c = weight[n]
+        if not c:
+            continue
+        bust += c * term.bust
+        values, below = term.values, term.below
+        last = len(values) - 1
+        for i, v in enumerate(values):
+            upto = below[i + 1] if i < last else term.standing
+            dist[v] = dist.get(v, 0.0) + c * (upto - below[i])
+    return outcome(bust, dist)
 
 
 def _less_upcard(shoe: Sequence[int], upcard: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -160,6 +160,250 @@ def build_size(shoe: Sequence[int], upcard: int) -> int:
     return size
 
 
+#: Copies of a card a key may name (``DealerMoments`` order): a key is the sorted card
+#: multiset written in base 53, (card + 1) per digit, so it fits 64 bits up to ten cards.
+MOST_SHARED = 10
+#: A suit's rank counts packed two bits a rank (0 to 3 copies: a fourth adds nothing to
+#: three of one suit): what the suited value of that suit's cards reads.
+_RANK_BITS = 2
+
+
+class _Cells:
+    """(key, slot) -> float, open addressing over flat arrays: the build's accumulator (a
+    key is a card multiset in base 53, a slot the dealer's cards drawn and value)."""
+
+    def __init__(self) -> None:
+        self._alloc(1 << 16)
+        self.used = 0
+
+    def _alloc(self, size: int) -> None:
+        self.keys = array("q", [-1]) * size
+        self.slots = array("q", [0]) * size
+        self.vals = array("d", [0.0]) * size
+        self.touched = array("q", [0]) * (size // 2 + 1)  # the cells in use, in order of use
+        self.mask = size - 1
+
+    def add(self, key: int, slot: int, x: float) -> None:
+        mask = self.mask
+        h = key * 31 + slot
+        h = (h ^ (h >> 29)) * 0x7FEB352D  # wraps when compiled: only the low bits are read
+        i = (h ^ (h >> 32)) & mask
+        while True:
+            k = self.keys[i]
+            if k == -1:
+                self.keys[i] = key
+                self.slots[i] = slot
+                self.vals[i] = x
+                self.touched[self.used] = i
+                self.used += 1
+                if 2 * self.used > mask:
+                    self._grow()
+                return
+            if k == key and self.slots[i] == slot:
+                self.vals[i] += x
+                return
+            i = (i + 1) & mask
+
+    def _grow(self) -> None:
+        keys, slots, vals = self.keys, self.slots, self.vals
+        self._alloc(2 * (self.mask + 1))
+        self.used = 0
+        for i in range(len(keys)):
+            if keys[i] != -1:
+                self.add(keys[i], slots[i], vals[i])
+
+    def drain(self, into: _Cells) -> None:
+        """Add every cell to ``into`` and empty this table (only the cells in use are read)."""
+        for n in range(self.used):
+            i = self.touched[n]
+            into.add(self.keys[i], self.slots[i], self.vals[i])
+            self.keys[i] = -1
+        self.used = 0
+
+    def items(self):
+        """(key, slot, value) of every cell."""
+        keys = self.keys
+        for i in range(len(keys)):
+            if keys[i] != -1:
+                yield keys[i], self.slots[i], self.vals[i]
+
+
+def _key_cards(key: int) -> tuple[int, ...]:
+    """The card multiset a key names (its base-53 digits, card + 1 each, in order)."""
+    cards = []
+    while key:
+        key, digit = divmod(key, 53)
+        cards.append(digit - 1)
+    return tuple(reversed(cards))
+
+
+class _SuitDraws:
+    """The suit draws of the dealer's final rank multisets, one R at a time, each improving
+    one added to the cells of its sub-multisets of up to ``order`` cards: flat arrays and C
+    recursion when compiled, the same code as plain Python."""
+
+    def __init__(self, left: Sequence[int], upcard: int, alike: bool, order: int) -> None:
+        self.cells = _Cells()
+        # one R's cells gathered in a table that stays in the cache, then drained into cells
+        self.local = _Cells()
+        self.left = array("q", left)
+        self.order = order
+        self.upcard = upcard
+        # a suit's rank-count code -> the best value of three of its cards all of one suit
+        self.suited: dict[int, int] = {}
+        # per rank level i: each suit's rank-count code and cards so far (upcard included)
+        self.code = array("q", [0]) * (4 * 17)
+        self.count = array("q", [0]) * (4 * 17)
+        # labels[4 * i + s]: suits with one label are still interchangeable before rank i
+        # (a whole shoe: the three other than the upcard's; else every suit its own)
+        self.labels = array("q", [0]) * (4 * 16)
+        up_suit = upcard & 3
+        for s in range(4):
+            self.labels[s] = s if (s == up_suit or not alike) else (1 if up_suit == 0 else 0)
+        self.part_x = array("q", [0]) * 64
+        self.part_j = array("q", [0]) * 64
+        self.parts = 0
+        self.base = array("q", [0]) * 16
+        self.to_come = array("q", [0]) * 17
+        self.first = array("q", [0]) * 17  # rank i's splits: first .. first[i + 1] - 1
+        self.split = array("q")  # four suit counts per split
+        self.weight = array("d")
+        self.slot_best = self.slot_plain = self.plain = self.n = self.depth = 0
+
+    def draw(self, final: Final, p: float) -> None:
+        """Every suit draw of ``final`` (probability ``p`` for R) whose suited three beats V0."""
+        left = self.left
+        self.depth = len(final.ranks)
+        self.n = final.n
+        self.plain = final.plain
+        split = array("q")
+        weight = array("d")
+        i = 0
+        for r, k in final.ranks:
+            self.base[i] = 4 * r
+            self.first[i] = len(weight)
+            for counts, w in _splits(k, (left[4 * r], left[4 * r + 1], left[4 * r + 2], left[4 * r + 3])):
+                split.extend(counts)
+                weight.append(w)
+            i += 1
+        self.first[i] = len(weight)
+        self.split = split
+        self.weight = weight
+        come = 0
+        for j in range(self.depth, -1, -1):
+            self.to_come[j] = come
+            if j:
+                come += final.ranks[j - 1][1]
+        for s in range(4):
+            self.code[s] = 0
+            self.count[s] = 0
+        up_rank, up_suit = self.upcard >> 2, self.upcard & 3
+        self.code[up_suit] = 1 << (_RANK_BITS * up_rank)
+        self.count[up_suit] = 1
+        self.parts = 0
+        self._descend(0, p)
+        self.local.drain(self.cells)
+
+    def _descend(self, i: int, q: float) -> None:
+        at = 4 * i
+        most = self.count[at]
+        for s in range(1, 4):
+            if self.count[at + s] > most:
+                most = self.count[at + s]
+        if most + self.to_come[i] < 3:  # no suit can reach three cards
+            return
+        if i == self.depth:
+            self._leaf(at, q)
+            return
+        labels = self.labels
+        lab = 4 * i
+        base = self.base[i]
+        r = base >> 2
+        shift = _RANK_BITS * r
+        for k in range(self.first[i], self.first[i + 1]):
+            sp = 4 * k
+            # one draw per orbit of the interchangeable suits: counts not increasing within a
+            # label, weighted by the orbit's size (the label's arrangements of its counts)
+            orbit = 1
+            ok = True
+            for s in range(4):
+                same = 0  # suits before s with s's label
+                equal = 0  # ... and s's count
+                for t in range(s):
+                    if labels[lab + t] == labels[lab + s]:
+                        same += 1
+                        if self.split[sp + t] < self.split[sp + s]:
+                            ok = False
+                        elif self.split[sp + t] == self.split[sp + s]:
+                            equal += 1
+                orbit = orbit * (same + 1) // (equal + 1)
+            if not ok:
+                continue
+            for s in range(4):
+                # the finer label: the first suit with the same label and the same count
+                t = 0
+                while labels[lab + t] != labels[lab + s] or self.split[sp + t] != self.split[sp + s]:
+                    t += 1
+                labels[lab + 4 + s] = t
+            saved = self.parts
+            for s in range(4):
+                j = self.split[sp + s]
+                code = self.code[at + s]
+                self.count[at + 4 + s] = self.count[at + s] + j
+                if j:
+                    have = (code >> shift) & 3
+                    now = have + j if have + j < 3 else 3
+                    code += (now - have) << shift
+                    self.part_x[self.parts] = base + s
+                    self.part_j[self.parts] = j
+                    self.parts += 1
+                self.code[at + 4 + s] = code
+            self._descend(i + 1, q * self.weight[k] * orbit)
+            self.parts = saved
+
+    def _leaf(self, at: int, q: float) -> None:
+        best = self.plain
+        for s in range(4):
+            if self.count[at + s] >= 3:
+                v = self._suited(self.code[at + s])
+                if v > best:
+                    best = v
+        if best == self.plain:
+            return
+        self.slot_best = (self.n << 16) | best
+        self.slot_plain = (self.n << 16) | self.plain
+        self._subsets(0, 0, q, self.order)
+
+    def _suited(self, code: int) -> int:
+        v = self.suited.get(code)
+        if v is None:
+            cards = []
+            for r in range(13):
+                cards.extend([4 * r] * ((code >> (_RANK_BITS * r)) & 3))
+            v = self.suited[code] = _best(tuple(cards))
+        return v
+
+    def _subsets(self, start: int, key: int, w: float, most: int) -> None:
+        """Add ``w`` to the cells of ``key`` and of each sub-multiset that grows it from part
+        ``start`` on, with at most ``most`` cards more (weights fall(d, t) / fall(M, t))."""
+        self.local.add(key, self.slot_best, w)
+        self.local.add(key, self.slot_plain, -w)
+        if most == 0:
+            return
+        for p in range(start, self.parts):
+            x = self.part_x[p]
+            j = self.part_j[p]
+            m = self.left[x]
+            f = w
+            grown = key
+            t = 1
+            while t <= j and t <= most:
+                f = f * (j - t + 1) / (m - t + 1)
+                grown = grown * 53 + x + 1
+                self._subsets(p + 1, grown, f, most - t)
+                t += 1
+
+
 class DealerMoments:
     """The tables of one upcard and shoe (the shoe's counts of the 52 cards, upcard included)."""
 
@@ -173,10 +417,13 @@ class DealerMoments:
         self.ranks: dict[tuple[int, ...], dict[int, DealerOutcome]] = {}
         self.suits: dict[tuple[int, ...], dict[int, DealerOutcome]] = {}
         self.bound: dict[tuple[int, ...], dict[int, float]] = {}
+        self._sized: dict[int, tuple[dict, dict, dict]] = {}
         self._build()
 
     def _build(self) -> None:
         left, m, order = self.left, self.rank_counts, self.order
+        if order > MOST_SHARED:
+            raise ValueError(f"the tables keep at most {MOST_SHARED} shared cards")
         up_rank, up_suit = divmod(self.upcard, 4)
         # The suits other than the upcard's are interchangeable when every rank has as many
         # cards left of each (a whole shoe): a suit draw and its images give the same value.
@@ -186,8 +433,8 @@ class DealerMoments:
         else:
             self._alike = tuple((s,) for s in others)
         ranks: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
-        suits: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
         bound: dict[tuple[int, ...], dict[int, float]] = {}
+        draws = _SuitDraws(left, self.upcard, len(self._alike) == 1, order)
         for final, p in rank_draws(up_rank, m):
             n = final.n
             v0 = BUST if final.bust else final.plain
@@ -199,44 +446,12 @@ class DealerMoments:
                 else:
                     per_n = bound.setdefault(key, {})
                     per_n[n] = per_n.get(n, 0.0) + w
-            if final.bust or not final.suited_matters:
-                continue
-            # the suit draws of R whose suited three beats V0: their mass moves from V0; one
-            # draw per orbit of the interchangeable suits, weighted by the orbit's size
-            per_rank = [(4 * r, _splits(k, left[4 * r : 4 * r + 4])) for r, k in final.ranks]
-            start: list[tuple[int, ...]] = [(), (), (), ()]
-            start[up_suit] = (self.upcard,)
-            stack = [(0, p, start, (), self._alike)]
-            depth = len(per_rank)
-            # cards still to come after rank i: a suit that cannot reach three cards makes nothing
-            to_come = [sum(k for _r, k in final.ranks[i:]) for i in range(depth + 1)]
-            while stack:
-                i, q, by_suit, drawn, blocks = stack.pop()
-                if max(len(cards) for cards in by_suit) + to_come[i] < 3:
-                    continue
-                if i < depth:
-                    base, splits = per_rank[i]
-                    for split, w in splits:
-                        orbit, finer = _orbit(split, blocks)
-                        if not orbit:
-                            continue
-                        grown = list(by_suit)
-                        parts = drawn
-                        for s in range(4):
-                            j = split[s]
-                            if j:
-                                grown[s] = (*grown[s], *((base + s,) * j))
-                                parts = (*parts, (base + s, j))
-                        stack.append((i + 1, q * w * orbit, grown, parts, finer))
-                    continue
-                best = drawn_value(by_suit, v0)
-                if best == v0:
-                    continue
-                for key, w in sub_multisets([(x, _moments(j, left[x], order)) for x, j in sorted(drawn)], order):
-                    w *= q
-                    cell = suits.setdefault(key, {}).setdefault(n, {})
-                    cell[best] = cell.get(best, 0.0) + w
-                    cell[v0] = cell.get(v0, 0.0) - w
+            if not final.bust and final.suited_matters:
+                draws.draw(final, p)
+        suits: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
+        for key, slot, w in draws.cells.items():
+            cell = suits.setdefault(_key_cards(key), {}).setdefault(slot >> 16, {})
+            cell[slot & 0xFFFF] = w
         if self._alike[0][1:]:
             suits = _class_means(suits, self._alike[0])
         self.ranks = {key: {n: _outcome(cell) for n, cell in per_n.items()} for key, per_n in ranks.items()}
@@ -249,6 +464,22 @@ class DealerMoments:
         ns = self._counts
         return {n: _fall(self.size, n) / _fall(self.size - h, n) if self.size - h >= n else 0.0 for n in ns}
 
+    def _for_size(self, h: int) -> tuple[dict, dict, dict]:
+        """The terms for a hand of ``h`` cards, each key's n summed with its weight c(h, n) (the
+        Ante's mean and chance of not pushing are linear in the masses), made as hands of that
+        size first read them: ranks, suits and bound, by key."""
+        got = self._sized.get(h)
+        if got is None:
+            got = self._sized[h] = ({}, {}, {})
+        return got
+
+    def _term(self, sized: dict, table: dict, key: tuple[int, ...], h: int) -> DealerOutcome | None:
+        term = sized.get(key, _ABSENT)
+        if term is _ABSENT:
+            per_n = table.get(key)
+            term = sized[key] = None if per_n is None else _weighted(per_n, self._removal(h))
+        return term
+
     def ante(self, hand: Sequence[int], value: int) -> tuple[float, float, float]:
         """(mean Ante net, P(not a push), error bound of each) for a player standing with
         ``hand`` (card indices, none of them the upcard's physical card) at poker ``value``."""
@@ -258,27 +489,25 @@ class DealerMoments:
         by_rank: dict[int, int] = {}
         for c, k in by_card.items():
             by_rank[c >> 2] = by_rank.get(c >> 2, 0) + k
-        removal = self._removal(len(hand))
+        h = len(hand)
+        sized_ranks, sized_suits, sized_bound = self._for_size(h)
         mean = nonzero = 0.0
-        for table, counts in ((self.ranks, by_rank), (self.suits, by_card)):
+        for table, sized, counts in ((self.ranks, sized_ranks, by_rank), (self.suits, sized_suits, by_card)):
             for key, coef in sub_multisets([(x, _signed(k, self.order)) for x, k in sorted(counts.items())],
                                            self.order):
-                per_n = table.get(key)
-                if per_n is None:
-                    continue
-                for n, term in per_n.items():
-                    w = coef * removal[n]
-                    if w:
-                        m, nz = term.ante(value)
-                        mean += w * m
-                        nonzero += w * nz
+                term = self._term(sized, table, key, h)
+                if term is not None:
+                    m, nz = term.ante(value)
+                    mean += coef * m
+                    nonzero += coef * nz
         error = 0.0
         for key, coef in sub_multisets([(r, _signed(k, self.order + 1)) for r, k in sorted(by_rank.items())],
                                        self.order + 1):
             if len(key) <= self.order:
                 continue
-            per_n = self.bound.get(key)
-            if per_n is None:
-                continue
-            error += abs(coef) * sum(removal.get(n, 0.0) * q for n, q in per_n.items())
+            q = sized_bound.get(key)
+            if q is None:
+                removal = self._removal(h)
+                q = sized_bound[key] = sum(removal.get(n, 0.0) * w for n, w in self.bound.get(key, {}).items())
+            error += abs(coef) * q
         return mean, nonzero, error

@@ -54,9 +54,9 @@ MAX_WORK = 20_000_000
 #: At this total or less a card cannot bust the player (the largest counts 10).
 DRAW_ALWAYS_TO = BUST_ABOVE - 10
 #: Suit draws the dealer's tables of one upcard (:mod:`.dealer_moments`, :func:`.build_size`) may
-#: cover when the dealer passes are beyond ``MAX_WORK``: a 6 up at six decks (22.7 million), about
-#: two minutes of the compiled build; a 7 up (13.2 million) took 71 s, a ten-value (2.3 million) 9 s.
-MAX_TABLE_BUILD = 25_000_000
+#: cover: an Ace up at six decks (272 million) builds in 82 s compiled, a 7 (13.2 million) in 4.4 s,
+#: a ten-value (2.3 million) in 1.1 s, each faster than one exact dealer pass with that upcard.
+MAX_TABLE_BUILD = 300_000_000
 #: Dealer rank multisets the passes of a solve visit at least before the tables are weighed.
 TABLES_FROM = 500_000
 #: What float sums of exact probabilities are held to (a few units of the last place, summed).
@@ -173,10 +173,11 @@ class Solver:
         need = priced * len(finals(self.upcard // 4, self._caps))
         tables = ""
         if need > TABLES_FROM:
-            # Many passes: the dealer's tables for the upcard may cost less (one enumeration of
-            # his suit draws, then about a millisecond a stand, each within the bound it reports).
+            # Many passes: the dealer's tables for the upcard cost less (one enumeration of his
+            # suit draws, quicker than a single pass, then about a millisecond a stand, each
+            # within the bound it reports).
             build = build_size(self.shoe, self.upcard)
-            if build <= min(need, MAX_TABLE_BUILD):
+            if build <= MAX_TABLE_BUILD:
                 self._use_tables = True
                 return
             tables = f"; the dealer's tables for this upcard would enumerate {build:,} suit draws"

@@ -1,0 +1,64 @@
+# Compiled only (tables.games.build_ext): the types Cython gives dealer_moments.py. The tables'
+# build walks hundreds of millions of suit draws with a six-deck shoe and a low upcard, and adds
+# each improving one to dozens of cells: the walk on C arrays and C recursion, the cells an
+# open-addressing table of C longs and doubles instead of dictionaries of tuples.
+cimport cython
+
+cdef class _Cells:
+    cdef public long long[:] keys
+    cdef public long long[:] slots
+    cdef public double[:] vals
+    cdef public Py_ssize_t mask
+    cdef public Py_ssize_t used
+    cdef public long long[:] touched
+
+    @cython.locals(mask=Py_ssize_t, h=cython.ulonglong, i=Py_ssize_t, k=cython.longlong)
+    cpdef void add(self, long long key, long long slot, double x)
+
+    @cython.locals(i=Py_ssize_t)
+    cdef void _grow(self)
+
+    @cython.locals(n=Py_ssize_t, i=Py_ssize_t)
+    cpdef void drain(self, _Cells into)
+
+
+cdef class _SuitDraws:
+    cdef public _Cells cells
+    cdef public _Cells local
+    cdef public long long[:] left
+    cdef public Py_ssize_t order
+    cdef public Py_ssize_t upcard
+    cdef public dict suited
+    cdef public long long[:] code
+    cdef public long long[:] count
+    cdef public long long[:] labels
+    cdef public long long[:] part_x
+    cdef public long long[:] part_j
+    cdef public Py_ssize_t parts
+    cdef public long long[:] base
+    cdef public long long[:] to_come
+    cdef public long long[:] first
+    cdef public long long[:] split
+    cdef public double[:] weight
+    cdef public long long slot_best
+    cdef public long long slot_plain
+    cdef public long long plain
+    cdef public long long n
+    cdef public Py_ssize_t depth
+
+    @cython.locals(at=Py_ssize_t, most=cython.longlong, s=Py_ssize_t, t=Py_ssize_t, lab=Py_ssize_t,
+                   base=cython.longlong, r=cython.longlong, shift=cython.longlong, k=Py_ssize_t,
+                   sp=Py_ssize_t, orbit=cython.longlong, ok=cython.bint, same=cython.longlong,
+                   equal=cython.longlong, saved=Py_ssize_t, j=cython.longlong, code=cython.longlong,
+                   have=cython.longlong, now=cython.longlong, labels=cython.longlong[:])
+    cdef void _descend(self, Py_ssize_t i, double q)
+
+    @cython.locals(best=cython.longlong, s=Py_ssize_t, v=cython.longlong)
+    cdef void _leaf(self, Py_ssize_t at, double q)
+
+    @cython.locals(r=Py_ssize_t)
+    cdef long long _suited(self, long long code)
+
+    @cython.locals(p=Py_ssize_t, x=cython.longlong, j=cython.longlong, m=cython.longlong, f=cython.double,
+                   grown=cython.longlong, t=cython.longlong)
+    cdef void _subsets(self, Py_ssize_t start, long long key, double w, Py_ssize_t most)
