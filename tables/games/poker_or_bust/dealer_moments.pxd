@@ -62,3 +62,28 @@ cdef class _SuitDraws:
     @cython.locals(p=Py_ssize_t, x=cython.longlong, j=cython.longlong, m=cython.longlong, f=cython.double,
                    grown=cython.longlong, t=cython.longlong)
     cdef void _subsets(self, Py_ssize_t start, long long key, double w, Py_ssize_t most)
+
+
+cdef class _Sized:
+    cdef public object moments
+    cdef public Py_ssize_t order
+    cdef public dict removal
+    cdef public dict ranks
+    cdef public dict suits
+    cdef public dict bound
+    cdef public dict by_ranks
+    cdef public long long[:] item
+    cdef public long long[:] copies
+    cdef public Py_ssize_t items
+    cdef public long long value
+    cdef public double mean
+    cdef public double nonzero
+    cdef public double error
+
+    @cython.locals(base=cython.longlong, p=Py_ssize_t, digit=cython.longlong, k=cython.longlong,
+                   c=cython.double, grown=cython.longlong, t=cython.longlong)
+    cdef void _walk(self, bint cards, Py_ssize_t start, long long code, Py_ssize_t size, double coef,
+                    Py_ssize_t most)
+
+    @cython.locals(q=object, term=object, sized=dict, m=cython.double, nz=cython.double)
+    cdef void _read(self, bint cards, long long code, Py_ssize_t size, double coef)

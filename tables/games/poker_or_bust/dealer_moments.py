@@ -228,13 +228,14 @@ class _Cells:
                 yield keys[i], self.slots[i], self.vals[i]
 
 
-def _key_cards(key: int) -> tuple[int, ...]:
-    """The card multiset a key names (its base-53 digits, card + 1 each, in order)."""
-    cards = []
-    while key:
-        key, digit = divmod(key, 53)
-        cards.append(digit - 1)
-    return tuple(reversed(cards))
+def _decode(code: int, base: int) -> tuple[int, ...]:
+    """The key a code names (its digits, item + 1 each, in order): a card multiset in base 53,
+    a rank multiset in base 14."""
+    items = []
+    while code:
+        code, digit = divmod(code, base)
+        items.append(digit - 1)
+    return tuple(reversed(items))
 
 
 class _SuitDraws:
@@ -417,7 +418,7 @@ class DealerMoments:
         self.ranks: dict[tuple[int, ...], dict[int, DealerOutcome]] = {}
         self.suits: dict[tuple[int, ...], dict[int, DealerOutcome]] = {}
         self.bound: dict[tuple[int, ...], dict[int, float]] = {}
-        self._sized: dict[int, tuple[dict, dict, dict]] = {}
+        self._sized: dict[int, _Sized] = {}  # the tables as hands of each size read them
         self._build()
 
     def _build(self) -> None:
@@ -450,7 +451,7 @@ class DealerMoments:
                 draws.draw(final, p)
         suits: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
         for key, slot, w in draws.cells.items():
-            cell = suits.setdefault(_key_cards(key), {}).setdefault(slot >> 16, {})
+            cell = suits.setdefault(_decode(key, 53), {}).setdefault(slot >> 16, {})
             cell[slot & 0xFFFF] = w
         if self._alike[0][1:]:
             suits = _class_means(suits, self._alike[0])
@@ -464,22 +465,6 @@ class DealerMoments:
         ns = self._counts
         return {n: _fall(self.size, n) / _fall(self.size - h, n) if self.size - h >= n else 0.0 for n in ns}
 
-    def _for_size(self, h: int) -> tuple[dict, dict, dict]:
-        """The terms for a hand of ``h`` cards, each key's n summed with its weight c(h, n) (the
-        Ante's mean and chance of not pushing are linear in the masses), made as hands of that
-        size first read them: ranks, suits and bound, by key."""
-        got = self._sized.get(h)
-        if got is None:
-            got = self._sized[h] = ({}, {}, {})
-        return got
-
-    def _term(self, sized: dict, table: dict, key: tuple[int, ...], h: int) -> DealerOutcome | None:
-        term = sized.get(key, _ABSENT)
-        if term is _ABSENT:
-            per_n = table.get(key)
-            term = sized[key] = None if per_n is None else _weighted(per_n, self._removal(h))
-        return term
-
     def ante(self, hand: Sequence[int], value: int) -> tuple[float, float, float]:
         """(mean Ante net, P(not a push), error bound of each) for a player standing with
         ``hand`` (card indices, none of them the upcard's physical card) at poker ``value``."""
@@ -490,24 +475,90 @@ class DealerMoments:
         for c, k in by_card.items():
             by_rank[c >> 2] = by_rank.get(c >> 2, 0) + k
         h = len(hand)
-        sized_ranks, sized_suits, sized_bound = self._for_size(h)
-        mean = nonzero = 0.0
-        for table, sized, counts in ((self.ranks, sized_ranks, by_rank), (self.suits, sized_suits, by_card)):
-            for key, coef in sub_multisets([(x, _signed(k, self.order)) for x, k in sorted(counts.items())],
-                                           self.order):
-                term = self._term(sized, table, key, h)
-                if term is not None:
-                    m, nz = term.ante(value)
-                    mean += coef * m
-                    nonzero += coef * nz
-        error = 0.0
-        for key, coef in sub_multisets([(r, _signed(k, self.order + 1)) for r, k in sorted(by_rank.items())],
-                                       self.order + 1):
-            if len(key) <= self.order:
-                continue
-            q = sized_bound.get(key)
+        sized = self._sized.get(h)
+        if sized is None:
+            sized = self._sized[h] = _Sized(self, h)
+        return sized.ante(sorted(by_rank.items()), sorted(by_card.items()), value)
+
+
+class _Sized:
+    """The tables as hands of one size h read them: each key's terms summed over n with weight
+    c(h, n) (the Ante's mean and chance of not pushing are linear in the masses), made as hands
+    first read them and found by an integer code (one digit per item, item + 1, base 14 for
+    rank keys and 53 for card keys), from a walk of the hand's sub-multisets in C when compiled."""
+
+    def __init__(self, moments: DealerMoments, h: int) -> None:
+        self.moments = moments
+        self.order = moments.order
+        self.removal = moments._removal(h)
+        self.ranks: dict[int, DealerOutcome | None] = {}
+        self.suits: dict[int, DealerOutcome | None] = {}
+        self.bound: dict[int, float] = {}
+        self.by_ranks: dict[tuple, tuple[float, float, float]] = {}
+        self.item = array("q", [0]) * 64
+        self.copies = array("q", [0]) * 64
+        self.items = 0
+        self.value = 0
+        self.mean = self.nonzero = self.error = 0.0
+
+    def ante(self, by_rank: Sequence[tuple[int, int]], by_card: Sequence[tuple[int, int]],
+             value: int) -> tuple[float, float, float]:
+        """:meth:`DealerMoments.ante` of a hand of h cards, given as (rank, copies) and (card,
+        copies), each increasing."""
+        self.value = value
+        # the rank keys and the bound read the ranks only: hands that differ in suits share them
+        ranks = (tuple(by_rank), value)
+        got = self.by_ranks.get(ranks)
+        if got is None:
+            self.mean = self.nonzero = self.error = 0.0
+            self._load(by_rank)
+            self._walk(False, 0, 0, 0, 1.0, self.order + 1)  # rank keys, and the bound's of order + 1
+            got = self.by_ranks[ranks] = (self.mean, self.nonzero, self.error)
+        self.mean, self.nonzero, self.error = got
+        self._load(by_card)
+        self._walk(True, 0, 0, 0, 1.0, self.order)
+        return self.mean, self.nonzero, self.error
+
+    def _load(self, parts: Sequence[tuple[int, int]]) -> None:
+        i = 0
+        for x, k in parts:
+            self.item[i] = x
+            self.copies[i] = k
+            i += 1
+        self.items = i
+
+    def _walk(self, cards: bool, start: int, code: int, size: int, coef: float, most: int) -> None:
+        """Read the key ``code`` (``size`` items, coefficient prod (-1)^t C(h_x, t)), then every
+        key that grows it from item ``start`` on by at most ``most`` items."""
+        self._read(cards, code, size, coef)
+        base = 53 if cards else 14
+        for p in range(start, self.items):
+            digit = self.item[p] + 1
+            k = self.copies[p]
+            c = coef
+            grown = code
+            t = 1
+            while t <= k and t <= most:
+                c = -c * (k - t + 1) / t
+                grown = grown * base + digit
+                self._walk(cards, p + 1, grown, size + t, c, most - t)
+                t += 1
+
+    def _read(self, cards: bool, code: int, size: int, coef: float) -> None:
+        if size > self.order:  # a rank key of the bound: c(h, n) E_S[C(k, order + 1); n]
+            q = self.bound.get(code)
             if q is None:
-                removal = self._removal(h)
-                q = sized_bound[key] = sum(removal.get(n, 0.0) * w for n, w in self.bound.get(key, {}).items())
-            error += abs(coef) * q
-        return mean, nonzero, error
+                per_n = self.moments.bound.get(_decode(code, 14), {})
+                q = self.bound[code] = sum(self.removal.get(n, 0.0) * w for n, w in per_n.items())
+            self.error += abs(coef) * q
+            return
+        sized = self.suits if cards else self.ranks
+        term = sized.get(code, _ABSENT)
+        if term is _ABSENT:
+            per_n = (self.moments.suits if cards else self.moments.ranks).get(_decode(code, 53 if cards else 14))
+            term = sized[code] = None if per_n is None else _weighted(per_n, self.removal)
+        if term is not None:
+            m, nz = term.ante(self.value)
+            self.mean += coef * m
+            self.nonzero += coef * nz
+
