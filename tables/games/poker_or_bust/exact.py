@@ -22,11 +22,12 @@ is a few units of the last place (< 1e-12).
 Cost: the number of distinct player hands grows steeply with the shoe, so the whole-game
 figure is for shoes of a few dozen cards (the tests' short shoes); a six-deck shoe's player
 hands number in the hundreds of millions, and a six-deck dealer pass takes seconds to
-minutes of pure Python (the README's Poker or Bust section gives the measurements). A
-single decision is priced against the shoe the rules give when its subtree fits the
-budget (``check_size`` refuses before any dealer pass, naming the limit); where its stands are
-too many for a pass each, from the dealer's tables for the upcard (:mod:`.dealer_moments`)
-when those are small enough, each value then within the ``precision`` reported beside it.
+minutes (the README's Poker or Bust section gives the measurements). A single decision is
+priced against the shoe the rules give when its subtree fits the budget (``check_size``
+refuses before any dealer pass, naming the limit); where its stands are too many for a pass
+each, from the dealer's tables for the upcard (:mod:`.dealer_moments`: 1 s to build with a
+King up at six decks, 84 s with an Ace), each value then within the ``precision`` reported
+beside it.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ MAX_WORK = 20_000_000
 #: At this total or less a card cannot bust the player (the largest counts 10).
 DRAW_ALWAYS_TO = BUST_ABOVE - 10
 #: Suit draws the dealer's tables of one upcard (:mod:`.dealer_moments`, :func:`.build_size`) may
-#: cover: an Ace up at six decks (272 million) builds in 82 s compiled, a 7 (13.2 million) in 4.4 s,
-#: a ten-value (2.3 million) in 1.1 s, each faster than one exact dealer pass with that upcard.
+#: cover: an Ace up at six decks (272 million) builds in 84 s compiled, a 7 (13.2 million) in 4.8 s,
+#: a ten-value (2.3 million) in 1.3 s, each faster than one exact dealer pass with that upcard.
 MAX_TABLE_BUILD = 300_000_000
 #: Dealer rank multisets the passes of a solve visit at least before the tables are weighed.
 TABLES_FROM = 500_000
