@@ -7,7 +7,7 @@ hit, stand, double, split, insurance and even money against the optimal composit
 play of the 21 bet's exact edge, and Ante Up 21 its fold decision too. Poker or Bust's draws are
 priced one at a time (``gamemath decision``: at six decks from the dealer's tables for the
 upcard, built in 1 s with a King up to 84 s with an Ace, then microseconds a stand; a decision
-whose own tree holds more than 200,000 player hands, such as three cards at 4, is
+whose own tree holds more than 1,000,000 player hands, as from three cards at 12 or less, is
 ``poker_or_bust.exact.TooLarge``) but not per round. Hold'em Blackjack is player against
 player: the house has no stake in a decision.
 """

@@ -213,3 +213,31 @@ def test_the_gamemath_command_prints_a_tables_priced_decision_with_its_precision
     assert tables["best"] == passes["best"] == "stand"
     for action, ev in passes["actions"].items():
         assert abs(tables["actions"][action] - ev) <= tables["precision"] + 1e-11  # printed to 1e-12
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("poker-or-bust-6d")
+def test_six_decks_fit_three_cards_at_15_in_the_budget_and_refuse_12_with_the_reason():
+    def check(hand: str) -> ex.Solver:
+        s = ex.solver(ex.full_shoe(6), parse_hand("KD")[0], pt.POKER_OR_BUST_ODDS_PAYTABLE)
+        s.check_size([tuple(sorted(parse_hand(hand)))])
+        return s
+
+    assert check("TS,3H,2C")._use_tables  # 786,025 player hands: priced in about 75 s
+    with pytest.raises(ex.TooLarge, match=r"more than 1,000,000 player hands"):
+        check("7S,3H,2C")
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("poker-or-bust-6d")
+def test_a_six_deck_decision_stands_where_the_exact_dealer_pass_stands():
+    # nothing patched: the tables the solver chose price the stand; one exact dealer pass of the
+    # shoe less the player's cards prices it again
+    hand, up = parse_hand("TS,9H,4C"), parse_hand("KD")[0]
+    pay = {k: Decimal(v) for k, v in pt.POKER_OR_BUST_ODDS_PAYTABLE.items()}
+    got = ex.decision_evs(ex.full_shoe(6), pay, hand, up)
+    assert got["best"] == "draw" and got["precision"] < 1e-6
+    passes = ex.solver(ex.full_shoe(6), up, pt.POKER_OR_BUST_ODDS_PAYTABLE)
+    stand = passes.stand(tuple(sorted(hand)))
+    assert not passes._use_tables
+    assert abs(got["actions"]["stand"] - stand.total) <= got["precision"] + 1e-12

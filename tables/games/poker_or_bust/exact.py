@@ -47,8 +47,10 @@ from .game import BUST_ABOVE, ODDS_MIN_PAIR, odds_lines
 DRAW = "draw"
 STAND = "stand"
 ACTIONS = (DRAW, STAND)
-#: Player hands the solver may visit before it gives up (a pure-Python budget).
-MAX_STATES = 200_000
+#: Player hands the solver may visit before it gives up: at six decks, three cards at 15 against a
+#: King (786,025 hands) are priced in 75 s and 0.85 GB, at 18 (137,206) in 14 s; at 12 or less
+#: the hands are several million and the solve is refused (the walk that counts them stops here).
+MAX_STATES = 1_000_000
 #: Dealer hands and suit states all the dealer passes of one solve may visit
 #: (:func:`.dealer.dealer_outcome`): about a minute of plain Python on the 2-core build machine.
 MAX_WORK = 20_000_000
@@ -125,7 +127,7 @@ class Solver:
     shoe: tuple[int, ...]  # the shoe before the upcard and the player's cards
     upcard: int
     units: tuple[float, ...]
-    max_states: int = MAX_STATES
+    max_states: int | None = None  # MAX_STATES, read when the solver is made
     max_work: int = MAX_WORK
     _work: list[int] = field(default_factory=lambda: [0, 0])
     _values: dict[tuple[int, ...], tuple[str, Moments, Moments | None]] = field(default_factory=dict)
@@ -137,6 +139,8 @@ class Solver:
     _use_tables: bool = False
 
     def __post_init__(self) -> None:
+        if self.max_states is None:
+            self.max_states = MAX_STATES
         self._work[1] = self.max_work
         self._draw_dominates = better_never_pays_less(self.units)
         left = list(self.shoe)
@@ -162,7 +166,7 @@ class Solver:
             if len(seen) > self.max_states:
                 raise TooLarge(
                     f"more than {self.max_states:,} player hands: the shoe is too large for exact "
-                    "enumeration in pure Python"
+                    "enumeration"
                 )
             counts = self.left(hand)
             total = sum(pts[c] for c in hand)
@@ -186,7 +190,7 @@ class Solver:
             raise TooLarge(
                 f"{priced:,} player hands to price a stand at, each a dealer pass over "
                 f"{need // max(priced, 1):,} dealer rank multisets or more: more than {self.max_work:,} "
-                f"dealer hands{tables}: the shoe is too large for exact enumeration in pure Python"
+                f"dealer hands{tables}: the shoe is too large for exact enumeration"
             )
 
     def left(self, hand: tuple[int, ...]) -> list[int]:
@@ -247,7 +251,7 @@ class Solver:
         if len(self._values) >= self.max_states:
             raise TooLarge(
                 f"more than {self.max_states:,} player hands: the shoe is too large for exact "
-                "enumeration in pure Python"
+                "enumeration"
             )
         can_draw = sum(self.left(hand)) > 0
         if can_draw and self._draw_dominates and sum(BJ_POINTS[c] for c in hand) <= DRAW_ALWAYS_TO:
