@@ -19,7 +19,7 @@ from tables.games.poker_or_bust.dealer_moments import MOST_SHARED, DealerMoments
 from tables.games.poker_or_bust.exact import full_shoe, parse_hand
 from tables.games.settings import paytables as pt
 from tests.examples import examples
-from tests.games.test_poker_or_bust_exact import TENS, _card_pass, shoe_of
+from tests.games.test_poker_or_bust_exact import PAY, SHORT, TENS, _card_pass, shoe_of
 
 #: Enough shared cards that nothing is left out on a short shoe: the expansion is exact.
 EVERY = MOST_SHARED
@@ -241,3 +241,23 @@ def test_a_six_deck_decision_stands_where_the_exact_dealer_pass_stands():
     stand = passes.stand(tuple(sorted(hand)))
     assert not passes._use_tables
     assert abs(got["actions"]["stand"] - stand.total) <= got["precision"] + 1e-12
+
+
+def test_the_whole_game_priced_from_the_tables_is_within_the_bound_it_reports(monkeypatch):
+    passes = ex.optimal_edge(shoe_of(SHORT), PAY)
+    monkeypatch.setattr(ex, "TABLES_FROM", -1)
+    monkeypatch.setattr(ex, "build_size", lambda shoe, upcard: 0)
+    tables = ex.optimal_edge(shoe_of(SHORT), PAY)
+    assert passes["error"] == 0.0 and tables["error"] > 1e-12  # a short shoe: the truncation shows
+    # the round's optimal value (Ante + Odds) is the better of two values each within its bound
+    value = {name: got["ante"]["house_edge"] + got["odds"]["house_edge"] for name, got in
+             (("passes", passes), ("tables", tables))}
+    assert abs(value["tables"] - value["passes"]) <= tables["error"] + 1e-12
+
+    class Rules:
+        decks = 1
+        odds_paytable = PAY
+
+    monkeypatch.setattr(ex, "full_shoe", lambda decks: shoe_of(SHORT))
+    entry = ex.edge_wagers(Rules)[ex.ANTE]["exact"]
+    assert entry["precision"] == f"within {tables['error']:.2g} of the exact figure (the dealer's tables' bound, over every hand stood)"
