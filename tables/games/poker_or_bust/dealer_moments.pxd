@@ -72,6 +72,24 @@ cdef class _Sized:
     cdef public dict suits
     cdef public dict bound
     cdef public dict by_ranks
+    cdef public object _first
+    cdef public object _size
+    cdef public object _top_mean
+    cdef public object _top_nonzero
+    cdef public object _values
+    cdef public object _below_mean
+    cdef public object _below_nonzero
+    cdef public object _equal_mean
+    cdef public object _equal_nonzero
+    cdef public long long[:] first
+    cdef public long long[:] size
+    cdef public long long[:] values
+    cdef public double[:] top_mean
+    cdef public double[:] top_nonzero
+    cdef public double[:] below_mean
+    cdef public double[:] below_nonzero
+    cdef public double[:] equal_mean
+    cdef public double[:] equal_nonzero
     cdef public long long[:] item
     cdef public long long[:] copies
     cdef public Py_ssize_t items
@@ -85,5 +103,6 @@ cdef class _Sized:
     cdef void _walk(self, bint cards, Py_ssize_t start, long long code, Py_ssize_t size, double coef,
                     Py_ssize_t most)
 
-    @cython.locals(q=object, term=object, sized=dict, m=cython.double, nz=cython.double)
+    @cython.locals(q=object, term=object, sized=dict, t=Py_ssize_t, first=Py_ssize_t, lo=Py_ssize_t,
+                   hi=Py_ssize_t, mid=Py_ssize_t, value=cython.longlong)
     cdef void _read(self, bint cards, long long code, Py_ssize_t size, double coef)

@@ -117,10 +117,6 @@ def _outcome(cell: dict[int, float]) -> DealerOutcome:
     return outcome(cell.pop(BUST, 0.0), cell)
 
 
-#: A key no table holds (a cached miss).
-_ABSENT = object()
-
-
 def _weighted(per_n: dict[int, DealerOutcome], weight: dict[int, float]) -> DealerOutcome:
     """sum over n of weight[n] x per_n[n], as one term."""
     bust = 0.0
@@ -490,15 +486,28 @@ class _Sized:
     """The tables as hands of one size h read them: each key's terms summed over n with weight
     c(h, n) (the Ante's mean and chance of not pushing are linear in the masses), made as hands
     first read them and found by an integer code (one digit per item, item + 1, base 14 for
-    rank keys and 53 for card keys), from a walk of the hand's sub-multisets in C when compiled."""
+    rank keys and 53 for card keys), from a walk of the hand's sub-multisets in C when compiled.
+
+    A term is kept as what :meth:`DealerOutcome.ante` gives a player's value against it, by
+    where the value falls among the term's dealer values: below each of them, equal to each, or
+    above them all (flat arrays, ``first`` and ``size`` per term), so a read is a binary search
+    in C and the Ante's rule stays in its one definition."""
 
     def __init__(self, moments: DealerMoments, h: int) -> None:
         self.moments = moments
         self.order = moments.order
         self.removal = moments._removal(h)
-        self.ranks: dict[int, DealerOutcome | None] = {}
-        self.suits: dict[int, DealerOutcome | None] = {}
+        self.ranks: dict[int, int] = {}  # code -> term (-1: no such key)
+        self.suits: dict[int, int] = {}
         self.bound: dict[int, float] = {}
+        # per term: its first cell and number of cells, and the Ante above all its values
+        self._first, self._size = array("q"), array("q")
+        self._top_mean, self._top_nonzero = array("d"), array("d")
+        # per cell: a dealer value, the Ante of a player just below it and of one equal to it
+        self._values = array("q")
+        self._below_mean, self._below_nonzero = array("d"), array("d")
+        self._equal_mean, self._equal_nonzero = array("d"), array("d")
+        self._expose()
         self.by_ranks: dict[tuple, tuple[float, float, float]] = {}
         self.item = array("q", [0]) * 64
         self.copies = array("q", [0]) * 64
@@ -558,12 +567,61 @@ class _Sized:
             self.error += abs(coef) * q
             return
         sized = self.suits if cards else self.ranks
-        term = sized.get(code, _ABSENT)
-        if term is _ABSENT:
+        term = sized.get(code)
+        if term is None:
             per_n = (self.moments.suits if cards else self.moments.ranks).get(_decode(code, 53 if cards else 14))
-            term = sized[code] = None if per_n is None else _weighted(per_n, self.removal)
-        if term is not None:
-            m, nz = term.ante(self.value)
-            self.mean += coef * m
-            self.nonzero += coef * nz
+            term = sized[code] = -1 if per_n is None else self._keep(_weighted(per_n, self.removal))
+        t = term
+        if t < 0:
+            return
+        first = self.first[t]
+        lo = 0
+        hi = self.size[t]
+        value = self.value
+        while lo < hi:  # the first of the term's values at or above the player's
+            mid = (lo + hi) >> 1
+            if self.values[first + mid] < value:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == self.size[t]:
+            self.mean += coef * self.top_mean[t]
+            self.nonzero += coef * self.top_nonzero[t]
+        elif self.values[first + lo] == value:
+            self.mean += coef * self.equal_mean[first + lo]
+            self.nonzero += coef * self.equal_nonzero[first + lo]
+        else:
+            self.mean += coef * self.below_mean[first + lo]
+            self.nonzero += coef * self.below_nonzero[first + lo]
+
+    def _keep(self, term: DealerOutcome) -> int:
+        """Store ``term`` read at every place a player's value can fall; returns its index."""
+        self._hide()
+        self._first.append(len(self._values))
+        self._size.append(len(term.values))
+        for v in term.values:
+            self._values.append(v)
+            mean, nonzero = term.ante(v - 1)  # a value between this and the one before reads alike
+            self._below_mean.append(mean)
+            self._below_nonzero.append(nonzero)
+            mean, nonzero = term.ante(v)
+            self._equal_mean.append(mean)
+            self._equal_nonzero.append(nonzero)
+        mean, nonzero = term.ante(term.values[-1] + 1 if term.values else 0)
+        self._top_mean.append(mean)
+        self._top_nonzero.append(nonzero)
+        self._expose()
+        return len(self._first) - 1
+
+    def _hide(self) -> None:
+        """Release the compiled views of the arrays (an array with a view cannot grow)."""
+        self.first = self.size = self.values = None
+        self.top_mean = self.top_nonzero = None
+        self.below_mean = self.below_nonzero = self.equal_mean = self.equal_nonzero = None
+
+    def _expose(self) -> None:
+        self.first, self.size, self.values = self._first, self._size, self._values
+        self.top_mean, self.top_nonzero = self._top_mean, self._top_nonzero
+        self.below_mean, self.below_nonzero = self._below_mean, self._below_nonzero
+        self.equal_mean, self.equal_nonzero = self._equal_mean, self._equal_nonzero
 
