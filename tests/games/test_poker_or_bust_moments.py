@@ -261,3 +261,24 @@ def test_the_whole_game_priced_from_the_tables_is_within_the_bound_it_reports(mo
     monkeypatch.setattr(ex, "full_shoe", lambda decks: shoe_of(SHORT))
     entry = ex.edge_wagers(Rules)[ex.ANTE]["exact"]
     assert entry["precision"] == f"within {tables['error']:.2g} of the exact figure (the dealer's tables' bound, over every hand stood)"
+
+
+@settings(max_examples=examples(60, 10), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 53 ** 3), st.integers(0, 1 << 20), st.floats(-1, 1)), max_size=2000),
+       st.integers(0, 3))
+def test_the_builds_cells_sum_what_is_added_to_each_key_and_slot_through_growth_and_draining(adds, repeat):
+    # every add made up to four times (one cell summed), then 40,000 cells more: both tables grow
+    from tables.games.poker_or_bust.dealer_moments import _Cells
+
+    adds = adds * (repeat + 1) + [(k, 7, 0.5) for k in range(40_000)]
+    local, into = _Cells(), _Cells()
+    want: dict[tuple[int, int], float] = {}
+    for key, slot, x in adds:
+        local.add(key, slot, x)
+        want[(key, slot)] = want.get((key, slot), 0.0) + x
+    local.drain(into)
+    assert local.used == 0 and list(local.items()) == []
+    got = {(k, s): v for k, s, v in into.items()}
+    assert got.keys() == want.keys()
+    for cell, x in want.items():
+        assert got[cell] == pytest.approx(x, abs=1e-9)
