@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tables.games.poker_or_bust import exact as ex
 from tables.games.poker_or_bust import three_card_poker as tcp
 from tables.games.poker_or_bust.dealer import dealer_outcome
-from tables.games.poker_or_bust.dealer_moments import MOST_SHARED, DealerMoments, sub_multisets
+from tables.games.poker_or_bust.dealer_moments import MOST_SHARED, DealerMoments, _decode, _Walk
 from tables.games.poker_or_bust.exact import full_shoe, parse_hand
 from tables.games.settings import paytables as pt
 from tests.examples import examples
@@ -55,10 +55,25 @@ def _exact(shoe, upcard, hand) -> list[tuple[int, float, float]]:
     return out
 
 
-def test_sub_multisets_are_every_sub_multiset_once_with_the_product_of_its_factors():
+class _Listing(_Walk):
+    """The walk's visits, listed: what the build and the reads are handed."""
+
+    def __init__(self) -> None:
+        super().__init__(53)
+        self.seen: list[tuple[tuple[int, ...], int, float]] = []
+
+    def _visit(self, code: int, size: int, w: float) -> None:
+        self.seen.append((_decode(code, 53), size, w))
+
+
+def test_the_walk_visits_every_sub_multiset_once_with_the_product_of_its_factors():
     parts = [(2, (1.0, 0.5, 0.25)), (7, (1.0, 3.0)), (9, (1.0, -2.0, 5.0, 7.0))]
     for most in range(0, 7):
-        got = sub_multisets(parts, most)
+        walk = _Listing()
+        walk.load(parts)
+        walk.walk(0, 0, 0, 1.0, most)
+        assert all(len(key) == size for key, size, _w in walk.seen)
+        got = [(key, w) for key, _size, w in walk.seen]
         want = {}
         for ts in product(*(range(len(f)) for _x, f in parts)):
             if sum(ts) <= most:

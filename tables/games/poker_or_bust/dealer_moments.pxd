@@ -4,6 +4,10 @@
 # open-addressing table of C longs and doubles instead of dictionaries of tuples.
 cimport cython
 
+# read in the walks' inner loops: C constants, not module globals looked up each time
+cdef Py_ssize_t _STRIDE
+cdef long long _RANK_BITS
+
 cdef class _Cells:
     cdef public long long[:] keys
     cdef public long long[:] slots
@@ -22,7 +26,31 @@ cdef class _Cells:
     cpdef void drain(self, _Cells into)
 
 
-cdef class _SuitDraws:
+cdef class _Walk:
+    cdef public long long base
+    cdef public long long[:] item
+    cdef public long long[:] copies
+    cdef public double[:] factor
+    cdef public Py_ssize_t items
+
+    @cython.locals(p=Py_ssize_t, digit=cython.longlong, k=cython.longlong, grown=cython.longlong,
+                   t=cython.longlong)
+    cpdef void walk(self, Py_ssize_t start, long long code, Py_ssize_t size, double w, Py_ssize_t most)
+
+    cpdef void _visit(self, long long code, Py_ssize_t size, double w)
+
+
+cdef class _RankMoments(_Walk):
+    cdef public Py_ssize_t order
+    cdef public dict ranks
+    cdef public dict bound
+    cdef public long long n
+    cdef public long long plain
+
+    cpdef void _visit(self, long long code, Py_ssize_t size, double w)
+
+
+cdef class _SuitDraws(_Walk):
     cdef public _Cells cells
     cdef public _Cells local
     cdef public long long[:] left
@@ -32,10 +60,7 @@ cdef class _SuitDraws:
     cdef public long long[:] code
     cdef public long long[:] count
     cdef public long long[:] labels
-    cdef public long long[:] part_x
-    cdef public long long[:] part_j
-    cdef public Py_ssize_t parts
-    cdef public long long[:] base
+    cdef public long long[:] rank_base
     cdef public long long[:] to_come
     cdef public long long[:] first
     cdef public long long[:] split
@@ -53,18 +78,17 @@ cdef class _SuitDraws:
                    have=cython.longlong, now=cython.longlong, labels=cython.longlong[:])
     cdef void _descend(self, Py_ssize_t i, double q)
 
-    @cython.locals(best=cython.longlong, s=Py_ssize_t, v=cython.longlong)
+    @cython.locals(best=cython.longlong, s=Py_ssize_t, v=cython.longlong, p=Py_ssize_t, d=cython.longlong,
+                   m=cython.longlong, f=cython.double, t=cython.longlong)
     cdef void _leaf(self, Py_ssize_t at, double q)
 
     @cython.locals(r=Py_ssize_t)
     cdef long long _suited(self, long long code)
 
-    @cython.locals(p=Py_ssize_t, x=cython.longlong, j=cython.longlong, m=cython.longlong, f=cython.double,
-                   grown=cython.longlong, t=cython.longlong)
-    cdef void _subsets(self, Py_ssize_t start, long long key, double w, Py_ssize_t most)
+    cpdef void _visit(self, long long code, Py_ssize_t size, double w)
 
 
-cdef class _Sized:
+cdef class _Sized(_Walk):
     cdef public object moments
     cdef public Py_ssize_t order
     cdef public dict removal
@@ -90,19 +114,11 @@ cdef class _Sized:
     cdef public double[:] below_nonzero
     cdef public double[:] equal_mean
     cdef public double[:] equal_nonzero
-    cdef public long long[:] item
-    cdef public long long[:] copies
-    cdef public Py_ssize_t items
     cdef public long long value
     cdef public double mean
     cdef public double nonzero
     cdef public double error
 
-    @cython.locals(base=cython.longlong, p=Py_ssize_t, digit=cython.longlong, k=cython.longlong,
-                   c=cython.double, grown=cython.longlong, t=cython.longlong)
-    cdef void _walk(self, bint cards, Py_ssize_t start, long long code, Py_ssize_t size, double coef,
-                    Py_ssize_t most)
-
-    @cython.locals(q=object, term=object, sized=dict, t=Py_ssize_t, first=Py_ssize_t, lo=Py_ssize_t,
-                   hi=Py_ssize_t, mid=Py_ssize_t, value=cython.longlong)
-    cdef void _read(self, bint cards, long long code, Py_ssize_t size, double coef)
+    @cython.locals(cards=cython.bint, q=object, term=object, sized=dict, t=Py_ssize_t, first=Py_ssize_t,
+                   lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, value=cython.longlong)
+    cpdef void _visit(self, long long code, Py_ssize_t size, double coef)

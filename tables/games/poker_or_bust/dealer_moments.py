@@ -35,7 +35,8 @@ Two tables, because the suits only matter where a suited three beats the ranks' 
 
 Speed: the build walks the suit draws by a C recursion over flat arrays and adds each improving
 draw to an open-addressing table of C numbers (:class:`_SuitDraws`, :class:`_Cells`), and a
-hand's terms are read by integer codes from a C walk of its sub-multisets (:class:`_Sized`):
+hand's terms are read by integer codes (:class:`_Sized`); the build's rank table, its suit
+draws and a hand's reads enumerate sub-multisets by the one walk, :class:`_Walk`:
 an Ace up at six decks builds in about 80 s, a King in about 1 s, and a hand is read in
 microseconds.
 
@@ -60,21 +61,81 @@ BUST = -1
 ORDER = 3
 
 
-def sub_multisets(parts: Sequence[tuple[int, Sequence[float]]], most: int) -> list[tuple[tuple[int, ...], float]]:
-    """Every sub-multiset of at most ``most`` items of a multiset with its weight, the product of
-    its items' factors: ``parts`` is (item, f) per distinct item, items increasing, f[t] the
-    factor of taking t copies (f[0] = 1; len(f) - 1 copies at most). The empty one comes first.
-    The tables' moments (f[t] = fall(d, t) / fall(M, t)) and a hand's coefficients
-    (f[t] = (-1)^t C(h, t)) are both read this way."""
-    out: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
-    for item, f in parts:
-        grown = []
-        for key, w in out:
-            grown.append((key, w))
-            for t in range(1, min(most - len(key), len(f) - 1) + 1):
-                grown.append((key + (item,) * t, w * f[t]))
-        out = grown
-    return out
+#: Copies of an item the walk's factors hold (``factor[STRIDE * p + t]``, t = 0 .. STRIDE - 1).
+_STRIDE = 12
+
+
+class _Walk:
+    """Every sub-multiset of at most ``most`` items of a multiset, each with the product of its
+    items' factors, handed to :meth:`_visit` by its code (one digit per item, item + 1, in
+    ``base``, items increasing) with its size: the one enumeration the tables' build and a
+    hand's reads share, a C recursion when compiled. Item p (``item[p]``, increasing) has
+    ``copies[p]`` copies and factor ``factor[_STRIDE * p + t]`` for t of them (t = 0 reads 1).
+    The tables' moments (fall(d, t) / fall(M, t)) and a hand's coefficients ((-1)^t C(h, t))
+    are both walked this way."""
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+        self.item = array("q", [0]) * 64
+        self.copies = array("q", [0]) * 64
+        self.factor = array("d", [0.0]) * (64 * _STRIDE)
+        self.items = 0
+
+    def load(self, parts: Sequence[tuple[int, Sequence[float]]]) -> None:
+        """The multiset as (item, f) per distinct item, items increasing, f[t] the factor of t
+        copies (f[0] = 1, len(f) - 1 copies at most)."""
+        p = 0
+        for x, f in parts:
+            self.item[p] = x
+            self.copies[p] = len(f) - 1
+            for t in range(len(f)):
+                self.factor[_STRIDE * p + t] = f[t]
+            p += 1
+        self.items = p
+
+    def walk(self, start: int, code: int, size: int, w: float, most: int) -> None:
+        """Visit ``code`` (``size`` items, weight ``w``), then every sub-multiset that grows it
+        from item ``start`` on by at most ``most`` items."""
+        self._visit(code, size, w)
+        for p in range(start, self.items):
+            digit = self.item[p] + 1
+            k = self.copies[p]
+            grown = code
+            t = 1
+            while t <= k and t <= most:
+                grown = grown * self.base + digit
+                self.walk(p + 1, grown, size + t, w * self.factor[_STRIDE * p + t], most - t)
+                t += 1
+
+    def _visit(self, code: int, size: int, w: float) -> None:
+        raise NotImplementedError
+
+
+class _RankMoments(_Walk):
+    """The build's rank table and the bound: each final rank multiset's moments (R's ranks with
+    fall(k_r, t) / fall(m_r, t)) added to the rank keys of up to ``order`` ranks at V0 and to
+    the bound's of ``order`` + 1, by n."""
+
+    def __init__(self, order: int) -> None:
+        super().__init__(14)
+        self.order = order
+        self.ranks: dict[int, dict[int, dict[int, float]]] = {}  # code -> n -> value -> mass
+        self.bound: dict[int, dict[int, float]] = {}  # code -> n -> mass
+        self.n = self.plain = 0
+
+    def add(self, final: Final, m: Sequence[int], p: float) -> None:
+        self.n = final.n
+        self.plain = BUST if final.bust else final.plain
+        self.load([(r, _moments(k, m[r], self.order + 1)) for r, k in final.ranks])
+        self.walk(0, 0, 0, p, self.order + 1)
+
+    def _visit(self, code: int, size: int, w: float) -> None:
+        if size <= self.order:
+            cell = self.ranks.setdefault(code, {}).setdefault(self.n, {})
+            cell[self.plain] = cell.get(self.plain, 0.0) + w
+        else:
+            per_n = self.bound.setdefault(code, {})
+            per_n[self.n] = per_n.get(self.n, 0.0) + w
 
 
 @lru_cache(maxsize=4096)
@@ -239,12 +300,14 @@ def _decode(code: int, base: int) -> tuple[int, ...]:
     return tuple(reversed(items))
 
 
-class _SuitDraws:
+class _SuitDraws(_Walk):
     """The suit draws of the dealer's final rank multisets, one R at a time, each improving
-    one added to the cells of its sub-multisets of up to ``order`` cards: flat arrays and C
-    recursion when compiled, the same code as plain Python."""
+    one added to the cells of its sub-multisets of up to ``order`` cards (the walk's items are
+    the cards drawn so far): flat arrays and C recursion when compiled, the same code as plain
+    Python."""
 
     def __init__(self, left: Sequence[int], upcard: int, alike: bool, order: int) -> None:
+        super().__init__(53)
         self.cells = _Cells()
         # one R's cells gathered in a table that stays in the cache, then drained into cells
         self.local = _Cells()
@@ -262,10 +325,7 @@ class _SuitDraws:
         up_suit = upcard & 3
         for s in range(4):
             self.labels[s] = s if (s == up_suit or not alike) else (1 if up_suit == 0 else 0)
-        self.part_x = array("q", [0]) * 64
-        self.part_j = array("q", [0]) * 64
-        self.parts = 0
-        self.base = array("q", [0]) * 16
+        self.rank_base = array("q", [0]) * 16
         self.to_come = array("q", [0]) * 17
         self.first = array("q", [0]) * 17  # rank i's splits: first .. first[i + 1] - 1
         self.split = array("q")  # four suit counts per split
@@ -282,7 +342,7 @@ class _SuitDraws:
         weight = array("d")
         i = 0
         for r, k in final.ranks:
-            self.base[i] = 4 * r
+            self.rank_base[i] = 4 * r
             self.first[i] = len(weight)
             for counts, w in _splits(k, (left[4 * r], left[4 * r + 1], left[4 * r + 2], left[4 * r + 3])):
                 split.extend(counts)
@@ -302,7 +362,7 @@ class _SuitDraws:
         up_rank, up_suit = self.upcard >> 2, self.upcard & 3
         self.code[up_suit] = 1 << (_RANK_BITS * up_rank)
         self.count[up_suit] = 1
-        self.parts = 0
+        self.items = 0
         self._descend(0, p)
         self.local.drain(self.cells)
 
@@ -319,7 +379,7 @@ class _SuitDraws:
             return
         labels = self.labels
         lab = 4 * i
-        base = self.base[i]
+        base = self.rank_base[i]
         r = base >> 2
         shift = _RANK_BITS * r
         for k in range(self.first[i], self.first[i + 1]):
@@ -347,7 +407,7 @@ class _SuitDraws:
                 while labels[lab + t] != labels[lab + s] or self.split[sp + t] != self.split[sp + s]:
                     t += 1
                 labels[lab + 4 + s] = t
-            saved = self.parts
+            saved = self.items
             for s in range(4):
                 j = self.split[sp + s]
                 code = self.code[at + s]
@@ -356,14 +416,15 @@ class _SuitDraws:
                     have = (code >> shift) & 3
                     now = have + j if have + j < 3 else 3
                     code += (now - have) << shift
-                    self.part_x[self.parts] = base + s
-                    self.part_j[self.parts] = j
-                    self.parts += 1
+                    self.item[self.items] = base + s
+                    self.copies[self.items] = j
+                    self.items += 1
                 self.code[at + 4 + s] = code
             self._descend(i + 1, q * self.weight[k] * orbit)
-            self.parts = saved
+            self.items = saved
 
     def _leaf(self, at: int, q: float) -> None:
+        # the dealer's value as :func:`.dealer.drawn_value` gives it, read from the suits' codes
         best = self.plain
         for s in range(4):
             if self.count[at + s] >= 3:
@@ -374,7 +435,17 @@ class _SuitDraws:
             return
         self.slot_best = (self.n << 16) | best
         self.slot_plain = (self.n << 16) | self.plain
-        self._subsets(0, 0, q, self.order)
+        for p in range(self.items):  # fall(d, t) / fall(M, t) for t of the d copies drawn
+            d = self.copies[p]
+            m = self.left[self.item[p]]
+            f = 1.0
+            self.factor[_STRIDE * p] = f
+            t = 1
+            while t <= d and t <= self.order:
+                f = f * (d - t + 1) / (m - t + 1)
+                self.factor[_STRIDE * p + t] = f
+                t += 1
+        self.walk(0, 0, 0, q, self.order)
 
     def _suited(self, code: int) -> int:
         v = self.suited.get(code)
@@ -385,25 +456,10 @@ class _SuitDraws:
             v = self.suited[code] = _best(tuple(cards))
         return v
 
-    def _subsets(self, start: int, key: int, w: float, most: int) -> None:
-        """Add ``w`` to the cells of ``key`` and of each sub-multiset that grows it from part
-        ``start`` on, with at most ``most`` cards more (weights fall(d, t) / fall(M, t))."""
-        self.local.add(key, self.slot_best, w)
-        self.local.add(key, self.slot_plain, -w)
-        if most == 0:
-            return
-        for p in range(start, self.parts):
-            x = self.part_x[p]
-            j = self.part_j[p]
-            m = self.left[x]
-            f = w
-            grown = key
-            t = 1
-            while t <= j and t <= most:
-                f = f * (j - t + 1) / (m - t + 1)
-                grown = grown * 53 + x + 1
-                self._subsets(p + 1, grown, f, most - t)
-                t += 1
+    def _visit(self, code: int, size: int, w: float) -> None:
+        # the draw's mass moves from V0 to its suited value
+        self.local.add(code, self.slot_best, w)
+        self.local.add(code, self.slot_plain, -w)
 
 
 class DealerMoments:
@@ -434,20 +490,10 @@ class DealerMoments:
             self._alike: tuple[tuple[int, ...], ...] = (others,)
         else:
             self._alike = tuple((s,) for s in others)
-        ranks: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
-        bound: dict[tuple[int, ...], dict[int, float]] = {}
+        by_ranks = _RankMoments(order)
         draws = _SuitDraws(left, self.upcard, len(self._alike) == 1, order)
         for final, p in rank_draws(up_rank, m):
-            n = final.n
-            v0 = BUST if final.bust else final.plain
-            for key, w in sub_multisets([(r, _moments(k, m[r], order + 1)) for r, k in final.ranks], order + 1):
-                w *= p
-                if len(key) <= order:
-                    cell = ranks.setdefault(key, {}).setdefault(n, {})
-                    cell[v0] = cell.get(v0, 0.0) + w
-                else:
-                    per_n = bound.setdefault(key, {})
-                    per_n[n] = per_n.get(n, 0.0) + w
+            by_ranks.add(final, m, p)
             if not final.bust and final.suited_matters:
                 draws.draw(final, p)
         suits: dict[tuple[int, ...], dict[int, dict[int, float]]] = {}
@@ -456,9 +502,10 @@ class DealerMoments:
             cell[slot & 0xFFFF] = w
         if self._alike[0][1:]:
             suits = _class_means(suits, self._alike[0])
-        self.ranks = {key: {n: _outcome(cell) for n, cell in per_n.items()} for key, per_n in ranks.items()}
+        self.ranks = {_decode(code, 14): {n: _outcome(cell) for n, cell in per_n.items()}
+                      for code, per_n in by_ranks.ranks.items()}
         self.suits = {key: {n: _outcome(cell) for n, cell in per_n.items()} for key, per_n in suits.items()}
-        self.bound = bound
+        self.bound = {_decode(code, 14): per_n for code, per_n in by_ranks.bound.items()}
         self._counts = tuple(sorted(self.ranks[()]))  # every n the dealer can end with
 
     def _removal(self, h: int) -> dict[int, float]:
@@ -482,7 +529,7 @@ class DealerMoments:
         return sized.ante(sorted(by_rank.items()), sorted(by_card.items()), value)
 
 
-class _Sized:
+class _Sized(_Walk):
     """The tables as hands of one size h read them: each key's terms summed over n with weight
     c(h, n) (the Ante's mean and chance of not pushing are linear in the masses), made as hands
     first read them and found by an integer code (one digit per item, item + 1, base 14 for
@@ -494,6 +541,7 @@ class _Sized:
     in C and the Ante's rule stays in its one definition."""
 
     def __init__(self, moments: DealerMoments, h: int) -> None:
+        super().__init__(14)
         self.moments = moments
         self.order = moments.order
         self.removal = moments._removal(h)
@@ -509,9 +557,6 @@ class _Sized:
         self._equal_mean, self._equal_nonzero = array("d"), array("d")
         self._expose()
         self.by_ranks: dict[tuple, tuple[float, float, float]] = {}
-        self.item = array("q", [0]) * 64
-        self.copies = array("q", [0]) * 64
-        self.items = 0
         self.value = 0
         self.mean = self.nonzero = self.error = 0.0
 
@@ -525,45 +570,26 @@ class _Sized:
         got = self.by_ranks.get(ranks)
         if got is None:
             self.mean = self.nonzero = self.error = 0.0
-            self._load(by_rank)
-            self._walk(False, 0, 0, 0, 1.0, self.order + 1)  # rank keys, and the bound's of order + 1
+            self.base = 14  # rank keys, and the bound's of order + 1
+            self.load([(r, _signed(k, self.order + 1)) for r, k in by_rank])
+            self.walk(0, 0, 0, 1.0, self.order + 1)
             got = self.by_ranks[ranks] = (self.mean, self.nonzero, self.error)
         self.mean, self.nonzero, self.error = got
-        self._load(by_card)
-        self._walk(True, 0, 0, 0, 1.0, self.order)
+        self.base = 53
+        self.load([(c, _signed(k, self.order)) for c, k in by_card])
+        self.walk(0, 0, 0, 1.0, self.order)
         return self.mean, self.nonzero, self.error
 
-    def _load(self, parts: Sequence[tuple[int, int]]) -> None:
-        i = 0
-        for x, k in parts:
-            self.item[i] = x
-            self.copies[i] = k
-            i += 1
-        self.items = i
-
-    def _walk(self, cards: bool, start: int, code: int, size: int, coef: float, most: int) -> None:
-        """Read the key ``code`` (``size`` items, coefficient prod (-1)^t C(h_x, t)), then every
-        key that grows it from item ``start`` on by at most ``most`` items."""
-        self._read(cards, code, size, coef)
-        base = 53 if cards else 14
-        for p in range(start, self.items):
-            digit = self.item[p] + 1
-            k = self.copies[p]
-            c = coef
-            grown = code
-            t = 1
-            while t <= k and t <= most:
-                c = -c * (k - t + 1) / t
-                grown = grown * base + digit
-                self._walk(cards, p + 1, grown, size + t, c, most - t)
-                t += 1
-
-    def _read(self, cards: bool, code: int, size: int, coef: float) -> None:
+    def _visit(self, code: int, size: int, coef: float) -> None:
+        """Read the key ``code`` (``size`` items) with its coefficient prod (-1)^t C(h_x, t)."""
+        cards = self.base == 53
         if size > self.order:  # a rank key of the bound: c(h, n) E_S[C(k, order + 1); n]
             q = self.bound.get(code)
             if q is None:
-                per_n = self.moments.bound.get(_decode(code, 14), {})
-                q = self.bound[code] = sum(self.removal.get(n, 0.0) * w for n, w in per_n.items())
+                q = 0.0
+                for n, w in self.moments.bound.get(_decode(code, 14), {}).items():
+                    q += self.removal.get(n, 0.0) * w
+                self.bound[code] = q
             self.error += abs(coef) * q
             return
         sized = self.suits if cards else self.ranks
