@@ -98,27 +98,17 @@ cdef class _Sized(_Walk):
     cdef public dict by_ranks
     cdef public object _first
     cdef public object _size
-    cdef public object _top_mean
-    cdef public object _top_nonzero
     cdef public object _values
-    cdef public object _below_mean
-    cdef public object _below_nonzero
-    cdef public object _equal_mean
-    cdef public object _equal_nonzero
+    cdef public object _reads
     cdef public long long[:] first
     cdef public long long[:] size
     cdef public long long[:] values
-    cdef public double[:] top_mean
-    cdef public double[:] top_nonzero
-    cdef public double[:] below_mean
-    cdef public double[:] below_nonzero
-    cdef public double[:] equal_mean
-    cdef public double[:] equal_nonzero
+    cdef public double[:] reads
     cdef public long long value
     cdef public double mean
     cdef public double nonzero
     cdef public double error
 
     @cython.locals(cards=cython.bint, q=object, term=object, sized=dict, t=Py_ssize_t, first=Py_ssize_t,
-                   lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, value=cython.longlong)
+                   lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, value=cython.longlong, at=Py_ssize_t)
     cpdef void _visit(self, long long code, Py_ssize_t size, double coef)

@@ -61,6 +61,9 @@ BUST = -1
 ORDER = 3
 
 
+#: Above every poker value (8 categories of 12 bits): a term's last value, whose reads are those of
+#: a player above all its dealer values.
+_ABOVE_ALL = 1 << 15
 #: Copies of an item the walk's factors hold (``factor[STRIDE * p + t]``, t = 0 .. STRIDE - 1).
 _STRIDE = 12
 
@@ -536,9 +539,10 @@ class _Sized(_Walk):
     rank keys and 53 for card keys), from a walk of the hand's sub-multisets in C when compiled.
 
     A term is kept as what :meth:`DealerOutcome.ante` gives a player's value against it, by
-    where the value falls among the term's dealer values: below each of them, equal to each, or
-    above them all (flat arrays, ``first`` and ``size`` per term), so a read is a binary search
-    in C and the Ante's rule stays in its one definition."""
+    where the value falls among the term's dealer values: below each of them or equal to it,
+    four reads a value, and a last value above every poker value whose reads are the term's
+    above them all (flat arrays, a term's ``first`` value and their number), so a read is a
+    binary search in C and the Ante's rule stays in its one definition."""
 
     def __init__(self, moments: DealerMoments, h: int) -> None:
         super().__init__(14)
@@ -548,13 +552,9 @@ class _Sized(_Walk):
         self.ranks: dict[int, int] = {}  # code -> term (-1: no such key)
         self.suits: dict[int, int] = {}
         self.bound: dict[int, float] = {}
-        # per term: its first cell and number of cells, and the Ante above all its values
-        self._first, self._size = array("q"), array("q")
-        self._top_mean, self._top_nonzero = array("d"), array("d")
-        # per cell: a dealer value, the Ante of a player just below it and of one equal to it
-        self._values = array("q")
-        self._below_mean, self._below_nonzero = array("d"), array("d")
-        self._equal_mean, self._equal_nonzero = array("d"), array("d")
+        # per term: its first value and how many (the last one above every poker value); per
+        # value: the Ante's mean and chance of not pushing for a player just below it, then equal
+        self._first, self._size, self._values, self._reads = array("q"), array("q"), array("q"), array("d")
         self._expose()
         self.by_ranks: dict[tuple, tuple[float, float, float]] = {}
         self.value = 0
@@ -602,7 +602,7 @@ class _Sized(_Walk):
             return
         first = self.first[t]
         lo = 0
-        hi = self.size[t]
+        hi = self.size[t] - 1  # the last value is above the player's
         value = self.value
         while lo < hi:  # the first of the term's values at or above the player's
             mid = (lo + hi) >> 1
@@ -610,44 +610,26 @@ class _Sized(_Walk):
                 lo = mid + 1
             else:
                 hi = mid
-        if lo == self.size[t]:
-            self.mean += coef * self.top_mean[t]
-            self.nonzero += coef * self.top_nonzero[t]
-        elif self.values[first + lo] == value:
-            self.mean += coef * self.equal_mean[first + lo]
-            self.nonzero += coef * self.equal_nonzero[first + lo]
-        else:
-            self.mean += coef * self.below_mean[first + lo]
-            self.nonzero += coef * self.below_nonzero[first + lo]
+        at = 4 * (first + lo) + (2 if self.values[first + lo] == value else 0)
+        self.mean += coef * self.reads[at]
+        self.nonzero += coef * self.reads[at + 1]
 
     def _keep(self, term: DealerOutcome) -> int:
         """Store ``term`` read at every place a player's value can fall; returns its index."""
         self._hide()
         self._first.append(len(self._values))
-        self._size.append(len(term.values))
-        for v in term.values:
+        self._size.append(len(term.values) + 1)
+        for v in (*term.values, _ABOVE_ALL):
             self._values.append(v)
-            mean, nonzero = term.ante(v - 1)  # a value between this and the one before reads alike
-            self._below_mean.append(mean)
-            self._below_nonzero.append(nonzero)
-            mean, nonzero = term.ante(v)
-            self._equal_mean.append(mean)
-            self._equal_nonzero.append(nonzero)
-        mean, nonzero = term.ante(term.values[-1] + 1 if term.values else 0)
-        self._top_mean.append(mean)
-        self._top_nonzero.append(nonzero)
+            self._reads.extend(term.ante(v - 1))  # any value between this and the one before alike
+            self._reads.extend(term.ante(v))
         self._expose()
         return len(self._first) - 1
 
     def _hide(self) -> None:
         """Release the compiled views of the arrays (an array with a view cannot grow)."""
-        self.first = self.size = self.values = None
-        self.top_mean = self.top_nonzero = None
-        self.below_mean = self.below_nonzero = self.equal_mean = self.equal_nonzero = None
+        self.first = self.size = self.values = self.reads = None
 
     def _expose(self) -> None:
-        self.first, self.size, self.values = self._first, self._size, self._values
-        self.top_mean, self.top_nonzero = self._top_mean, self._top_nonzero
-        self.below_mean, self.below_nonzero = self._below_mean, self._below_nonzero
-        self.equal_mean, self.equal_nonzero = self._equal_mean, self._equal_nonzero
+        self.first, self.size, self.values, self.reads = self._first, self._size, self._values, self._reads
 
