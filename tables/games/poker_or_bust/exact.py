@@ -179,8 +179,8 @@ class Solver:
         tables = ""
         if need > TABLES_FROM:
             # Many passes: the dealer's tables for the upcard cost less (one enumeration of his
-            # suit draws, quicker than a single pass, then about a millisecond a stand, each
-            # within the bound it reports).
+            # suit draws, quicker than a single pass, then microseconds a stand, each within the
+            # bound it reports).
             build = build_size(self.shoe, self.upcard)
             if build <= MAX_TABLE_BUILD:
                 self._use_tables = True
