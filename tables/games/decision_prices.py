@@ -6,7 +6,7 @@ Each entry takes a parsed round and the game's rules and gives a
 hit, stand, double, split, insurance and even money against the optimal composition-dependent
 play of the 21 bet's exact edge, and Ante Up 21 its fold decision too. Poker or Bust's draws are
 priced one at a time (``gamemath decision``: at six decks from the dealer's tables for the
-upcard, built in 1 s with a King up to 84 s with an Ace, then microseconds a stand; a decision
+upcard, built in 2 s with a King up to 106 s with an Ace, then microseconds a stand; a decision
 whose own tree holds more than 1,000,000 player hands, as from three cards at 12 or less, is
 ``poker_or_bust.exact.TooLarge``) but not per round. Hold'em Blackjack is player against
 player: the house has no stake in a decision.

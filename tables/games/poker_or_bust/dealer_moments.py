@@ -37,7 +37,7 @@ Speed: the build walks the suit draws by a C recursion over flat arrays and adds
 draw to an open-addressing table of C numbers (:class:`_SuitDraws`, :class:`_Cells`), and a
 hand's terms are read by integer codes (:class:`_Sized`); the build's rank table, its suit
 draws and a hand's reads enumerate sub-multisets by the one walk, :class:`_Walk`:
-an Ace up at six decks builds in about 80 s, a King in about 1 s, and a hand is read in
+an Ace up at six decks builds in about 106 s, a King in about 2 s, and a hand is read in
 microseconds.
 
 Values are floats summed from exact rational weights (error a few units of the last place); the

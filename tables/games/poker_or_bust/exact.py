@@ -26,7 +26,7 @@ minutes (the README's Poker or Bust section gives the measurements). A single de
 priced against the shoe the rules give when its subtree fits the budget (``check_size``
 refuses before any dealer pass, naming the limit); where its stands are too many for a pass
 each, from the dealer's tables for the upcard (:mod:`.dealer_moments`: 1 s to build with a
-King up at six decks, 84 s with an Ace), each value then within the ``precision`` reported
+King up at six decks, 106 s with an Ace), each value then within the ``precision`` reported
 beside it.
 """
 
@@ -57,8 +57,8 @@ MAX_WORK = 20_000_000
 #: At this total or less a card cannot bust the player (the largest counts 10).
 DRAW_ALWAYS_TO = BUST_ABOVE - 10
 #: Suit draws the dealer's tables of one upcard (:mod:`.dealer_moments`, :func:`.build_size`) may
-#: cover: an Ace up at six decks (272 million) builds in 84 s compiled, a 7 (13.2 million) in 4.8 s,
-#: a ten-value (2.3 million) in 1.3 s, each faster than one exact dealer pass with that upcard.
+#: cover: an Ace up at six decks (272 million) builds in 106 s compiled, a 7 (13.2 million) in 6.3 s,
+#: a ten-value (2.3 million) in 1.8 s, each faster than one exact dealer pass with that upcard.
 MAX_TABLE_BUILD = 300_000_000
 #: Dealer rank multisets the passes of a solve visit at least before the tables are weighed.
 TABLES_FROM = 500_000
