@@ -109,6 +109,15 @@ cdef class _Sized(_Walk):
     cdef public double nonzero
     cdef public double error
 
-    @cython.locals(cards=cython.bint, q=object, term=object, sized=dict, t=Py_ssize_t, first=Py_ssize_t,
-                   lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, value=cython.longlong, at=Py_ssize_t)
+    cdef public int[:] index
+
+    @cython.locals(cards=cython.bint, q=object, term=object, sized=dict)
     cpdef void _visit(self, long long code, Py_ssize_t size, double coef)
+
+    @cython.locals(first=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, value=cython.longlong,
+                   at=Py_ssize_t)
+    cdef void _read(self, Py_ssize_t t, double coef)
+
+    @cython.locals(index=cython.int[:], i=Py_ssize_t, j=Py_ssize_t, k=Py_ssize_t, a=Py_ssize_t,
+                   b=Py_ssize_t, ha=cython.double, hb=cython.double, two_a=cython.double)
+    cpdef void card_part(self, long long[:] cards, long long[:] copies, Py_ssize_t d, long long value)

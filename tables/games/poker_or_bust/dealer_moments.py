@@ -228,6 +228,12 @@ def build_size(shoe: Sequence[int], upcard: int) -> int:
 #: Copies of a card a key may name (``DealerMoments`` order): a key is the sorted card
 #: multiset written in base 53, (card + 1) per digit, so it fits 64 bits up to ten cards.
 MOST_SHARED = 10
+#: Where the dense index of card keys of at most three cards (:meth:`_Sized.dense`) puts a
+#: key: three cards a <= b <= c at a * 2704 + b * 52 + c, two at _PAIRS + a * 52 + b, one at
+#: _SINGLES + a, none at _EMPTY.
+_PAIRS = 52 * 52 * 52
+_SINGLES = _PAIRS + 52 * 52
+_EMPTY = _SINGLES + 52
 #: A suit's rank counts packed two bits a rank (0 to 3 copies: a fourth adds nothing to
 #: three of one suit): what the suited value of that suit's cards reads.
 _RANK_BITS = 2
@@ -516,6 +522,17 @@ class DealerMoments:
         ns = self._counts
         return {n: _fall(self.size, n) / _fall(self.size - h, n) if self.size - h >= n else 0.0 for n in ns}
 
+    def sized(self, h: int, order: int | None = None) -> _Sized:
+        """The tables as hands of ``h`` cards read them (:meth:`_Sized.ante`), to ``order``
+        shared cards (the tables' by default; fewer read fewer terms, within a larger bound)."""
+        order = self.order if order is None else order
+        if order > self.order:
+            raise ValueError(f"the tables keep {self.order} shared cards, not {order}")
+        sized = self._sized.get((h, order))
+        if sized is None:
+            sized = self._sized[(h, order)] = _Sized(self, h, order)
+        return sized
+
     def ante(self, hand: Sequence[int], value: int) -> tuple[float, float, float]:
         """(mean Ante net, P(not a push), error bound of each) for a player standing with
         ``hand`` (card indices, none of them the upcard's physical card) at poker ``value``."""
@@ -525,11 +542,7 @@ class DealerMoments:
         by_rank: dict[int, int] = {}
         for c, k in by_card.items():
             by_rank[c >> 2] = by_rank.get(c >> 2, 0) + k
-        h = len(hand)
-        sized = self._sized.get(h)
-        if sized is None:
-            sized = self._sized[h] = _Sized(self, h)
-        return sized.ante(sorted(by_rank.items()), sorted(by_card.items()), value)
+        return self.sized(len(hand)).ante(sorted(by_rank.items()), sorted(by_card.items()), value)
 
 
 class _Sized(_Walk):
@@ -544,10 +557,11 @@ class _Sized(_Walk):
     above them all (flat arrays, a term's ``first`` value and their number), so a read is a
     binary search in C and the Ante's rule stays in its one definition."""
 
-    def __init__(self, moments: DealerMoments, h: int) -> None:
+    def __init__(self, moments: DealerMoments, h: int, order: int) -> None:
         super().__init__(14)
         self.moments = moments
-        self.order = moments.order
+        # read to this order (at most the tables'): fewer terms, a larger bound
+        self.order = order
         self.removal = moments._removal(h)
         self.ranks: dict[int, int] = {}  # code -> term (-1: no such key)
         self.suits: dict[int, int] = {}
@@ -559,22 +573,29 @@ class _Sized(_Walk):
         self.by_ranks: dict[tuple, tuple[float, float, float]] = {}
         self.value = 0
         self.mean = self.nonzero = self.error = 0.0
+        self.index = array("i")  # the dense index of card keys, once made
 
-    def ante(self, by_rank: Sequence[tuple[int, int]], by_card: Sequence[tuple[int, int]],
-             value: int) -> tuple[float, float, float]:
-        """:meth:`DealerMoments.ante` of a hand of h cards, given as (rank, copies) and (card,
-        copies), each increasing."""
-        self.value = value
-        # the rank keys and the bound read the ranks only: hands that differ in suits share them
+    def rank_part(self, by_rank: Sequence[tuple[int, int]], value: int) -> tuple[float, float, float]:
+        """The rank keys' share of :meth:`ante` (mean, chance of not pushing) and the error
+        bound, for a hand of these (rank, copies) at ``value``: hands that differ only in suits
+        share it."""
         ranks = (tuple(by_rank), value)
         got = self.by_ranks.get(ranks)
         if got is None:
+            self.value = value
             self.mean = self.nonzero = self.error = 0.0
             self.base = 14  # rank keys, and the bound's of order + 1
             self.load([(r, _signed(k, self.order + 1)) for r, k in by_rank])
             self.walk(0, 0, 0, 1.0, self.order + 1)
             got = self.by_ranks[ranks] = (self.mean, self.nonzero, self.error)
-        self.mean, self.nonzero, self.error = got
+        return got
+
+    def ante(self, by_rank: Sequence[tuple[int, int]], by_card: Sequence[tuple[int, int]],
+             value: int) -> tuple[float, float, float]:
+        """:meth:`DealerMoments.ante` of a hand of h cards, given as (rank, copies) and (card,
+        copies), each increasing."""
+        self.mean, self.nonzero, self.error = self.rank_part(by_rank, value)
+        self.value = value
         self.base = 53
         self.load([(c, _signed(k, self.order)) for c, k in by_card])
         self.walk(0, 0, 0, 1.0, self.order)
@@ -587,7 +608,12 @@ class _Sized(_Walk):
             q = self.bound.get(code)
             if q is None:
                 q = 0.0
-                for n, w in self.moments.bound.get(_decode(code, 14), {}).items():
+                key = _decode(code, 14)
+                if self.order == self.moments.order:
+                    per_n = self.moments.bound.get(key, {})
+                else:  # the rank key's moments over every outcome, kept in the rank table
+                    per_n = {n: t.bust + t.standing for n, t in self.moments.ranks.get(key, {}).items()}
+                for n, w in per_n.items():
                     q += self.removal.get(n, 0.0) * w
                 self.bound[code] = q
             self.error += abs(coef) * q
@@ -597,7 +623,11 @@ class _Sized(_Walk):
         if term is None:
             per_n = (self.moments.suits if cards else self.moments.ranks).get(_decode(code, 53 if cards else 14))
             term = sized[code] = -1 if per_n is None else self._keep(_weighted(per_n, self.removal))
-        t = term
+        self._read(term, coef)
+
+    def _read(self, t: int, coef: float) -> None:
+        """Add term ``t`` read at the player's value, times ``coef``, to the mean and the chance
+        of not pushing (a term below 0: no such key)."""
         if t < 0:
             return
         first = self.first[t]
@@ -613,6 +643,61 @@ class _Sized(_Walk):
         at = 4 * (first + lo) + (2 if self.values[first + lo] == value else 0)
         self.mean += coef * self.reads[at]
         self.nonzero += coef * self.reads[at + 1]
+
+    def dense(self) -> None:
+        """Index every card key of at most three cards by its cards (``index``, -1 where the
+        tables have no such key), each key's term made now: a hand's card keys are then read
+        by :meth:`card_part` without hashing. Only for reads of order 3 or less."""
+        if len(self.index) or self.order > 3:
+            return
+        index = array("i", [-1]) * (_EMPTY + 1)
+        for key, per_n in self.moments.suits.items():
+            if len(key) > self.order:
+                continue
+            a = key[0] if key else 0
+            if len(key) == 3:
+                at = a * 2704 + key[1] * 52 + key[2]
+            elif len(key) == 2:
+                at = _PAIRS + a * 52 + key[1]
+            elif len(key) == 1:
+                at = _SINGLES + a
+            else:
+                at = _EMPTY
+            index[at] = self._keep(_weighted(per_n, self.removal))
+        self.index = index
+
+    def card_part(self, cards, copies, d: int, value: int) -> None:
+        """Set ``mean`` and ``nonzero`` to the card keys' share of :meth:`ante` for a hand of
+        ``d`` distinct cards, ``cards`` (increasing) of ``copies[i]`` copies each, at
+        ``value``: the sub-multisets of at most three cards, with their signs and binomials
+        (-1)^|t| prod C(h_x, t_x), read through :meth:`dense`'s index."""
+        index = self.index
+        self.value = value
+        self.mean = self.nonzero = 0.0
+        self._read(index[_EMPTY], 1.0)
+        for i in range(d):
+            a = cards[i]
+            ha = copies[i]
+            two_a = ha * (ha - 1) * 0.5
+            self._read(index[_SINGLES + a], -ha)
+            if self.order < 2:
+                continue
+            if ha >= 2:
+                self._read(index[_PAIRS + a * 53], two_a)
+                if ha >= 3:
+                    self._read(index[a * 2757], -two_a * (ha - 2) / 3.0)
+            for j in range(i + 1, d):
+                b = cards[j]
+                hb = copies[j]
+                self._read(index[_PAIRS + a * 52 + b], ha * hb)
+                if ha >= 2:
+                    self._read(index[a * 2756 + b], -two_a * hb)
+                if hb >= 2:
+                    self._read(index[a * 2704 + b * 53], -ha * hb * (hb - 1) * 0.5)
+                if self.order < 3:
+                    continue
+                for k in range(j + 1, d):
+                    self._read(index[a * 2704 + b * 52 + cards[k]], -ha * hb * copies[k])
 
     def _keep(self, term: DealerOutcome) -> int:
         """Store ``term`` read at every place a player's value can fall; returns its index."""

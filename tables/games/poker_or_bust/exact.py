@@ -33,8 +33,10 @@ beside it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
+from multiprocessing import get_context
 
 from ..vocabulary.base import Errors
 from ..vocabulary.cards import BJ_POINTS, CardError, parse_card
@@ -43,6 +45,7 @@ from . import three_card_poker as tcp
 from .dealer import DealerOutcome, TooLarge, dealer_outcome, finals
 from .dealer_moments import DealerMoments, build_size
 from .game import BUST_ABOVE, ODDS_MIN_PAIR, odds_lines
+from .player_levels import FLOAT_ERROR, LevelSolver, stands
 
 DRAW = "draw"
 STAND = "stand"
@@ -62,8 +65,6 @@ DRAW_ALWAYS_TO = BUST_ABOVE - 10
 MAX_TABLE_BUILD = 300_000_000
 #: Dealer rank multisets the passes of a solve visit at least before the tables are weighed.
 TABLES_FROM = 500_000
-#: What float sums of exact probabilities are held to (a few units of the last place, summed).
-FLOAT_ERROR = 1e-12
 
 
 def full_shoe(decks: int) -> tuple[int, ...]:
@@ -259,7 +260,7 @@ class Solver:
         else:
             s = self.stand(hand)
             d = self.draw(hand) if can_draw else None
-            got = (STAND, s, d) if d is None or s.total >= d.total else (DRAW, d, s)
+            got = (STAND, s, d) if d is None or stands(s.total, d.total) else (DRAW, d, s)
             if d is not None and s.error + d.error:
                 # the better of two values each within its bound is within the larger bound
                 got[1].error = max(s.error, d.error)
@@ -353,6 +354,72 @@ def optimal_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], **kw) -> 
             starts.append((u, hand, w, action, m.total))
             if action == DRAW:
                 draws += w
+    return _figures(total, draws) | {"starts": starts}
+
+
+def upcard_classes(shoe: Sequence[int]) -> list[tuple[int, float]]:
+    """(upcard, its chance) for the upcards to solve: one card per rank with the chance of the
+    rank where every suit has as many cards of it (a whole shoe: relabelling the suits maps one
+    upcard's game onto another's), every card of the shoe otherwise."""
+    size = sum(shoe)
+    out = []
+    for r in range(13):
+        counts = shoe[4 * r: 4 * r + 4]
+        if len(set(counts)) == 1:
+            if counts[0]:
+                out.append((4 * r, 4 * counts[0] / size))
+        else:
+            out.extend((4 * r + s, n / size) for s, n in enumerate(counts) if n)
+    return out
+
+
+def level_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], *, order: int | None = None,
+               read_order=None, upcards: Sequence[tuple[int, float]] | None = None, relabel: bool = True,
+               jobs: int = 1, progress=None) -> dict:
+    """:func:`optimal_edge`'s figures (without ``starts``) solved a card count at a time
+    (:mod:`.player_levels`), each stand read from the dealer's tables of its upcard
+    (``order`` shared cards kept, :data:`.dealer_moments.ORDER` by default; ``read_order(n)``
+    for an n-card stand): ``error`` bounds the distance of the expected Ante from the exact.
+    ``upcards`` (default :func:`upcard_classes`) are solved by ``jobs`` processes (forked: not
+    from a daemonic process such as a Celery worker's), the lowest first (their dealer's
+    tables take longest); one process tells ``progress(upcard, n, hands)`` each card count done."""
+    units = odds_units(paytable)
+    monotone = better_never_pays_less(units)
+    todo = list(upcard_classes(shoe) if upcards is None else upcards)
+    work = [(tuple(shoe), u, units, monotone, order, read_order, relabel) for u, _pu in todo]
+    if jobs > 1 and len(work) > 1:
+        with ProcessPoolExecutor(min(jobs, len(work)), mp_context=get_context("fork")) as pool:
+            solved = list(pool.map(_solve_upcard, work))
+    else:
+        solved = [_solve_upcard(w, progress) for w in work]
+    total = [0.0] * 6
+    draws = 0.0
+    hands = 0
+    for (_u, pu), got in zip(todo, solved, strict=True):
+        for m in range(6):
+            total[m] += pu * got["moments"][m]
+        draws += pu * got["draw_on_three"]
+        hands += got["hands"]
+    return _figures(Moments(*total), draws) | {"hands": hands}
+
+
+def _solve_upcard(work: tuple, progress=None) -> dict:
+    shoe, u, units, monotone, order, read_order, relabel = work
+    s = LevelSolver(shoe, u, _OddsNet(units), monotone=monotone, order=order, read_order=read_order, relabel=relabel)
+    return s.solve(None if progress is None else lambda n, hands: progress(u, n, hands))
+
+
+class _OddsNet:
+    """The Odds net of a poker value under one table (:func:`odds_net`), as a callable."""
+
+    def __init__(self, units: Sequence[float]) -> None:
+        self.units = tuple(units)
+
+    def __call__(self, value: int) -> float:
+        return odds_net(value, self.units)
+
+
+def _figures(total: Moments, draws: float) -> dict:
     var_a = total.ante2 - total.ante ** 2
     var_o = total.odds2 - total.odds ** 2
     return {
@@ -364,7 +431,6 @@ def optimal_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], **kw) -> 
             - ((total.ante + total.odds) / 2) ** 2,
         },
         "draw_on_three": draws,
-        "starts": starts,
         # at most this far from the exact expected Ante: 0 unless the dealer's tables priced stands
         "error": total.error,
     }
