@@ -22,23 +22,25 @@ class NotExact(ValueError):
 
 #: game -> edge(rules) -> {wager: {...}}. Ante Up 21's ANTE/BET and Blackjack Tie's bonuses ride
 #: on the 21 bet's optimal play (RULINGS.md), so their games join the 21 bet's entries.
-EDGE: dict[str, Callable[[object], dict[str, dict]]] = {
-    ANTE_UP_21: lambda rules: {**strategy_math.edge_wagers(rules), **ante_up_math.edge_wagers(rules)},
-    UPCARD_LUCK_21: lambda rules: strategy_math.edge_wagers(rules),
-    BLACKJACK_TIE: lambda rules: {**strategy_math.edge_wagers(rules), **tie_math.edge_wagers(rules)},
+#: Options (``long_solve``, ``jobs``, ``progress``) reach the games whose solve can take hours.
+EDGE: dict[str, Callable[..., dict[str, dict]]] = {
+    ANTE_UP_21: lambda rules, **_: {**strategy_math.edge_wagers(rules), **ante_up_math.edge_wagers(rules)},
+    UPCARD_LUCK_21: lambda rules, **_: strategy_math.edge_wagers(rules),
+    BLACKJACK_TIE: lambda rules, **_: {**strategy_math.edge_wagers(rules), **tie_math.edge_wagers(rules)},
     POKER_OR_BUST: poker_or_bust_exact.edge_wagers,
 }
 
 
-def wager_edges(game: str, rules) -> dict[str, dict]:
+def wager_edges(game: str, rules, **options) -> dict[str, dict]:
     """The exact edge of every wager ``game`` deals under ``rules`` (a rules object).
 
-    Raises :class:`NotExact` for a game with no exact math or a shoe too large to enumerate.
+    Raises :class:`NotExact` for a game with no exact math or a shoe too large to enumerate
+    (Poker or Bust's whole decks unless ``long_solve=True``: hours of CPU, ``jobs`` processes).
     """
     edge = EDGE.get(game)
     if edge is None:
         raise NotExact(f"{game}: the house risks nothing at this game (rake), or it has no exact math")
     try:
-        return edge(rules)
+        return edge(rules, **options)
     except poker_or_bust_exact.TooLarge as exc:
         raise NotExact(str(exc)) from exc

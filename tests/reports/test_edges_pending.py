@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 DAY = date(2026, 7, 1)
 
 
-def _fake_edges(game, rules):
+def _fake_edges(game, rules, **_):
     """Figures of the right shape for every wager the report meets (the real ones: test_exact_odds)."""
     if game == "poker_or_bust":
         raise NotExact("the shoe is too large for exact enumeration")

@@ -65,7 +65,7 @@ def test_the_task_prices_a_new_version_and_theo_reads_it():
 def test_a_version_with_the_same_settings_copies_the_figures(monkeypatch):
     calls = []
 
-    def fake_edges(game, rules):
+    def fake_edges(game, rules, **_):
         calls.append(game)
         fig = {"house_edge": 0.0042, "variance": 1.3, "method": "exact", "strategy": "test strategy"}
         return {W21: fig, INSURANCE: {**fig, "house_edge": 0.07}}
@@ -84,7 +84,7 @@ def test_a_version_with_the_same_settings_copies_the_figures(monkeypatch):
 
 
 def test_a_game_beyond_exact_enumeration_keeps_its_assumed_figure_and_says_why(monkeypatch):
-    def too_large(game, rules):
+    def too_large(game, rules, **_):
         raise NotExact("the shoe is too large for exact enumeration")
 
     monkeypatch.setattr(odds, "wager_edges", too_large)
@@ -97,8 +97,38 @@ def test_a_game_beyond_exact_enumeration_keeps_its_assumed_figure_and_says_why(m
     assert got.basis == "assumption" and not got.note.startswith(PENDING)
 
 
-def test_poker_or_bust_six_decks_is_refused_as_not_exact_by_the_engine():
-    with pytest.raises(NotExact, match="too large"):
+def test_the_long_solve_prices_a_version_the_task_left_without_figures_once(monkeypatch):
+    from django.core.management import call_command
+
+    calls = []
+
+    def engine(game, rules, long_solve=False, jobs=1, **_):
+        calls.append((long_solve, jobs))
+        if not long_solve:
+            raise NotExact("12 CPU-hours: `manage.py price_rulesets --long` solves it")
+        return {"ante": {"house_edge": 0.0123, "variance": 0.98, "method": "exact", "strategy": "optimal"},
+                "odds": {"house_edge": 0.0456, "variance": 1.7, "method": "exact", "strategy": "optimal"}}
+
+    monkeypatch.setattr(odds, "wager_edges", engine)
+    version = _version(POKER_OR_BUST, {})
+    assert tasks.wager_odds_compute() == 1  # the beat task: the reason, no figures
+    assert OddsBook().odds(version, "ante").basis == "assumption"
+    out = io.StringIO()
+    call_command("price_rulesets", "--long", "--jobs", "2", stdout=out)
+    assert "computed by the engine" in out.getvalue()
+    assert calls == [(False, 1), (True, 2)]
+    book = OddsBook()
+    assert book.odds(version, "ante").basis == EXACT and book.odds(version, "ante").house_edge == Decimal("0.0123")
+    assert book.odds(version, "odds").house_edge == Decimal("0.0456")
+    # priced now: neither the task nor another long run solves it again
+    assert tasks.wager_odds_compute() == 0
+    call_command("price_rulesets", "--long", stdout=io.StringIO())
+    assert len(calls) == 2
+
+
+def test_poker_or_bust_six_decks_is_left_to_the_long_solve_by_the_background_task():
+    # 12.3 billion hands to solve, hours of CPU: the beat task names the count and the command
+    with pytest.raises(NotExact, match=r"12,331,667,818 player hands to solve.*CPU-hours.*--long"):
         wager_edges(POKER_OR_BUST, GAMES[POKER_OR_BUST].default_rules())
 
 
@@ -112,7 +142,7 @@ def test_the_command_prices_what_is_unpriced_and_names_a_wrong_version(monkeypat
     from django.core.management import call_command
     from django.core.management.base import CommandError
 
-    monkeypatch.setattr(odds, "wager_edges", lambda game, rules: {
+    monkeypatch.setattr(odds, "wager_edges", lambda game, rules, **_: {
         W21: {"house_edge": 0.005, "variance": 1.3, "method": "exact", "strategy": "test strategy"}})
     version = _version(UPCARD_LUCK_21, S17)
     out = io.StringIO()
@@ -137,7 +167,7 @@ def test_two_workers_pricing_one_version_at_once_store_it_once(monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("row locks: PostgreSQL")
 
-    def slow_edges(game, rules):
+    def slow_edges(game, rules, **_):
         import time
 
         time.sleep(0.3)  # both are computing when the first stores

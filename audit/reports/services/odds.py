@@ -53,11 +53,11 @@ def _twin(version: RulesetVersion) -> RulesetVersion | None:
     return None
 
 
-def _rows_from_engine(version: RulesetVersion) -> tuple[list[WagerOddsCache], str]:
+def _rows_from_engine(version: RulesetVersion, **options) -> tuple[list[WagerOddsCache], str]:
     rules = GAMES[version.game].rules_from_dict(version.config)
     started = time.process_time()
     try:
-        edges = wager_edges(version.game, rules)
+        edges = wager_edges(version.game, rules, **options)
     except NotExact as exc:
         return [], f"no exact figures: {exc}"
     rows = [
@@ -69,8 +69,19 @@ def _rows_from_engine(version: RulesetVersion) -> tuple[list[WagerOddsCache], st
     return rows, f"computed by the engine {ENGINE_VERSION} in {time.process_time() - started:.1f} s of CPU"
 
 
-def wager_odds_compute(*, version: RulesetVersion) -> str:
+def _left_without(version: RulesetVersion) -> bool:
+    """Whether ``version`` was marked priced with no exact figure of its own (the engine named
+    why: Poker or Bust's long solve, for one)."""
+    return not WagerOddsCache.objects.filter(ruleset_version=version, basis=EXACT).exclude(
+        wager__in=("", ALL_PRICED)).exists()
+
+
+def wager_odds_compute(*, version: RulesetVersion, long_solve: bool = False, jobs: int = 1) -> str:
     """Store every exact figure of ``version`` (once: a version already priced is left as is).
+
+    ``long_solve`` (``price_rulesets --long``) also solves what takes hours (Poker or Bust's
+    whole decks, ``jobs`` processes), for a version left without figures, in this process: the
+    background task never does (its time limit is minutes).
 
     The engine computes outside any transaction (on SQLite a transaction holds the writer's
     lock, on PostgreSQL a minute-long transaction holds back vacuum); the rows are then written
@@ -81,19 +92,27 @@ def wager_odds_compute(*, version: RulesetVersion) -> str:
     """
     if version.game not in PRICED_GAMES:
         return "no house wager to price"
-    if WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists():
+    marked = WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists()
+    again = long_solve and marked and _left_without(version)
+    if marked and not again:
         return "already priced"
     twin = _twin(version)
+    if twin is not None and again and _left_without(twin):
+        twin = None
     if twin is not None:
         rows = [WagerOddsCache(ruleset_version=version, wager=r.wager, basis=r.basis, house_edge=r.house_edge,
                                variance=r.variance, engine_version=r.engine_version, method=r.method)
                 for r in WagerOddsCache.objects.filter(ruleset_version=twin).exclude(wager__in=("", ALL_PRICED))]
         how = f"copied from ruleset version {twin.pk}, whose settings are the same"
     else:
-        rows, how = _rows_from_engine(version)
+        rows, how = _rows_from_engine(version, long_solve=long_solve, jobs=jobs)
     with transaction.atomic():
         RulesetVersion.objects.select_for_update(no_key=True).filter(pk=version.pk).first()
-        if WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists():
+        if again:
+            if not rows:
+                return how
+            WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).delete()
+        elif WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists():
             return "already priced"
         # The engine's figures replace the side bets' first-use rows of the same wagers: one source.
         WagerOddsCache.objects.filter(ruleset_version=version, wager__in=[r.wager for r in rows]).delete()

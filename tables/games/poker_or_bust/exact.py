@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from multiprocessing import get_context
 
 from ..vocabulary.base import Errors
@@ -65,6 +66,12 @@ DRAW_ALWAYS_TO = BUST_ABOVE - 10
 MAX_TABLE_BUILD = 300_000_000
 #: Dealer rank multisets the passes of a solve visit at least before the tables are weighed.
 TABLES_FROM = 500_000
+#: Hands (card multisets, :func:`level_hands`) a whole-game solve may store without ``long_solve``:
+#: about the most a background task does in its time limit.
+LEVEL_BUDGET = 40_000_000
+#: CPU seconds a stored hand costs the whole-game solve: 723 s for the 0.95 billion of a King up
+#: at six decks (163 million priced, one per relabelling), 2026-11-30, the 2-core build machine.
+SECONDS_A_HAND = 0.76e-6
 
 
 def full_shoe(decks: int) -> tuple[int, ...]:
@@ -382,7 +389,8 @@ def level_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], *, order: i
     for an n-card stand): ``error`` bounds the distance of the expected Ante from the exact.
     ``upcards`` (default :func:`upcard_classes`) are solved by ``jobs`` processes (forked: not
     from a daemonic process such as a Celery worker's), the lowest first (their dealer's
-    tables take longest); one process tells ``progress(upcard, n, hands)`` each card count done."""
+    tables take longest); one process tells ``progress(upcard, n, hands, error)`` each card count
+    done (:meth:`.LevelSolver.solve`)."""
     units = odds_units(paytable)
     monotone = better_never_pays_less(units)
     todo = list(upcard_classes(shoe) if upcards is None else upcards)
@@ -406,7 +414,7 @@ def level_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], *, order: i
 def _solve_upcard(work: tuple, progress=None) -> dict:
     shoe, u, units, monotone, order, read_order, relabel = work
     s = LevelSolver(shoe, u, _OddsNet(units), monotone=monotone, order=order, read_order=read_order, relabel=relabel)
-    return s.solve(None if progress is None else lambda n, hands: progress(u, n, hands))
+    return s.solve(None if progress is None else lambda n, hands, error: progress(u, n, hands, error))
 
 
 class _OddsNet:
@@ -477,14 +485,47 @@ def decision_json(rules, hand: str, upcard: str, *, after_split: bool = False) -
             "precision": got["precision"]}
 
 
-def edge_wagers(rules) -> dict[str, dict]:
+@lru_cache(maxsize=16)
+def level_hands(shoe: tuple[int, ...]) -> int:
+    """The card multisets :func:`level_edge` stores for ``shoe`` over its upcards (before
+    relabelling), counted in seconds: 198 million at one deck, 12.3 billion at six."""
+    size = 0
+    for u, _pu in upcard_classes(shoe):
+        size += LevelSolver(tuple(shoe), u, _OddsNet(()), monotone=True, tables=_NO_TABLES).hands_to_solve()
+    return size
+
+
+class _NoTables:
+    """Stands in for the dealer's tables where only the player's hands are counted."""
+
+    order = 0
+
+
+_NO_TABLES = _NoTables()
+
+
+def edge_wagers(rules, *, long_solve: bool = False, jobs: int = 1, progress=None) -> dict[str, dict]:
     """The ``gamemath edge`` entries of Ante and Odds under the optimal strategy, on the
-    ruleset's shoe (:func:`optimal_edge`). The game has no side bet."""
-    got = optimal_edge(full_shoe(rules.decks), rules.odds_paytable)
+    ruleset's shoe (:func:`level_edge`). The game has no side bet.
+
+    Every shoe of whole decks is beyond :data:`LEVEL_BUDGET` (one deck holds 198 million hands to
+    solve, six decks 12.3 billion: hours of CPU): :class:`TooLarge` names the count and the time
+    unless ``long_solve`` (the ``--long`` of ``gamemath edge`` and ``price_rulesets``), which
+    solves it with ``jobs`` processes."""
+    shoe = full_shoe(rules.decks)
+    hands = level_hands(tuple(shoe))
+    if not long_solve and hands > LEVEL_BUDGET:
+        raise TooLarge(
+            f"{hands:,} player hands to solve (the card multisets at 22 to 31 over the upcards), about "
+            f"{hands * SECONDS_A_HAND / 3600:.1f} CPU-hours: longer than a background task may run; "
+            "`manage.py price_rulesets --long` or `gamemath edge --long` solves it"
+        )
+    got = level_edge(shoe, rules.odds_paytable, jobs=jobs, progress=progress)
     common = {
         "decks": rules.decks,
         "odds_paytable": {k: str(v) for k, v in rules.odds_paytable.items()},
         "draw_on_three": got["draw_on_three"],
+        "hands_priced": got["hands"],
         "precision": (
             "float sums of exact probabilities, error < 1e-12" if got["error"] <= FLOAT_ERROR else
             f"within {got['error']:.2g} of the exact figure (the dealer's tables' bound, over every hand stood)"
