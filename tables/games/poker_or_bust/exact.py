@@ -19,10 +19,12 @@ drawn from that rank's cards left (a pass over the ranks, memoised per solve by 
 left of those ranks). Values are floats summed from exact rational probabilities: the error
 is a few units of the last place (< 1e-12).
 
-Cost: the number of distinct player hands grows steeply with the shoe, so the whole-game
-figure is for shoes of a few dozen cards (the tests' short shoes); a six-deck shoe's player
-hands number in the hundreds of millions, and a six-deck dealer pass takes seconds to
-minutes (the README's Poker or Bust section gives the measurements). A single decision is
+Cost: the number of distinct player hands grows steeply with the shoe, so the recursion's
+whole-game figure (:func:`optimal_edge`) is for shoes of a few dozen cards (the tests' short
+shoes); a whole shoe's game is solved a card count at a time by :func:`level_edge`
+(:mod:`.player_levels`: 12.3 billion hands at six decks, about 2.6 CPU-hours, so
+:func:`edge_wagers` leaves it to ``--long`` callers; the README's Poker or Bust section gives
+the measurements). A single decision is
 priced against the shoe the rules give when its subtree fits the budget (``check_size``
 refuses before any dealer pass, naming the limit); where its stands are too many for a pass
 each, from the dealer's tables for the upcard (:mod:`.dealer_moments`: 1 s to build with a
