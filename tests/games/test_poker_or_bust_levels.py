@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.games.poker_or_bust import exact as ex
+from tables.games.poker_or_bust import player_levels as pl
 from tables.games.poker_or_bust.dealer_moments import MOST_SHARED, DealerMoments
 from tables.games.vocabulary.cards import make_card
 from tests.examples import examples
@@ -125,3 +126,20 @@ def test_the_whole_game_read_to_fewer_shared_cards_is_within_the_bound_it_report
     # total (Ante + Odds), not each wager, where a decision could turn on the truncation
     total = got["combined"]["house_edge"] - want["combined"]["house_edge"]
     assert 0 < abs(2 * total) <= got["error"] + 1e-12
+
+
+def test_a_watched_hand_is_worth_what_the_recursion_gives_it():
+    # The levels keep no hand once its count is passed; a watched one is kept with its decision.
+    shoe = shoe_of(ALIKE)
+    upcard = make_card(10, 0)
+    hands = [(make_card(12, 1), make_card(10, 2), make_card(2, 3)), (make_card(12, 1), make_card(10, 1), make_card(2, 1)),
+             (make_card(1, 1), make_card(1, 2), make_card(2, 1), make_card(10, 3), make_card(12, 2))]
+    s = pl.LevelSolver(shoe, upcard, ex._OddsNet(ex.odds_units(PAY)), monotone=True, order=MOST_SHARED,
+                       read_order=_every, watch=hands)
+    s.solve()
+    recursion = ex.solver(shoe, upcard, PAY)
+    for hand in hands:
+        action, best, _other = recursion.best(tuple(sorted(hand)))
+        moments, drew = s.watched[tuple(sorted(hand))]
+        assert drew == (action == ex.DRAW), hand
+        assert moments[0] == pytest.approx(best.ante, abs=1e-12) and moments[1] == pytest.approx(best.odds, abs=1e-12)

@@ -66,6 +66,8 @@ cdef class LevelSolver:
     cdef public long long _plain
     cdef public dict _suited
     cdef public object read_order
+    cdef public dict watch
+    cdef public dict watched
 
     @cython.locals(digits=cython.longlong[:], perm=cython.longlong[:], offsets=cython.longlong[:],
                    slot=cython.int[:], stride=cython.longlong[:], radix=cython.longlong[:],

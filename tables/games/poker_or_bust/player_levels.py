@@ -145,7 +145,8 @@ class LevelSolver:
 
     def __init__(self, shoe: Sequence[int], upcard: int, odds: Callable[[int], float], *, monotone: bool,
                  tables: DealerMoments | None = None, order: int | None = None,
-                 read_order: Callable[[int], int] | None = None, relabel: bool = True) -> None:
+                 read_order: Callable[[int], int] | None = None, relabel: bool = True,
+                 watch: Sequence[Sequence[int]] = ()) -> None:
         left = list(shoe)
         left[upcard] -= 1
         if left[upcard] < 0:
@@ -194,6 +195,14 @@ class LevelSolver:
         self._plain = 0  # the rank multiset's best plain value
         self._suited: dict[int, int] = {}  # a suit's ranks (two bits a rank) -> their suited value
         self.read_order = read_order or self._read_order
+        # hands (at 22 or more) whose best moments and decision the solve keeps as it passes them
+        self.watch: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for hand in watch:
+            rm = [0] * 13
+            for c in hand:
+                rm[c >> 2] += 1
+            self.watch.setdefault(tuple(rm), []).append(tuple(sorted(hand)))
+        self.watched: dict[tuple[int, ...], tuple[tuple[float, ...], bool]] = {}
 
     def _read_order(self, n: int) -> int:
         return min(self.tables.order, default_read_order(n))
@@ -323,6 +332,13 @@ class LevelSolver:
         by_rank = [(r, rm[r]) for r in ranks]
         self._drew = self._values(level, ranks, kids, sized, by_rank, BUST_ABOVE - points, n,
                                   frac / float(comb(self.size, n)), total)
+        for hand in self.watch.get(rm, ()):
+            index = 0
+            for r in ranks:
+                split = tuple(sum(1 for c in hand if c == 4 * r + s) for s in range(4))
+                index += level.stride[r] * self.splits(r, rm[r]).index[split]
+            row = level.slot[index]
+            self.watched[hand] = (tuple(level.values[_WIDTH * row + m] for m in range(_WIDTH)), bool(level.drew[row]))
         return level
 
     def _canon(self, level: _Level, ranks) -> None:
