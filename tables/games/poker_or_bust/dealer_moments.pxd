@@ -7,6 +7,7 @@ cimport cython
 # read in the walks' inner loops: C constants, not module globals looked up each time
 cdef Py_ssize_t _STRIDE
 cdef long long _RANK_BITS
+cdef long long _MEMO_MASK
 
 cdef class _Cells:
     cdef public long long[:] keys
@@ -110,12 +111,14 @@ cdef class _Sized(_Walk):
     cdef public double error
 
     cdef public int[:] index
+    cdef public long long[:] memo_key
+    cdef public long long[:] memo_at
 
     @cython.locals(cards=cython.bint, q=object, term=object, sized=dict)
     cpdef void _visit(self, long long code, Py_ssize_t size, double coef)
 
     @cython.locals(first=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, value=cython.longlong,
-                   at=Py_ssize_t)
+                   at=Py_ssize_t, key=cython.longlong, h=cython.ulonglong)
     cdef void _read(self, Py_ssize_t t, double coef)
 
     @cython.locals(index=cython.int[:], i=Py_ssize_t, j=Py_ssize_t, k=Py_ssize_t, a=Py_ssize_t,

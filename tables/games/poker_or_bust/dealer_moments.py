@@ -234,6 +234,8 @@ MOST_SHARED = 10
 _PAIRS = 52 * 52 * 52
 _SINGLES = _PAIRS + 52 * 52
 _EMPTY = _SINGLES + 52
+#: Reads of a term at a value remembered by a hand-size reader (:meth:`_Sized._read`): 65,536.
+_MEMO_MASK = (1 << 16) - 1
 #: A suit's rank counts packed two bits a rank (0 to 3 copies: a fourth adds nothing to
 #: three of one suit): what the suited value of that suit's cards reads.
 _RANK_BITS = 2
@@ -574,6 +576,8 @@ class _Sized(_Walk):
         self.value = 0
         self.mean = self.nonzero = self.error = 0.0
         self.index = array("i")  # the dense index of card keys, once made
+        self.memo_key = array("q", [-1]) * (_MEMO_MASK + 1)  # (term, value) -> read position
+        self.memo_at = array("q", [0]) * (_MEMO_MASK + 1)
 
     def rank_part(self, by_rank: Sequence[tuple[int, int]], value: int) -> tuple[float, float, float]:
         """The rank keys' share of :meth:`ante` (mean, chance of not pushing) and the error
@@ -630,17 +634,27 @@ class _Sized(_Walk):
         of not pushing (a term below 0: no such key)."""
         if t < 0:
             return
-        first = self.first[t]
-        lo = 0
-        hi = self.size[t] - 1  # the last value is above the player's
         value = self.value
-        while lo < hi:  # the first of the term's values at or above the player's
-            mid = (lo + hi) >> 1
-            if self.values[first + mid] < value:
-                lo = mid + 1
-            else:
-                hi = mid
-        at = 4 * (first + lo) + (2 if self.values[first + lo] == value else 0)
+        # where a term is read at a value, remembered: a hand's neighbours read the same terms
+        # at the same values (the search's memory reads are what a stand's read costs)
+        key = (t << 16) | value
+        h = key  # unsigned when compiled: the product wraps, and only bits 7 to 22 are read
+        h = ((h * 0x5BD1E995) >> 7) & _MEMO_MASK
+        if self.memo_key[h] == key:
+            at = self.memo_at[h]
+        else:
+            first = self.first[t]
+            lo = 0
+            hi = self.size[t] - 1  # the last value is above the player's
+            while lo < hi:  # the first of the term's values at or above the player's
+                mid = (lo + hi) >> 1
+                if self.values[first + mid] < value:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            at = 4 * (first + lo) + (2 if self.values[first + lo] == value else 0)
+            self.memo_key[h] = key
+            self.memo_at[h] = at
         self.mean += coef * self.reads[at]
         self.nonzero += coef * self.reads[at + 1]
 

@@ -468,9 +468,9 @@ class LevelSolver:
                     code |= m << (2 * r)
                     k += m
             if k >= 3:
-                if code not in self._suited:
-                    self._suited[code] = _suited_value(code)
-                v = self._suited[code]
+                v = self._suited.get(code, -1)
+                if v < 0:
+                    v = self._suited[code] = _suited_value(code)
                 if v > value:
                     value = v
         if value not in self._rank_part:
