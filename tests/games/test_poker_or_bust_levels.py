@@ -143,3 +143,31 @@ def test_a_watched_hand_is_worth_what_the_recursion_gives_it():
         moments, drew = s.watched[tuple(sorted(hand))]
         assert drew == (action == ex.DRAW), hand
         assert moments[0] == pytest.approx(best.ante, abs=1e-12) and moments[1] == pytest.approx(best.odds, abs=1e-12)
+
+
+def test_two_processes_give_one_process_figures():
+    one = ex.level_edge(shoe_of(ALIKE), PAY)
+    two = ex.level_edge(shoe_of(ALIKE), PAY, jobs=2)
+    assert two == one
+
+
+def test_the_gamemath_command_solves_the_game_when_told_it_may_take_long(monkeypatch):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    monkeypatch.setattr(ex, "full_shoe", lambda decks: shoe_of(ALIKE))
+    monkeypatch.setattr(ex, "LEVEL_BUDGET", 10)  # as a whole shoe is: beyond what a task may run
+    with pytest.raises(CommandError, match=r"player hands to solve.*CPU-hours.*--long"):
+        call_command("gamemath", "edge", "--game", "poker_or_bust", "--json")
+    out, err = StringIO(), StringIO()
+    call_command("gamemath", "edge", "--game", "poker_or_bust", "--long", "--json", stdout=out, stderr=err)
+    got = json.loads(out.getvalue())["wagers"]
+    want = ex.level_edge(shoe_of(ALIKE), PAY)
+    assert got["ante"]["method"] == "exact"
+    assert got["ante"]["house_edge"] == want["ante"]["house_edge"]
+    assert got["odds"]["house_edge"] == want["odds"]["house_edge"]
+    assert got["ante"]["exact"]["hands_priced"] == want["hands"]
+    assert "hands of 3 cards done" in err.getvalue()  # progress on stderr, the JSON alone on stdout
