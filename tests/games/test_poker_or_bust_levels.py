@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tables.games.poker_or_bust import exact as ex
 from tables.games.poker_or_bust import player_levels as pl
-from tables.games.poker_or_bust.dealer_moments import MOST_SHARED, DealerMoments
+from tables.games.poker_or_bust.dealer_moments import MOST_SHARED, DealerMoments, counted
 from tables.games.vocabulary.cards import make_card
 from tests.examples import examples
 from tests.games.test_poker_or_bust_exact import INVERTED, PAY, SMALL, TENS, shoe_of
@@ -82,13 +82,7 @@ def test_the_dense_reads_of_the_card_keys_are_the_walks(state, order):
     tables = DealerMoments(shoe, upcard, order=3)
     sized = tables.sized(len(hand), order)
     sized.dense()
-    by_card: dict[int, int] = {}
-    for c in hand:
-        by_card[c] = by_card.get(c, 0) + 1
-    by_rank: dict[int, int] = {}
-    for c, k in by_card.items():
-        by_rank[c >> 2] = by_rank.get(c >> 2, 0) + k
-    ranks, cards = sorted(by_rank.items()), sorted(by_card.items())
+    ranks, cards = counted(hand)
     for v, _mean, _nonzero in _exact(shoe, upcard, hand):
         want = sized.ante(ranks, cards, v)
         mean, nonzero, error = sized.rank_part(ranks, v)
@@ -103,15 +97,10 @@ def test_the_dense_reads_of_the_card_keys_are_the_walks(state, order):
 def test_reads_of_fewer_shared_cards_than_the_tables_keep_stay_within_their_bound(state, order):
     shoe, upcard, hand = state
     tables = DealerMoments(shoe, upcard, order=3)
-    by_card: dict[int, int] = {}
-    for c in hand:
-        by_card[c] = by_card.get(c, 0) + 1
-    by_rank: dict[int, int] = {}
-    for c, k in by_card.items():
-        by_rank[c >> 2] = by_rank.get(c >> 2, 0) + k
     sized = tables.sized(len(hand), order)
+    ranks, cards = counted(hand)
     for v, want_mean, want_nonzero in _exact(shoe, upcard, hand):
-        mean, nonzero, bound = sized.ante(sorted(by_rank.items()), sorted(by_card.items()), v)
+        mean, nonzero, bound = sized.ante(ranks, cards, v)
         assert abs(mean - want_mean) <= bound + 1e-12
         assert abs(nonzero - want_nonzero) <= bound + 1e-12
 

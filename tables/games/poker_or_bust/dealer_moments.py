@@ -538,13 +538,19 @@ class DealerMoments:
     def ante(self, hand: Sequence[int], value: int) -> tuple[float, float, float]:
         """(mean Ante net, P(not a push), error bound of each) for a player standing with
         ``hand`` (card indices, none of them the upcard's physical card) at poker ``value``."""
-        by_card: dict[int, int] = {}
-        for c in hand:
-            by_card[c] = by_card.get(c, 0) + 1
-        by_rank: dict[int, int] = {}
-        for c, k in by_card.items():
-            by_rank[c >> 2] = by_rank.get(c >> 2, 0) + k
-        return self.sized(len(hand)).ante(sorted(by_rank.items()), sorted(by_card.items()), value)
+        by_rank, by_card = counted(hand)
+        return self.sized(len(hand)).ante(by_rank, by_card, value)
+
+
+def counted(hand: Sequence[int]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """A hand as the readers take it: (rank, copies) and (card, copies), each increasing."""
+    by_card: dict[int, int] = {}
+    for c in hand:
+        by_card[c] = by_card.get(c, 0) + 1
+    by_rank: dict[int, int] = {}
+    for c, k in by_card.items():
+        by_rank[c >> 2] = by_rank.get(c >> 2, 0) + k
+    return sorted(by_rank.items()), sorted(by_card.items())
 
 
 class _Sized(_Walk):
