@@ -19,6 +19,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -36,13 +37,28 @@ class StaleBuild(ImportError):
 
 
 def source_digest(path: Path) -> str:
-    """SHA-256 of a module's source and of its ``.pxd`` when it has one: the types Cython
-    compiles it with are part of what the build was made from."""
+    """SHA-256 of a module's source and of its ``.pxd`` when it has one, and of the ``.pxd`` of
+    each engine module it cimports: the types Cython compiles it with are part of what the
+    build was made from."""
     digest = hashlib.sha256(path.read_bytes())
     declarations = path.with_suffix(".pxd")
     if declarations.exists():
         digest.update(b"\0.pxd\0" + declarations.read_bytes())
+        for name in cimports(path):
+            digest.update(b"\0cimport\0" + source_path(name).with_suffix(".pxd").read_bytes())
     return digest.hexdigest()
+
+
+def cimports(path: Path) -> list[str]:
+    """The engine modules whose compiled types the module at ``path`` uses (``from
+    tables.games.X cimport ...`` in its ``.pxd``), named relative to the engine: its build
+    works only beside theirs."""
+    declarations = path.with_suffix(".pxd")
+    if not declarations.exists():
+        return []
+    found = (re.match(rf"\s*from\s+{re.escape(PACKAGE)}\.([\w.]+)\s+cimport\b", line)
+             for line in declarations.read_text().splitlines())
+    return [m.group(1) for m in found if m]
 
 
 def source_path(name: str) -> Path:
@@ -85,12 +101,19 @@ class EngineFinder:
         self.manifest = read_manifest() if self.mode != "python" else {}
         self.loaded: dict[str, str] = {}  # module -> "compiled" | "python"
 
-    def compiled_spec(self, fullname: str, name: str, source: Path):
+    def fresh(self, name: str) -> bool:
+        """Whether the build of ``name`` is of the source on disk, and so is every build it
+        cimports (a compiled module beside the plain source of one it cimports fails to import)."""
+        source = source_path(name)
         extension = extension_path(name)
         entry = self.manifest.get("modules", {}).get(name)
-        fresh = (entry is not None and extension.exists() and entry.get("file") == extension.name
-                 and entry.get("source_sha256") == source_digest(source))
-        if fresh:
+        return (entry is not None and extension.exists() and entry.get("file") == extension.name
+                and entry.get("source_sha256") == source_digest(source)
+                and all(self.fresh(other) for other in cimports(source)))
+
+    def compiled_spec(self, fullname: str, name: str, source: Path):
+        extension = extension_path(name)
+        if self.fresh(name):
             loader = importlib.machinery.ExtensionFileLoader(fullname, str(extension))
             return importlib.util.spec_from_file_location(fullname, extension, loader=loader)
         if self.mode == "compiled":

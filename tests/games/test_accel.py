@@ -96,3 +96,32 @@ def test_every_pxd_belongs_to_an_engine_module():
     """A .pxd with no .py beside it (a renamed module) would be silently ignored."""
     stray = sorted(str(p) for p in accel.HERE.rglob("*.pxd") if not p.with_suffix(".py").exists())
     assert stray == []
+
+
+def test_a_build_that_cimports_a_stale_one_is_stale_too(monkeypatch, tmp_path):
+    """player_levels' build reads dealer_moments' compiled types: beside the plain source of
+    dealer_moments it could not even be imported, so it falls back to its source as well."""
+    assert accel.cimports(accel.source_path("poker_or_bust.player_levels")) == ["poker_or_bust.dealer_moments"]
+    so = tmp_path / f"x{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    so.write_bytes(b"")
+    monkeypatch.setattr(accel, "extension_path", lambda name: so)
+    monkeypatch.setenv("CASINO_ENGINE", "auto")
+    finder = accel.EngineFinder()
+    names = ("poker_or_bust.player_levels", "poker_or_bust.dealer_moments")
+    finder.manifest = {"modules": {n: {"file": so.name, "source_sha256": accel.source_digest(accel.source_path(n))}
+                                   for n in names}}
+    assert finder.fresh("poker_or_bust.player_levels")
+    finder.manifest["modules"]["poker_or_bust.dealer_moments"]["source_sha256"] = "0" * 64
+    assert not finder.fresh("poker_or_bust.player_levels")
+    spec = finder.find_spec("tables.games.poker_or_bust.player_levels")
+    assert isinstance(spec.loader, importlib.machinery.SourceFileLoader)
+
+
+def test_a_changed_pxd_of_a_cimported_module_changes_the_digest(tmp_path, monkeypatch):
+    (tmp_path / "a.py").write_text("X = 1\n")
+    (tmp_path / "a.pxd").write_text("from tables.games.b cimport T\n")
+    (tmp_path / "b.pxd").write_text("cdef class T:\n    cdef int x\n")
+    monkeypatch.setattr(accel, "source_path", lambda name: tmp_path / f"{name}.py")
+    before = accel.source_digest(tmp_path / "a.py")
+    (tmp_path / "b.pxd").write_text("cdef class T:\n    cdef long x\n")
+    assert accel.source_digest(tmp_path / "a.py") != before
