@@ -59,6 +59,8 @@ def test_redoc_shows_the_operations_offline(offline_page, live_server):
     page, aborted = offline_page
     login(page, live_server, "surveillance")
     page.goto(f"{live_server.url}/api/redoc/")
-    expect(page.locator("h1")).to_contain_text("Casino table games API", timeout=20_000)
+    # ReDoc lays out the whole schema in the page's script before it shows a heading: more than
+    # 20 s when the 2-core machine's other test worker is solving game math beside it
+    expect(page.locator("h1")).to_contain_text("Casino table games API", timeout=60_000)
     expect(page.locator("body")).to_contain_text("/api/v1/tables/")
     assert aborted == []
