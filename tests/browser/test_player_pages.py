@@ -4,6 +4,7 @@ zone) and registers an unregistered identifier, at tablet landscape and portrait
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import LANDSCAPE, PORTRAIT, login, screenshots
 
@@ -30,14 +31,16 @@ def test_pit_boss_player_page(transactional_db, live_server, browser):
         page.click("text=Top players of the day")
         page.fill("input[name=gaming_day]", "2026-03-02")
         page.click("button:has-text('Show')")
+        # The click starts a navigation that Playwright does not wait for: the old page's
+        # empty table must not be read as the answer.
+        page.wait_for_url("**gaming_day=2026-03-02*")
         rows = page.locator("table.top-players tbody tr")
-        assert rows.count() == 2
+        expect(rows).to_have_count(2)
         assert "not registered" in rows.nth(1).inner_text()
         _no_sideways_scroll(page)
         page.click("table.top-players >> text=Ada Lovelace")
-        page.wait_for_selector("table.sessions")
         sessions = page.locator("table.sessions tbody tr")
-        assert sessions.count() == 3
+        expect(sessions).to_have_count(3)
         # 15:00 UTC on 2026-03-02 is 10:00 in New York.
         assert sessions.nth(0).inner_text().split("\t")[:3] == ["T-A", "10:00 EST", "10:12 EST"]
         assert page.locator("dd.minutes").inner_text() == "27 min"
