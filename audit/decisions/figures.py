@@ -4,13 +4,15 @@ Written once here for the daily report (audit/reports: its build, legend and eve
 ratings (audit/ratings) and the desk's advantage page, from the stored prices (models.py):
 
 - **decisions' cost**: for each recorded decision the engine prices (the three blackjack games'
-  split, hit, stand, double, insurance and even money; Ante Up 21's fold or bet), (the best
-  action's expected value - the taken action's) x its stake, summed; never negative.
+  split, hit, stand, double, insurance and even money; Ante Up 21's fold or bet; Poker or Bust's
+  draw or stand, once its whole-game solve is stored), (the best action's expected value - the
+  taken action's) x its stake, summed; never negative.
 - **decision theo** = theo + the decisions' cost, each to the cent (so the figures shown add up).
   Theo prices the exact edge, which assumes the best play; the cost adds what the play recorded
-  gave away. Hold'em Blackjack and Poker or Bust have no priced decision: decision theo = theo.
+  gave away. Hold'em Blackjack has no priced decision (nor Poker or Bust before its solve is
+  stored): decision theo = theo.
 - **play quality** = the decisions' cost / the priced handle (the initial stakes those decisions
-  serve: the 21 bet, and Ante Up 21's ANTE with its fold decision), shown as a percentage of the
+  serve: the 21 bet, Ante Up 21's ANTE with its fold decision, Poker or Bust's Ante and Odds), shown as a percentage of the
   priced handle to 2 decimals; lower is better play (0.00% is the best play); none ("—") without
   a priced handle.
 """
@@ -29,17 +31,18 @@ DECISION_COST = (
     "Decisions' cost",
     "What the players' own decisions gave the house beyond the edge: for each recorded decision the "
     "engine prices (the three blackjack games' split, hit, stand, double and insurance; Ante Up 21's "
-    "fold or bet), the best action's expected value less the taken action's, times its stake. 0 where "
-    "no decision is priced (Hold'em Blackjack, Poker or Bust).")
+    "fold or bet; Poker or Bust's draw or stand), the best action's expected value less the taken "
+    "action's, times its stake. 0 where no decision is priced (Hold'em Blackjack; Poker or Bust until "
+    "its whole-game solve is stored by price_rulesets --long).")
 DECISION_THEO = (
     "Decision theo",
     "Theo + the decisions' cost: the theoretical win of the play as recorded (theo prices the exact "
-    "edge, which assumes the best play). Hold'em Blackjack and Poker or Bust tables have no priced "
-    "decisions: their decision theo is their theo.")
+    "edge, which assumes the best play). Hold'em Blackjack tables have no priced decisions, nor Poker "
+    "or Bust tables until the whole-game solve is stored: their decision theo is their theo.")
 PRICED_HANDLE = (
     "Priced handle",
-    "The initial stakes the priced decisions serve: the 21 bet, and Ante Up 21's ANTE when its fold "
-    "decision is priced.")
+    "The initial stakes the priced decisions serve: the 21 bet, Ante Up 21's ANTE when its fold "
+    "decision is priced, Poker or Bust's Ante and Odds.")
 PLAY_QUALITY = (
     "Play quality",
     "Decisions' cost / priced handle, as a percentage of the priced handle (e.g. \"0.84% of the priced "

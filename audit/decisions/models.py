@@ -80,3 +80,26 @@ class DecisionPending(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id} ({self.gaming_day}) #{self.stamp}"
+
+
+class DrawPriceTable(models.Model):
+    """Poker or Bust's draw prices of one upcard under one set of settings: the whole-game
+    solve's kept hands (``tables.games.poker_or_bust.draw_prices``), made by ``price_rulesets
+    --long`` with the settings' exact edges. Derived data, found by the settings the math depends
+    on (any ruleset version with those settings reads it), remade, never edited."""
+
+    settings_key = models.CharField(max_length=64, help_text="draw_prices.settings_key: the shoe, the Odds table, "
+                                                             "the table format.")
+    upcard = models.PositiveSmallIntegerField(help_text="The solve's upcard (card int): one per rank on a whole shoe.")
+    hands = models.PositiveIntegerField(help_text="Hands kept (one per suit relabelling).")
+    error = models.FloatField(help_text="The largest bound of a kept value, per unit of the Ante.")
+    data = models.BinaryField(help_text="draw_prices.UpcardPrices.to_bytes.")
+    made_at = models.DateTimeField(auto_now_add=True)
+    engine_version = models.CharField(max_length=40)
+
+    class Meta:
+        db_table = "decisions_draw_table"
+        constraints = [models.UniqueConstraint(fields=["settings_key", "upcard"], name="decisions_draw_table_upcard")]
+
+    def __str__(self) -> str:
+        return f"{self.settings_key[:12]} upcard {self.upcard}: {self.hands} hands"

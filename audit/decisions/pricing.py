@@ -26,17 +26,13 @@ from django.utils import timezone
 from casino.lookups import AnyOf
 from casino.prepared import PREPARED
 from tables.games import GAMES
-from tables.games.blackjack.decisions import FOLD
 from tables.games.decision_prices import PRICING_VERSION, ROUND_PRICES, WARM
-from tables.games.vocabulary.catalogue import ANTE, BET, W21
 from tables.models import Round, RoundRevision, Ruleset, RulesetVersion
 
 from .models import DecisionPending, SeatDecisions
 
 log = logging.getLogger(__name__)
 
-#: Ante Up 21's fold decision's actions (priced per unit of the ANTE).
-FOLD_ACTIONS = frozenset({FOLD, BET})
 #: Rounds one pass prices (one read of their revisions, one transaction to store them).
 BATCH = 500
 #: How long a pass holds the entries it took: far above a batch's pricing, even cold (~30 s).
@@ -125,7 +121,8 @@ def seat_rows(*, round_id: int, gaming_day: date, casino_id: int, table_id: int,
     if parsed is None:
         parsed = GAMES[game].module.parse_round(data, rules)
     prices = ROUND_PRICES[game](parsed, rules)
-    dealer = parsed.dealer
+    dealer = prices.dealer
+    handles = dict(prices.handles)
     by_seat: dict[int, list] = {}
     unpriced: dict[int, list] = {}
     for d in prices.decisions:
@@ -138,10 +135,7 @@ def seat_rows(*, round_id: int, gaming_day: date, casino_id: int, table_id: int,
         decisions = by_seat.get(seat.seat, [])
         if not decisions and seat.seat not in unpriced:
             continue
-        # The initial stakes the priced decisions serve: the 21 bet, and the ANTE of a fold decision.
-        folds = {d.action in FOLD_ACTIONS for d in decisions}
-        handle = (seat.wagers.get(W21, Decimal(0)) if False in folds else Decimal(0)) + \
-            (seat.wagers.get(ANTE, Decimal(0)) if True in folds else Decimal(0))
+        handle = handles.get(seat.seat, Decimal(0)) if decisions else Decimal(0)
         moneys = [d.cost_money for d in decisions]
         rows.append((round_id, gaming_day, casino_id, table_id, game, version_id, revision, seat.seat,
                      seat.player or "", handle.quantize(_CENT), sum(moneys, Decimal(0)),

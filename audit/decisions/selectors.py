@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Count, F, OuterRef, Subquery, Sum
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
 from casino.lookups import AnyOf
 from tables.games.vocabulary.cards import TEXT
@@ -29,12 +29,14 @@ ZERO = Decimal(0)
 class DecisionFigures:
     cost: Decimal = ZERO  # in money, to the hundredth of a cent
     handle: Decimal = ZERO  # the initial stakes the priced decisions serve
-    seats: int = 0  # (round, seat) rows priced
+    seats: int = 0  # (round, seat) rows with a priced decision (a priced handle)
 
 
 def _summed(rows, *keys: str):
     """``rows`` (seat rows) grouped by ``keys``, each group with its figures' sums."""
-    return rows.order_by().values(*keys).annotate(cost=Sum("cost"), handle=Sum("handle"), seats=Count("id"))
+    # the count first: after it, ``handle`` names the sum
+    return rows.order_by().values(*keys).annotate(seats=Count("id", filter=Q(handle__gt=0)), cost=Sum("cost"),
+                                                  handle=Sum("handle"))
 
 
 def _figures(row: dict) -> DecisionFigures:
@@ -74,7 +76,7 @@ def player_sessions(casino_ids, gaming_days, players, sessions) -> dict[tuple, D
                 got = sums.setdefault(key, [ZERO, ZERO, 0])
                 got[0] += cost
                 got[1] += handle
-                got[2] += 1
+                got[2] += 1 if handle > 0 else 0
                 break
     return {key: DecisionFigures(*got) for key, got in sums.items()}
 
@@ -124,7 +126,7 @@ def pending_rounds(casino_id: int, gaming_day: date, through_round: int | None =
 #: The decisions' actions as the pages name them (the desk's round page and the advantage page).
 ACTION_WORDS = {
     "hit": "Hit", "stand": "Stand", "double": "Double down", "split": "Split", "insurance": "Insurance",
-    "decline": "No insurance", "even_money": "Even money", "fold": "Fold", "bet": "Bet",
+    "decline": "No insurance", "even_money": "Even money", "fold": "Fold", "bet": "Bet", "draw": "Draw",
 }
 
 

@@ -153,8 +153,8 @@ def test_ante_up_21_prices_the_fold_decision_per_unit_of_the_ante(floor):
 
 
 def test_games_without_priced_decisions_are_not_queued(floor):
-    for game in ("poker_or_bust", "holdem_blackjack"):
-        round_record(table=floor["tables"][game], data=ROUNDS[game]["correct"][0], author=floor["pitboss"])
+    round_record(table=floor["tables"]["holdem_blackjack"], data=ROUNDS["holdem_blackjack"]["correct"][0],
+                 author=floor["pitboss"])
     assert not DecisionPending.objects.exists()
 
 
@@ -312,8 +312,9 @@ def test_the_desks_round_page_shows_each_decision_against_the_best_play(floor, c
     assert section.count('class="differs"') == 1  # the 12 stood against a ten; the 20 stood is the best play
     poker = round_record(table=floor["tables"]["poker_or_bust"], data=ROUNDS["poker_or_bust"]["correct"][0],
                          author=floor["pitboss"]).round
+    price_all_pending()
     page = client.get(f"/desk/rounds/{poker.pk}/").content.decode()
-    assert "beyond the engine" in page[page.index('id="decisions"'):page.index('id="findings"')]
+    assert "price_rulesets --long" in page[page.index('id="decisions"'):page.index('id="findings"')]
 
 
 def test_the_rows_columns_are_the_tables():
@@ -388,3 +389,47 @@ def test_a_worker_warms_the_floors_priced_rulesets_before_forking_and_closes_its
     monkeypatch.setattr(tasks.connections, "close_all", lambda: closed.append(True))
     tasks.warm_before_forking()
     assert sorted(calls) == ["ante_up_21", "blackjack_tie"] and closed == [True]
+
+
+@pytest.fixture
+def short_shoe_solve():
+    """The whole-game solve of a 16-card shoe (Aces, 2s, 10s and Queens, tests/games), stored
+    under the six-deck settings the floor's Poker or Bust table plays: the path from the long
+    solve to a round's prices is the same; the values themselves are held to the recursion in
+    tests/games/test_poker_or_bust_draw_prices.py."""
+    from audit.decisions import draw_tables
+    from tables.games.poker_or_bust import draw_prices
+    from tables.games.poker_or_bust import exact as ex
+    from tests.games.test_poker_or_bust_exact import PAY, shoe_of
+    from tests.games.test_poker_or_bust_levels import ALIKE
+
+    solved = ex.level_edge(shoe_of(ALIKE), PAY, keep=draw_prices.KEEP)
+    rules = GAMES["poker_or_bust"].rules_from_dict({})
+    draw_tables.store(rules, solved["kept"])
+    yield solved["kept"]
+    draw_tables.forget()
+
+
+def test_poker_or_bust_rounds_are_priced_from_the_stored_solve(floor, short_shoe_solve):
+    from tables.games.poker_or_bust import draw_prices
+
+    seats = [
+        {"seat": 1, "player": "P-1", "wagers": {"ante": "10.00", "odds": "10.00"}, "cards": ["AD", "2H", "AS", "QH"]},
+        {"seat": 2, "player": "P-2", "wagers": {"ante": "25.00", "odds": "25.00"}, "cards": ["QH", "QD", "2D"]},
+        {"seat": 3, "wagers": {"ante": "5.00", "odds": "5.00"}, "cards": ["AD", "AS", "2H", "2D", "2S", "AC"]},
+    ]
+    rnd = round_record(table=floor["tables"]["poker_or_bust"], author=floor["pitboss"],
+                       data={"dealer": {"cards": ["TC", "QS", "AH", "2C"]}, "seats": seats}).round
+    assert DecisionPending.objects.filter(round_id=rnd.pk).exists()
+    price_all_pending()
+    rows = {r.seat: r for r in SeatDecisions.objects.filter(round_id=rnd.pk)}
+    rules = rnd.ruleset_version.rules()
+    data = rnd.revisions.get(number=rnd.revision).data
+    want = draw_prices.round_prices(GAMES["poker_or_bust"].module.parse_round(data, rules), rules)
+    assert [(d["action"], d["best"]) for d in rows[1].decisions] == [
+        (d.action, d.best) for d in want.decisions if d.seat == 1] and len(rows[1].decisions) == 2
+    assert rows[1].handle == Decimal("20.00")  # the Ante and the Odds
+    assert rows[1].cost == sum((d.cost_money for d in want.decisions if d.seat == 1), Decimal(0))
+    assert [d["action"] for d in rows[3].decisions] == ["draw", "draw", "draw"]
+    assert rows[3].unpriced == [{"hand": 0, "action": "stand", "why": draw_prices.TOO_LONG}]
+    assert set(rows[2].decisions[0]["values"]) == {"draw", "stand"}

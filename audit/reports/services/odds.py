@@ -22,6 +22,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from audit.decisions import draw_tables
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.edges import NotExact, wager_edges
 from tables.models import RulesetVersion
@@ -56,10 +57,14 @@ def _twin(version: RulesetVersion) -> RulesetVersion | None:
 def _rows_from_engine(version: RulesetVersion, **options) -> tuple[list[WagerOddsCache], str]:
     rules = GAMES[version.game].rules_from_dict(version.config)
     started = time.process_time()
+    # Poker or Bust's whole-game solve also keeps the values its rounds' decisions are priced from.
+    kept: list = []
     try:
-        edges = wager_edges(version.game, rules, **options)
+        edges = wager_edges(version.game, rules, **options, draw_prices=kept)
     except NotExact as exc:
         return [], f"no exact figures: {exc}"
+    if kept:
+        draw_tables.store(rules, kept[0])
     rows = [
         WagerOddsCache(ruleset_version=version, wager=wager, basis=EXACT, house_edge=_decimal(fig["house_edge"]),
                        variance=_decimal(fig["variance"]), engine_version=ENGINE_VERSION,

@@ -26,13 +26,13 @@ flags it), a Hold'em Blackjack round (player against player).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
 from ..vocabulary.cards import RANK, make_card
 from ..vocabulary.catalogue import ANTE, ANTE_UP_21, BET, INSURANCE, W21
+from ..vocabulary.prices import Decision, RoundPrices
 from .ante_up_math import fold_decision_evs
 from .dealer_odds import ACE_INDEX, TEN_INDEX, rank_index
 from .rounds import Round, Seat, compiled
@@ -51,35 +51,6 @@ from .strategy_math import (
 
 DECLINE = "decline"
 FOLD = "fold"
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One decision of one hand: ``values`` per unit of the 21 bet (insurance: of its stake)."""
-
-    seat: int
-    hand: int
-    cards: tuple[int, ...]
-    action: str
-    values: dict[str, float]
-    best: str
-    cost: float  # best value less the taken one, per unit of ``stake``
-    stake: Decimal
-
-    @property
-    def cost_money(self) -> Decimal:
-        """The decision's cost in money, to the hundredth of a cent (sums are rounded by the reader)."""
-        return (self.stake * Decimal(repr(self.cost))).quantize(Decimal("0.0001"))
-
-
-@dataclass(frozen=True, slots=True)
-class RoundPrices:
-    decisions: tuple[Decision, ...]
-    unpriced: tuple[tuple[int, int, str, str], ...]  # (seat, hand, action, why)
-
-    @property
-    def cost(self) -> Decimal:
-        return sum((d.cost_money for d in self.decisions), Decimal(0))
 
 
 def _removed(cards: Sequence[int]) -> tuple[tuple[int, ...], list[int]]:
@@ -218,14 +189,20 @@ def round_prices(round_: Round, rules: Any) -> RoundPrices:
     upcard = round_.dealer[0]
     decisions: list[Decision] = []
     unpriced: list[tuple[int, int, str, str]] = []
+    handles: list[tuple[int, Decimal]] = []
     folds = round_.game == ANTE_UP_21
     for seat in round_.seats:
-        if folds and (fold := fold_price(rules, seat, upcard)) is not None:
+        fold = fold_price(rules, seat, upcard) if folds else None
+        if fold is not None:
             decisions.append(fold)
         got = seat_prices(rules, seat, upcard)
         decisions.extend(got.decisions)
         unpriced.extend(got.unpriced)
-    return RoundPrices(tuple(decisions), tuple(unpriced))
+        # the stakes the decisions serve: the 21 bet, and the ANTE where the fold was priced
+        handle = (seat.wagers.get(W21, Decimal(0)) if got.decisions else Decimal(0)) + \
+            (fold.stake if fold is not None else Decimal(0))
+        handles.append((seat.seat, handle))
+    return RoundPrices(tuple(decisions), tuple(unpriced), tuple(handles), tuple(round_.dealer))
 
 
 def warm(rules: Any, game: str) -> int:

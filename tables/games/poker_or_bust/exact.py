@@ -47,6 +47,7 @@ from ..vocabulary.catalogue import ANTE, ODDS
 from . import three_card_poker as tcp
 from .dealer import DealerOutcome, TooLarge, dealer_outcome, finals
 from .dealer_moments import DealerMoments, build_size
+from .draw_prices import KEEP, DrawPrices, UpcardPrices
 from .game import BUST_ABOVE, ODDS_MIN_PAIR, odds_lines
 from .player_levels import FLOAT_ERROR, LevelSolver, stands
 
@@ -385,7 +386,7 @@ def upcard_classes(shoe: Sequence[int]) -> list[tuple[int, float]]:
 
 def level_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], *, order: int | None = None,
                read_order=None, upcards: Sequence[tuple[int, float]] | None = None, relabel: bool = True,
-               jobs: int = 1, progress=None) -> dict:
+               jobs: int = 1, progress=None, keep: int = 0) -> dict:
     """:func:`optimal_edge`'s figures (without ``starts``) solved a card count at a time
     (:mod:`.player_levels`), each stand read from the dealer's tables of its upcard
     (``order`` shared cards kept, :data:`.dealer_moments.ORDER` by default; ``read_order(n)``
@@ -393,11 +394,12 @@ def level_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], *, order: i
     ``upcards`` (default :func:`upcard_classes`) are solved by ``jobs`` processes (forked: not
     from a daemonic process such as a Celery worker's), the lowest first (their dealer's
     tables take longest); one process tells ``progress(upcard, n, hands, error)`` each card count
-    done (:meth:`.LevelSolver.solve`)."""
+    done (:meth:`.LevelSolver.solve`). With ``keep``, ``"kept"`` holds the draw prices of the
+    hands of up to ``keep`` cards (:class:`.draw_prices.DrawPrices`)."""
     units = odds_units(paytable)
     monotone = better_never_pays_less(units)
     todo = list(upcard_classes(shoe) if upcards is None else upcards)
-    work = [(tuple(shoe), u, units, monotone, order, read_order, relabel) for u, _pu in todo]
+    work = [(tuple(shoe), u, units, monotone, order, read_order, relabel, keep) for u, _pu in todo]
     if jobs > 1 and len(work) > 1:
         with ProcessPoolExecutor(min(jobs, len(work)), mp_context=get_context("fork")) as pool:
             solved = list(pool.map(_solve_upcard, work))
@@ -411,12 +413,22 @@ def level_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], *, order: i
             total[m] += pu * got["moments"][m]
         draws += pu * got["draw_on_three"]
         hands += got["hands"]
-    return _figures(Moments(*total), draws) | {"hands": hands}
+    out = _figures(Moments(*total), draws) | {"hands": hands}
+    if keep:
+        out["kept"] = DrawPrices({u: UpcardPrices(u, **got["kept"]) for (u, _pu), got in zip(todo, solved, strict=True)},
+                                 whole_shoe=_whole(shoe))
+    return out
+
+
+def _whole(shoe: Sequence[int]) -> bool:
+    """Whether every rank has as many cards of each suit (a whole shoe's suits are alike)."""
+    return all(len(set(shoe[4 * r: 4 * r + 4])) == 1 for r in range(13))
 
 
 def _solve_upcard(work: tuple, progress=None) -> dict:
-    shoe, u, units, monotone, order, read_order, relabel = work
-    s = LevelSolver(shoe, u, _OddsNet(units), monotone=monotone, order=order, read_order=read_order, relabel=relabel)
+    shoe, u, units, monotone, order, read_order, relabel, keep = work
+    s = LevelSolver(shoe, u, _OddsNet(units), monotone=monotone, order=order, read_order=read_order, relabel=relabel,
+                    keep=keep)
     return s.solve(None if progress is None else lambda n, hands, error: progress(u, n, hands, error))
 
 
@@ -507,14 +519,16 @@ class _NoTables:
 _NO_TABLES = _NoTables()
 
 
-def edge_wagers(rules, *, long_solve: bool = False, jobs: int = 1, progress=None) -> dict[str, dict]:
+def edge_wagers(rules, *, long_solve: bool = False, jobs: int = 1, progress=None,
+                draw_prices: list | None = None) -> dict[str, dict]:
     """The ``gamemath edge`` entries of Ante and Odds under the optimal strategy, on the
     ruleset's shoe (:func:`level_edge`). The game has no side bet.
 
     Every shoe of whole decks is beyond :data:`LEVEL_BUDGET` (one deck holds 198 million hands to
     solve, six decks 12.3 billion: hours of CPU): :class:`TooLarge` names the count and the time
     unless ``long_solve`` (the ``--long`` of ``gamemath edge`` and ``price_rulesets``), which
-    solves it with ``jobs`` processes."""
+    solves it with ``jobs`` processes. The same solve keeps the draw prices of a round's
+    pricing (:mod:`.draw_prices`) when ``draw_prices`` is a list: they are appended to it."""
     shoe = full_shoe(rules.decks)
     hands = level_hands(tuple(shoe))
     if not long_solve and hands > LEVEL_BUDGET:
@@ -523,7 +537,10 @@ def edge_wagers(rules, *, long_solve: bool = False, jobs: int = 1, progress=None
             f"{hands * SECONDS_A_HAND / 3600:.1f} CPU-hours: longer than a background task may run; "
             "`manage.py price_rulesets --long` or `gamemath edge --long` solves it"
         )
-    got = level_edge(shoe, rules.odds_paytable, jobs=jobs, progress=progress)
+    got = level_edge(shoe, rules.odds_paytable, jobs=jobs, progress=progress,
+                     keep=KEEP if draw_prices is not None else 0)
+    if draw_prices is not None:
+        draw_prices.append(got["kept"])
     common = {
         "decks": rules.decks,
         "odds_paytable": {k: str(v) for k, v in rules.odds_paytable.items()},

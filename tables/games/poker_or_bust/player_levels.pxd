@@ -39,6 +39,8 @@ cdef class LevelSolver:
     cdef public object odds
     cdef public dict _odds
     cdef public bint monotone
+    cdef public long long keep
+    cdef public long long decides
     cdef public long long lo
     cdef public long long size
     cdef public list rank_left
@@ -68,6 +70,12 @@ cdef class LevelSolver:
     cdef public object read_order
     cdef public dict watch
     cdef public dict watched
+    cdef public object kept_keys
+    cdef public object kept_stand
+    cdef public object kept_draw
+    cdef public double kept_error
+    cdef public double stand_value
+    cdef public double draw_value
 
     @cython.locals(digits=cython.longlong[:], perm=cython.longlong[:], offsets=cython.longlong[:],
                    slot=cython.int[:], stride=cython.longlong[:], radix=cython.longlong[:],
@@ -81,9 +89,11 @@ cdef class LevelSolver:
                    values=cython.double[:], drew=cython.schar[:], radix=cython.longlong[:],
                    nr=Py_ssize_t, cards_left=cython.longlong, j=Py_ssize_t,
                    r=Py_ssize_t, s=Py_ssize_t, c=Py_ssize_t, rows=Py_ssize_t, i=Py_ssize_t,
-                   row=Py_ssize_t, w=cython.double, at=Py_ssize_t, m=Py_ssize_t, drawn=cython.double)
+                   row=Py_ssize_t, w=cython.double, at=Py_ssize_t, m=Py_ssize_t, drawn=cython.double,
+                   key=cython.ulonglong, pos=cython.longlong, bits=cython.longlong,
+                   copies=cython.longlong)
     cpdef double _values(self, _Level level, long long[:] ranks, list kids, _Sized sized, list by_rank,
-                         long long room, long long n, double weight, double[:] total)
+                         long long room, long long n, double weight, double[:] total, bint forced)
 
     @cython.locals(digits=cython.longlong[:], counts=cython.longlong[:], left=cython.longlong[:],
                    draw=cython.double[:], busted=cython.double[:], up=cython.longlong[:],
@@ -95,4 +105,4 @@ cdef class LevelSolver:
                    o=cython.double, value=cython.longlong, kid=_Level, cards=cython.longlong[:],
                    copies=cython.longlong[:], d=Py_ssize_t, code=cython.longlong, v=cython.longlong)
     cpdef void _price(self, Py_ssize_t row, _Level level, long long[:] ranks, list kids, _Sized sized,
-                      list by_rank, long long room, long long cards_left)
+                      list by_rank, long long room, long long cards_left, bint forced)

@@ -28,6 +28,14 @@ summing to R's count) it holds. A card drawn changes one digit, so a draw's hand
 arithmetic, with no hashing. Where the three suits other than the upcard's are interchangeable
 (a whole shoe), the hands that differ by relabelling them have one value: the member with the
 smallest index is priced and the others point at it (``slot``). Two levels are held at once.
+
+What a round's pricing keeps (``keep``). The hands the player can hold when he decides, up to
+``keep`` cards, each with both actions' values (per unit of the Ante, Ante + Odds): the stand and
+the draw, the draw being the optimal continuation. Those at 21 or less are solved too (their
+draw is read from the hands one card longer, all the way down to 22: about one hand in a hundred
+more), though their weight in the game is nil, the player's first decision at 22 being weighed
+where he reaches it. One hand per relabelling orbit is kept, under the orbit's first member's
+cards (:func:`hand_key`); :mod:`.draw_prices` finds a dealt hand's orbit by relabelling it.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from .dealer import POINTS, _best, _plain
 from .dealer_moments import DealerMoments
 from .game import BUST_ABOVE
 
+_NAN = float("nan")
 #: What float sums of exact probabilities are held to (a few units of the last place, summed).
 FLOAT_ERROR = 1e-12
 #: The player's first total the drawing rule does not decide (he draws at 21 or less).
@@ -49,6 +58,19 @@ DECIDES_FROM = 22
 #: cross moment, the error bound of the Ante mean.
 _WIDTH = 6
 BUSTED = (-1.0, -1.0, 1.0, 1.0, 1.0, 0.0)
+#: Bits a card takes in :func:`hand_key` (card + 1: 0 is no card), and the most cards a key holds.
+KEY_BITS = 6
+KEY_CARDS = 10
+
+
+def hand_key(cards: Sequence[int]) -> int:
+    """A hand of at most :data:`KEY_CARDS` cards as one integer: its cards sorted, each + 1 in
+    :data:`KEY_BITS` bits, the lowest card in the lowest bits (the solve writes the same key from
+    its counts, :meth:`LevelSolver._values`)."""
+    key = 0
+    for i, c in enumerate(sorted(cards)):
+        key |= (c + 1) << (KEY_BITS * i)
+    return key
 
 
 def default_read_order(n: int) -> int:
@@ -146,7 +168,7 @@ class LevelSolver:
     def __init__(self, shoe: Sequence[int], upcard: int, odds: Callable[[int], float], *, monotone: bool,
                  tables: DealerMoments | None = None, order: int | None = None,
                  read_order: Callable[[int], int] | None = None, relabel: bool = True,
-                 watch: Sequence[Sequence[int]] = ()) -> None:
+                 watch: Sequence[Sequence[int]] = (), keep: int = 0) -> None:
         left = list(shoe)
         left[upcard] -= 1
         if left[upcard] < 0:
@@ -156,7 +178,12 @@ class LevelSolver:
         self.odds = odds
         self._odds: dict[int, float] = {}
         self.monotone = monotone
-        self.lo = DECIDES_FROM if monotone else 0
+        if not 0 <= keep <= KEY_CARDS:
+            raise ValueError(f"keep: 0 to {KEY_CARDS} cards")
+        self.keep = keep
+        # the first total a hand is weighed at; the hands solved start lower where some are kept
+        self.decides = DECIDES_FROM if monotone else 0
+        self.lo = 0 if keep else self.decides
         self.size = sum(left)
         if monotone and sum(POINTS[c >> 2] * n for c, n in enumerate(left)) < DECIDES_FROM:
             raise ValueError("the shoe can run out before the player reaches 22")
@@ -203,6 +230,12 @@ class LevelSolver:
                 rm[c >> 2] += 1
             self.watch.setdefault(tuple(rm), []).append(tuple(sorted(hand)))
         self.watched: dict[tuple[int, ...], tuple[tuple[float, ...], bool]] = {}
+        # the kept hands (keep): key, the stand's and the draw's value (nan: the shoe is empty)
+        self.kept_keys = array("Q")
+        self.kept_stand = array("d")
+        self.kept_draw = array("d")
+        self.kept_error = 0.0  # the largest bound of a kept value
+        self.stand_value = self.draw_value = 0.0  # the last hand priced (_price)
 
     def _read_order(self, n: int) -> int:
         return min(self.tables.order, default_read_order(n))
@@ -272,7 +305,11 @@ class LevelSolver:
             above = here
             if progress is not None:
                 progress(n, self.hands, total[_WIDTH - 1])
-        return {"moments": tuple(total), "draw_on_three": draw_on_three, "hands": self.hands}
+        out = {"moments": tuple(total), "draw_on_three": draw_on_three, "hands": self.hands}
+        if self.keep:
+            out["kept"] = {"keys": self.kept_keys, "stand": self.kept_stand, "draw": self.kept_draw,
+                           "error": self.kept_error, "perms": list(self.perms)}
+        return out
 
     def _starts_below(self) -> list[tuple[int, ...]]:
         out = []
@@ -282,7 +319,7 @@ class LevelSolver:
                     rm = [0] * 13
                     for r in (a, b, c):
                         rm[r] += 1
-                    if POINTS[a] + POINTS[b] + POINTS[c] < self.lo and all(
+                    if POINTS[a] + POINTS[b] + POINTS[c] < self.decides and all(
                             rm[r] <= self.rank_left[r] for r in range(13)):
                         out.append(tuple(rm))
         return out
@@ -317,7 +354,10 @@ class LevelSolver:
             perm.extend(sp.perm)
             up.extend(sp.up)
         self.flat, self.ways, self.perm, self.up = flat, ways, perm, up
-        if n == 3:
+        forced = self.monotone and points < DECIDES_FROM  # he draws: the hand's weight is its kids'
+        if forced:
+            frac = 0.0
+        elif n == 3:
             frac = 1.0
         elif self.monotone:
             frac = sum(k for r, k in enumerate(rm) if POINTS[r] >= points - (DECIDES_FROM - 1)) / n
@@ -331,7 +371,7 @@ class LevelSolver:
         self._rank_part = {}
         by_rank = [(r, rm[r]) for r in ranks]
         self._drew = self._values(level, ranks, kids, sized, by_rank, BUST_ABOVE - points, n,
-                                  frac / float(comb(self.size, n)), total)
+                                  frac / float(comb(self.size, n)), total, forced)
         for hand in self.watch.get(rm, ()):
             index = 0
             for r in ranks:
@@ -390,7 +430,7 @@ class LevelSolver:
         self.hands_of = rows
 
     def _values(self, level: _Level, ranks, kids: list, sized, by_rank: list, room: int, n: int,
-                weight: float, total) -> float:
+                weight: float, total, forced: bool) -> float:
         digits, counts, flat, ways, offsets = self.digits, self.counts, self.flat, self.ways, self.offsets
         slot, values, drew, radix = level.slot, level.values, level.drew, level.radix
         nr = len(ranks)
@@ -421,7 +461,24 @@ class LevelSolver:
             row = slot[i]
             if row == rows:  # the first of its orbit: price it
                 rows += 1
-                self._price(row, level, ranks, kids, sized, by_rank, room, cards_left)
+                self._price(row, level, ranks, kids, sized, by_rank, room, cards_left, forced)
+                if n <= self.keep:
+                    key = 0
+                    pos = 0
+                    bits = KEY_BITS
+                    for j in range(nr):
+                        r = ranks[j]
+                        for s in range(4):
+                            copies = counts[4 * r + s]
+                            while copies:
+                                key |= (4 * r + s + 1) << (bits * pos)
+                                pos += 1
+                                copies -= 1
+                    self.kept_keys.append(key)
+                    self.kept_stand.append(self.stand_value)
+                    self.kept_draw.append(self.draw_value)
+                    if values[_WIDTH * row + _WIDTH - 1] > self.kept_error:
+                        self.kept_error = values[_WIDTH * row + _WIDTH - 1]
             if weight > 0.0:
                 w = weight
                 for j in range(nr):
@@ -436,9 +493,10 @@ class LevelSolver:
         return drawn
 
     def _price(self, row: int, level: _Level, ranks, kids: list, sized, by_rank: list, room: int,
-               cards_left: int) -> None:
+               cards_left: int, forced: bool) -> None:
         """Price the hand the digits and counts hold: its stand, its draw from the hands one
-        card longer, the better of the two (ties to standing) in row ``row``."""
+        card longer, the better of the two (ties to standing; the draw where ``forced``) in row
+        ``row``; the two actions' values (Ante + Odds) in ``stand_value`` and ``draw_value``."""
         digits, counts, left, draw, busted = self.digits, self.counts, self.left, self.draw, self.busted
         up, offsets, kstride, points = self.up, self.offsets, self.kstride, self.points
         values = level.values
@@ -486,7 +544,9 @@ class LevelSolver:
             self._odds[value] = self.odds(value)
         o = self._odds[value]
         at = _WIDTH * row
+        self.stand_value = mean + o
         if cards_left == 0:
+            self.draw_value = _NAN
             values[at] = mean
             values[at + 1] = o
             values[at + 2] = nonzero
@@ -522,7 +582,8 @@ class LevelSolver:
                 kat = _WIDTH * child
                 for m in range(_WIDTH):
                     draw[m] += w * kv[kat + m]
-        if stands(mean + o, draw[0] + draw[1]):
+        self.draw_value = draw[0] + draw[1]
+        if not forced and stands(mean + o, draw[0] + draw[1]):
             values[at] = mean
             values[at + 1] = o
             values[at + 2] = nonzero
