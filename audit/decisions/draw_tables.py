@@ -14,6 +14,7 @@ from django.db import transaction
 
 from tables.games import ENGINE_VERSION
 from tables.games.poker_or_bust.draw_prices import DrawPrices, UpcardPrices, settings_key
+from tables.games.vocabulary.catalogue import POKER_OR_BUST
 
 from .models import DrawPriceTable
 
@@ -39,6 +40,11 @@ def stored(rules) -> DrawPrices | None:
         prices = DrawPrices(by_upcard, whole_shoe=True)
     _loaded[key] = (time.monotonic(), prices)
     return prices
+
+
+def missing(game: str, rules) -> bool:
+    """Whether ``game`` keeps draw prices (Poker or Bust) and none are stored for ``rules``."""
+    return game == POKER_OR_BUST and not DrawPriceTable.objects.filter(settings_key=_key(rules)).exists()
 
 
 def store(rules, prices: DrawPrices) -> int:

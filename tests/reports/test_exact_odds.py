@@ -102,10 +102,15 @@ def test_the_long_solve_prices_a_version_the_task_left_without_figures_once(monk
 
     calls = []
 
-    def engine(game, rules, long_solve=False, jobs=1, **_):
+    from audit.decisions.models import DrawPriceTable
+    from tables.games.poker_or_bust.draw_prices import DrawPrices, UpcardPrices
+
+    def engine(game, rules, long_solve=False, jobs=1, draw_prices=None, **_):
         calls.append((long_solve, jobs))
         if not long_solve:
             raise NotExact("12 CPU-hours: `manage.py price_rulesets --long` solves it")
+        # the same solve keeps the draw prices of the rounds (one hand here)
+        draw_prices.append(DrawPrices({0: UpcardPrices(0, [1], [-0.5], [-0.25], 1e-9)}, whole_shoe=True))
         return {"ante": {"house_edge": 0.0123, "variance": 0.98, "method": "exact", "strategy": "optimal"},
                 "odds": {"house_edge": 0.0456, "variance": 1.7, "method": "exact", "strategy": "optimal"}}
 
@@ -120,6 +125,7 @@ def test_the_long_solve_prices_a_version_the_task_left_without_figures_once(monk
     book = OddsBook()
     assert book.odds(version, "ante").basis == EXACT and book.odds(version, "ante").house_edge == Decimal("0.0123")
     assert book.odds(version, "odds").house_edge == Decimal("0.0456")
+    assert list(DrawPriceTable.objects.values_list("upcard", "hands", "error")) == [(0, 1, 1e-9)]
     # priced now: neither the task nor another long run solves it again
     assert tasks.wager_odds_compute() == 0
     call_command("price_rulesets", "--long", stdout=io.StringIO())
@@ -182,3 +188,27 @@ def test_two_workers_pricing_one_version_at_once_store_it_once(monkeypatch):
     assert sorted(s.split(" by")[0] for s in said) == ["already priced", "computed"]
     assert WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).count() == 1
     assert WagerOddsCache.objects.filter(ruleset_version=version, wager=W21).count() == 1
+
+
+def test_a_version_priced_before_the_draw_prices_were_kept_is_solved_again_by_the_long_solve(monkeypatch):
+    from audit.decisions.models import DrawPriceTable
+    from tables.games.poker_or_bust.draw_prices import DrawPrices, UpcardPrices
+
+    calls = []
+
+    def engine(game, rules, long_solve=False, draw_prices=None, **_):
+        calls.append(long_solve)
+        draw_prices.append(DrawPrices({0: UpcardPrices(0, [1], [-0.5], [-0.25], 0.0)}, whole_shoe=True))
+        return {"ante": {"house_edge": 0.0123, "variance": 0.98, "method": "exact", "strategy": "optimal"},
+                "odds": {"house_edge": 0.0456, "variance": 1.7, "method": "exact", "strategy": "optimal"}}
+
+    monkeypatch.setattr(odds, "wager_edges", engine)
+    version = _version(POKER_OR_BUST, {})
+    twin = _version(POKER_OR_BUST, {})
+    odds.wager_odds_compute(version=version, long_solve=True)
+    DrawPriceTable.objects.all().delete()  # as a deployment's figures from before the tables were kept
+    # a twin with figures but no tables is no source: the long solve runs (once) for the tables
+    assert odds.wager_odds_compute(version=twin, long_solve=True).startswith("computed by the engine")
+    assert DrawPriceTable.objects.count() == 1
+    assert odds.wager_odds_compute(version=version, long_solve=True) == "already priced"
+    assert calls == [True, True]

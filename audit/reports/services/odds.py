@@ -54,8 +54,12 @@ def _twin(version: RulesetVersion) -> RulesetVersion | None:
     return None
 
 
+def _rules(version: RulesetVersion):
+    return GAMES[version.game].rules_from_dict(version.config)
+
+
 def _rows_from_engine(version: RulesetVersion, **options) -> tuple[list[WagerOddsCache], str]:
-    rules = GAMES[version.game].rules_from_dict(version.config)
+    rules = _rules(version)
     started = time.process_time()
     # Poker or Bust's whole-game solve also keeps the values its rounds' decisions are priced from.
     kept: list = []
@@ -98,11 +102,14 @@ def wager_odds_compute(*, version: RulesetVersion, long_solve: bool = False, job
     if version.game not in PRICED_GAMES:
         return "no house wager to price"
     marked = WagerOddsCache.objects.filter(ruleset_version=version, wager=ALL_PRICED).exists()
-    again = long_solve and marked and _left_without(version)
+    # a long solve is run (again) for what it alone makes: figures left out, or Poker or Bust's draw
+    # prices (stored per settings; missing where the settings were priced before they were kept)
+    tables = long_solve and draw_tables.missing(version.game, _rules(version))
+    again = long_solve and marked and (_left_without(version) or tables)
     if marked and not again:
         return "already priced"
     twin = _twin(version)
-    if twin is not None and again and _left_without(twin):
+    if twin is not None and (tables or (again and _left_without(twin))):
         twin = None
     if twin is not None:
         rows = [WagerOddsCache(ruleset_version=version, wager=r.wager, basis=r.basis, house_edge=r.house_edge,
