@@ -14,7 +14,7 @@ from tables.games.poker_or_bust import exact as ex
 from tables.games.poker_or_bust.dealer_moments import MOST_SHARED
 from tables.games.poker_or_bust.rounds import parse_round
 from tables.games.settings.rulesets import PokerOrBustRules
-from tables.games.vocabulary.cards import BJ_POINTS, card_text, make_card
+from tables.games.vocabulary.cards import BJ_POINTS, card_text, make_card, parse_card
 from tables.games.vocabulary.catalogue import ANTE, ODDS
 from tests.games.test_poker_or_bust_exact import PAY, shoe_of
 from tests.games.test_poker_or_bust_levels import ALIKE
@@ -144,3 +144,30 @@ def test_without_a_stored_solve_every_decision_says_how_to_make_one(db):
     got = dp.round_prices(rnd, PokerOrBustRules())
     assert got.decisions == ()
     assert got.unpriced == ((1, 0, "stand", dp.NOT_STORED),)
+
+
+def test_the_gamemath_command_reads_a_stored_solve_where_it_keeps_the_hand(solved, db):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    from audit.decisions import draw_tables
+
+    def command(hand: str) -> dict:
+        out = io.StringIO()
+        call_command("gamemath", "decision", "--game", "poker_or_bust", "--hand", hand, "--upcard", "TH", "--json",
+                     stdout=out)
+        return json.loads(out.getvalue())
+
+    # The short shoe's solve stored under the six-deck settings the command is given (the path is
+    # the one a long solve's tables take; the values are held to the recursion above).
+    draw_tables.store(PokerOrBustRules(), solved["kept"])
+    try:
+        got = command("AS,2D,AC")  # 4 points: beyond a decision priced on its own at six decks
+        values, bound = solved["kept"].values([parse_card(t) for t in ("AS", "2D", "AC")], parse_card("TH"))
+        assert got["source"] == "the stored whole-game solve"
+        assert got["actions"] == {a: round(v, 12) for a, v in sorted(values.items())} and got["best"] == "draw"
+        assert got["precision"] == max(bound, 1e-12)
+    finally:
+        draw_tables.forget()

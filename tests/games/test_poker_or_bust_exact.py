@@ -328,7 +328,8 @@ def test_impossible_hands_are_refused():
         ex.decision_evs(shoe, PAY, [TENS[0], TENS[0], TENS[1]], TENS[2])
 
 
-def test_the_gamemath_command_dispatches_poker_or_bust_and_names_what_is_wrong(monkeypatch):
+def test_the_gamemath_command_dispatches_poker_or_bust_and_names_what_is_wrong(monkeypatch, db):
+    # db: the command reads a stored whole-game solve first (none here)
     from django.core.management import call_command
     from django.core.management.base import CommandError
 

@@ -208,7 +208,7 @@ def test_six_decks_choose_the_tables_where_the_passes_are_too_many_and_refuse_wh
         route("TS,9H,4C", "AD")  # both beyond their budgets
 
 
-def test_the_gamemath_command_prints_a_tables_priced_decision_with_its_precision(monkeypatch):
+def test_the_gamemath_command_prints_a_tables_priced_decision_with_its_precision(monkeypatch, db):
     import io
     import json
 

@@ -154,6 +154,11 @@ def use_source(source: Callable[[Any], DrawPrices | None]) -> None:
     global _source
     _source = source
 
+
+def stored(rules: Any) -> DrawPrices | None:
+    """The stored tables of ``rules``, where the source has them."""
+    return _source(rules)
+
 NOT_STORED = ("no whole-game solve is stored for these settings: `manage.py price_rulesets --long` "
               "makes it")
 TOO_LONG = f"a hand of more than {KEEP} cards: the stored solve keeps the decisions up to {KEEP} cards"

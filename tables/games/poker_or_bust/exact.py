@@ -44,6 +44,7 @@ from multiprocessing import get_context
 from ..vocabulary.base import Errors
 from ..vocabulary.cards import BJ_POINTS, CardError, parse_card
 from ..vocabulary.catalogue import ANTE, ODDS
+from . import draw_prices
 from . import three_card_poker as tcp
 from .dealer import DealerOutcome, TooLarge, dealer_outcome, finals
 from .dealer_moments import DealerMoments, build_size
@@ -486,7 +487,10 @@ def _cards(text: str, path: str, errors: Errors) -> list[int]:
 
 def decision_json(rules, hand: str, upcard: str, *, after_split: bool = False) -> dict:
     """``{"actions": {"draw": ev, "stand": ev}, "best": action}`` per unit of the Ante for the
-    ``gamemath decision`` command, priced on the ruleset's shoe (:func:`decision_evs`)."""
+    ``gamemath decision`` command: read from the stored whole-game solve of the rules where it
+    keeps the hand (:mod:`.draw_prices`: any hand of up to five cards, at any total), else priced
+    on the ruleset's shoe (:func:`decision_evs`: a hand at a low total is refused as too large).
+    ``"source"`` says which."""
     errors = Errors()
     if after_split:
         errors.add("after_split", "Poker or Bust has no splits")
@@ -495,9 +499,16 @@ def decision_json(rules, hand: str, upcard: str, *, after_split: bool = False) -
     if len(up) != 1:
         errors.add("upcard", "one card")
     errors.raise_if_any()
+    book = draw_prices.stored(rules)
+    kept = book.values(cards, up[0]) if book is not None and sum(BJ_POINTS[c] for c in cards) <= BUST_ABOVE \
+        and len(cards) >= 3 else None
+    if kept is not None:
+        values, bound = kept
+        return {"actions": {a: round(v, 12) for a, v in sorted(values.items())}, "best": draw_prices.best_of(values),
+                "precision": max(bound, FLOAT_ERROR), "source": "the stored whole-game solve"}
     got = decision_evs(full_shoe(rules.decks), rules.odds_paytable, cards, up[0])
     return {"actions": {a: round(v, 12) for a, v in got["actions"].items()}, "best": got["best"],
-            "precision": got["precision"]}
+            "precision": got["precision"], "source": "priced on its own"}
 
 
 @lru_cache(maxsize=16)
