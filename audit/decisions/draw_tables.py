@@ -15,8 +15,10 @@ from django.db import transaction
 from tables.games import ENGINE_VERSION
 from tables.games.poker_or_bust.draw_prices import DrawPrices, UpcardPrices, settings_key
 from tables.games.vocabulary.catalogue import POKER_OR_BUST
+from tables.models import RulesetVersion
 
-from .models import DrawPriceTable
+from .models import DrawPriceTable, SeatDecisions
+from .pricing import rounds_queue
 
 #: Seconds a process trusts that no tables are stored for a settings key.
 RECHECK = 60.0
@@ -48,8 +50,9 @@ def missing(game: str, rules) -> bool:
 
 
 def store(rules, prices: DrawPrices) -> int:
-    """Replace the stored tables of ``rules``' settings with ``prices``, in one transaction;
-    how many hands were stored."""
+    """Replace the stored tables of ``rules``' settings with ``prices``, in one transaction, and
+    queue for pricing again the rounds of those settings priced without them; how many hands
+    were stored."""
     key = _key(rules)
     rows = [DrawPriceTable(settings_key=key, upcard=upcard, hands=len(table), error=table.error,
                            data=table.to_bytes(), engine_version=ENGINE_VERSION)
@@ -57,8 +60,17 @@ def store(rules, prices: DrawPrices) -> int:
     with transaction.atomic():
         DrawPriceTable.objects.filter(settings_key=key).delete()
         DrawPriceTable.objects.bulk_create(rows)
+        rounds_queue(_priced_without(key))
     _loaded.pop(key, None)
     return sum(r.hands for r in rows)
+
+
+def _priced_without(key: str) -> list[tuple[int, object]]:
+    """(round id, gaming day) of the Poker or Bust rounds of settings ``key`` whose seats were
+    priced with no table (every decision unpriced: no priced handle)."""
+    versions = [v for v in RulesetVersion.objects.filter(game=POKER_OR_BUST) if _key(v.rules()) == key]
+    return list(SeatDecisions.objects.filter(ruleset_version__in=versions, handle=0).order_by()
+                .values_list("round_id", "gaming_day").distinct())
 
 
 def forget() -> None:

@@ -391,6 +391,15 @@ def test_a_worker_warms_the_floors_priced_rulesets_before_forking_and_closes_its
     assert sorted(calls) == ["ante_up_21", "blackjack_tie"] and closed == [True]
 
 
+def _short_shoe_solve():
+    from tables.games.poker_or_bust import draw_prices
+    from tables.games.poker_or_bust import exact as ex
+    from tests.games.test_poker_or_bust_exact import PAY, shoe_of
+    from tests.games.test_poker_or_bust_levels import ALIKE
+
+    return ex.level_edge(shoe_of(ALIKE), PAY, keep=draw_prices.KEEP)["kept"]
+
+
 @pytest.fixture
 def short_shoe_solve():
     """The whole-game solve of a 16-card shoe (Aces, 2s, 10s and Queens, tests/games), stored
@@ -398,15 +407,10 @@ def short_shoe_solve():
     solve to a round's prices is the same; the values themselves are held to the recursion in
     tests/games/test_poker_or_bust_draw_prices.py."""
     from audit.decisions import draw_tables
-    from tables.games.poker_or_bust import draw_prices
-    from tables.games.poker_or_bust import exact as ex
-    from tests.games.test_poker_or_bust_exact import PAY, shoe_of
-    from tests.games.test_poker_or_bust_levels import ALIKE
 
-    solved = ex.level_edge(shoe_of(ALIKE), PAY, keep=draw_prices.KEEP)
-    rules = GAMES["poker_or_bust"].rules_from_dict({})
-    draw_tables.store(rules, solved["kept"])
-    yield solved["kept"]
+    kept = _short_shoe_solve()
+    draw_tables.store(GAMES["poker_or_bust"].rules_from_dict({}), kept)
+    yield kept
     draw_tables.forget()
 
 
@@ -433,3 +437,22 @@ def test_poker_or_bust_rounds_are_priced_from_the_stored_solve(floor, short_shoe
     assert [d["action"] for d in rows[3].decisions] == ["draw", "draw", "draw"]
     assert rows[3].unpriced == [{"hand": 0, "action": "stand", "why": draw_prices.TOO_LONG}]
     assert set(rows[2].decisions[0]["values"]) == {"draw", "stand"}
+
+
+def test_the_rounds_priced_before_the_solve_was_stored_are_priced_again_when_it_is(floor):
+    from audit.decisions import draw_tables
+
+    seats = [{"seat": 1, "player": "P-1", "wagers": {"ante": "10.00", "odds": "10.00"}, "cards": ["QH", "QD", "2D"]}]
+    rnd = round_record(table=floor["tables"]["poker_or_bust"], author=floor["pitboss"],
+                       data={"dealer": {"cards": ["TC", "QS", "AH", "2C"]}, "seats": seats}).round
+    price_all_pending()
+    row = SeatDecisions.objects.get(round_id=rnd.pk)
+    assert (row.handle, row.decisions, row.unpriced[0]["action"]) == (Decimal("0.00"), [], "stand")
+    try:
+        draw_tables.store(GAMES["poker_or_bust"].rules_from_dict({}), _short_shoe_solve())
+        assert DecisionPending.objects.filter(round_id=rnd.pk).exists()
+        price_all_pending()
+        row = SeatDecisions.objects.get(round_id=rnd.pk)
+        assert (row.handle, [d["action"] for d in row.decisions], row.unpriced) == (Decimal("20.00"), ["stand"], [])
+    finally:
+        draw_tables.forget()
