@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import time
 
-from django.db import transaction
-
 from tables.games import ENGINE_VERSION
 from tables.games.poker_or_bust.draw_prices import DrawPrices, UpcardPrices, settings_key
 from tables.games.vocabulary.catalogue import POKER_OR_BUST
 from tables.models import RulesetVersion
 
-from .models import DrawPriceTable, SeatDecisions
-from .pricing import rounds_queue
+from .models import DrawPriceTable
 
 #: Seconds a process trusts that no tables are stored for a settings key.
 RECHECK = 60.0
 _loaded: dict[str, tuple[float, DrawPrices | None]] = {}
+_versions: dict[tuple, tuple[float, bool]] = {}
 
 
 def _key(rules) -> str:
@@ -49,30 +47,39 @@ def missing(game: str, rules) -> bool:
     return game == POKER_OR_BUST and not DrawPriceTable.objects.filter(settings_key=_key(rules)).exists()
 
 
+def solved(version) -> bool:
+    """Whether tables are stored for the settings of ruleset ``version``, without reading them:
+    the recorder and the re-audit ask per round, so the answer is kept per version (a yes for
+    good, a no for :data:`RECHECK` seconds)."""
+    key = (version.pk, version.created_at)  # created_at too: a test database may reuse a pk
+    got = _versions.get(key)
+    if got is not None and (got[1] or time.monotonic() - got[0] < RECHECK):
+        return got[1]
+    answer = DrawPriceTable.objects.filter(settings_key=_key(version.rules())).exists()
+    _versions[key] = (time.monotonic(), answer)
+    return answer
+
+
 def store(rules, prices: DrawPrices) -> int:
-    """Replace the stored tables of ``rules``' settings with ``prices``, in one transaction, and
-    queue for pricing again the rounds of those settings priced without them; how many hands
-    were stored."""
+    """Replace the stored tables of ``rules``' settings with ``prices``; how many hands were
+    stored. In the caller's transaction (``pricing.draw_prices_store`` queues the rounds too)."""
     key = _key(rules)
     rows = [DrawPriceTable(settings_key=key, upcard=upcard, hands=len(table), error=table.error,
                            data=table.to_bytes(), engine_version=ENGINE_VERSION)
             for upcard, table in sorted(prices.by_upcard.items())]
-    with transaction.atomic():
-        DrawPriceTable.objects.filter(settings_key=key).delete()
-        DrawPriceTable.objects.bulk_create(rows)
-        rounds_queue(_priced_without(key))
-    _loaded.pop(key, None)
+    DrawPriceTable.objects.filter(settings_key=key).delete()
+    DrawPriceTable.objects.bulk_create(rows)
+    forget()
     return sum(r.hands for r in rows)
 
 
-def _priced_without(key: str) -> list[tuple[int, object]]:
-    """(round id, gaming day) of the Poker or Bust rounds of settings ``key`` whose seats were
-    priced with no table (every decision unpriced: no priced handle)."""
-    versions = [v for v in RulesetVersion.objects.filter(game=POKER_OR_BUST) if _key(v.rules()) == key]
-    return list(SeatDecisions.objects.filter(ruleset_version__in=versions, handle=0).order_by()
-                .values_list("round_id", "gaming_day").distinct())
+def versions_of(rules) -> list[int]:
+    """The Poker or Bust ruleset versions whose settings are ``rules``'."""
+    key = _key(rules)
+    return [v.pk for v in RulesetVersion.objects.filter(game=POKER_OR_BUST) if _key(v.rules()) == key]
 
 
 def forget() -> None:
     """Drop what this process read (tests; a table remade under it)."""
     _loaded.clear()
+    _versions.clear()

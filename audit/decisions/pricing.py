@@ -27,8 +27,10 @@ from casino.lookups import AnyOf
 from casino.prepared import PREPARED
 from tables.games import GAMES
 from tables.games.decision_prices import PRICING_VERSION, ROUND_PRICES, WARM
+from tables.games.vocabulary.catalogue import POKER_OR_BUST
 from tables.models import Round, RoundRevision, Ruleset, RulesetVersion
 
+from . import draw_tables
 from .models import DecisionPending, SeatDecisions
 
 log = logging.getLogger(__name__)
@@ -84,12 +86,32 @@ class DecisionQueue:
         return nullcontext()
 
     def round_posted(self, *, round, revision, casino_id=None) -> None:  # noqa: A002
-        if round.game in ROUND_PRICES:
+        if priced(round.game, round.ruleset_version):
             rounds_queue([(round.pk, round.gaming_day)], using=round._state.db)
 
     def round_voided(self, *, round) -> None:  # noqa: A002
-        if round.game in ROUND_PRICES:
+        if priced(round.game, round.ruleset_version):
             rounds_queue([(round.pk, round.gaming_day)], using=round._state.db)
+
+
+def priced(game: str, version: RulesetVersion) -> bool:
+    """Whether the rounds of ``game`` under ``version`` have decisions to price: the games of
+    ``ROUND_PRICES``, Poker or Bust once the whole-game solve of its settings is stored (before,
+    its rounds are neither queued nor replayed into the queue: nothing would be stored)."""
+    if game not in ROUND_PRICES:
+        return False
+    return game != POKER_OR_BUST or draw_tables.solved(version)
+
+
+def draw_prices_store(rules, prices) -> int:
+    """Store Poker or Bust's tables for ``rules``' settings and queue every active round of those
+    settings to be priced from them, in one transaction; how many hands were stored."""
+    with transaction.atomic():
+        hands = draw_tables.store(rules, prices)
+        rounds = Round.objects.filter(game=POKER_OR_BUST, ruleset_version_id__in=draw_tables.versions_of(rules),
+                                      status=Round.ACTIVE)
+        rounds_queue(list(rounds.order_by().values_list("id", "gaming_day")))
+    return hands
 
 
 def _decision_json(d, money: Decimal, made: dict) -> orjson.Fragment:

@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from audit.decisions.pricing import priced
 from audit.decisions.selectors import round_decisions
 from audit.pages.forms import PeriodForm, QueueFilterForm, ReviewForm
 from audit.reports.selectors_cash import open_unexplained_findings
@@ -38,7 +39,9 @@ from casino.permissions import role_required
 from casino.query_dates import date_or_none
 from casino.roles import GAMING_MANAGER, SURVEILLANCE, has_role
 from casino.scoping import scope, user_casino_ids
-from tables.games.decision_prices import NOT_PRICED, ROUND_PRICES
+from tables.games.decision_prices import NOT_PRICED
+from tables.games.poker_or_bust.draw_prices import NOT_STORED
+from tables.games.vocabulary.catalogue import POKER_OR_BUST
 from tables.models import WAGER_ORDER, Dealer, Finding, Round, Wager
 from tables.pages.present import data_diff, dealer_did_words, net_words, round_view
 
@@ -189,8 +192,8 @@ def round_detail(request, pk: int):
             "decisions": decisions,
             "decisions_unpriced": unpriced,
             "decisions_queued": priced_soon,
-            "decisions_priced_game": rnd.game in ROUND_PRICES,
-            "decisions_why_not": NOT_PRICED.get(rnd.game, ""),
+            "decisions_priced_game": priced(rnd.game, rnd.ruleset_version),
+            "decisions_why_not": NOT_PRICED.get(rnd.game, NOT_STORED if rnd.game == POKER_OR_BUST else ""),
         },
     )
 

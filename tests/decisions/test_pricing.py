@@ -153,8 +153,9 @@ def test_ante_up_21_prices_the_fold_decision_per_unit_of_the_ante(floor):
 
 
 def test_games_without_priced_decisions_are_not_queued(floor):
-    round_record(table=floor["tables"]["holdem_blackjack"], data=ROUNDS["holdem_blackjack"]["correct"][0],
-                 author=floor["pitboss"])
+    # Poker or Bust without its whole-game solve stored has nothing to price yet
+    for game in ("poker_or_bust", "holdem_blackjack"):
+        round_record(table=floor["tables"][game], data=ROUNDS[game]["correct"][0], author=floor["pitboss"])
     assert not DecisionPending.objects.exists()
 
 
@@ -312,7 +313,6 @@ def test_the_desks_round_page_shows_each_decision_against_the_best_play(floor, c
     assert section.count('class="differs"') == 1  # the 12 stood against a ten; the 20 stood is the best play
     poker = round_record(table=floor["tables"]["poker_or_bust"], data=ROUNDS["poker_or_bust"]["correct"][0],
                          author=floor["pitboss"]).round
-    price_all_pending()
     page = client.get(f"/desk/rounds/{poker.pk}/").content.decode()
     assert "price_rulesets --long" in page[page.index('id="decisions"'):page.index('id="findings"')]
 
@@ -409,7 +409,7 @@ def short_shoe_solve():
     from audit.decisions import draw_tables
 
     kept = _short_shoe_solve()
-    draw_tables.store(GAMES["poker_or_bust"].rules_from_dict({}), kept)
+    pricing.draw_prices_store(GAMES["poker_or_bust"].rules_from_dict({}), kept)
     yield kept
     draw_tables.forget()
 
@@ -439,17 +439,16 @@ def test_poker_or_bust_rounds_are_priced_from_the_stored_solve(floor, short_shoe
     assert set(rows[2].decisions[0]["values"]) == {"draw", "stand"}
 
 
-def test_the_rounds_priced_before_the_solve_was_stored_are_priced_again_when_it_is(floor):
+def test_the_rounds_recorded_before_the_solve_was_stored_are_priced_when_it_is(floor):
     from audit.decisions import draw_tables
 
     seats = [{"seat": 1, "player": "P-1", "wagers": {"ante": "10.00", "odds": "10.00"}, "cards": ["QH", "QD", "2D"]}]
     rnd = round_record(table=floor["tables"]["poker_or_bust"], author=floor["pitboss"],
                        data={"dealer": {"cards": ["TC", "QS", "AH", "2C"]}, "seats": seats}).round
-    price_all_pending()
-    row = SeatDecisions.objects.get(round_id=rnd.pk)
-    assert (row.handle, row.decisions, row.unpriced[0]["action"]) == (Decimal("0.00"), [], "stand")
+    # nothing to price yet: not queued
+    assert not DecisionPending.objects.exists()
     try:
-        draw_tables.store(GAMES["poker_or_bust"].rules_from_dict({}), _short_shoe_solve())
+        pricing.draw_prices_store(GAMES["poker_or_bust"].rules_from_dict({}), _short_shoe_solve())
         assert DecisionPending.objects.filter(round_id=rnd.pk).exists()
         price_all_pending()
         row = SeatDecisions.objects.get(round_id=rnd.pk)

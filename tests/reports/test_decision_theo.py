@@ -98,18 +98,18 @@ def _line(report, level: str, key) -> ReportLine:
 
 def test_a_report_built_before_the_pricing_says_so_until_it_runs_again(floor):
     report = _run(floor["casino"])
-    # This casino's two Blackjack Tie rounds and its Poker or Bust round were queued; the other
-    # casino's is not this report's.
-    assert report.summary["decisions"] == {"pending": 3, "seats": 0}
+    # This casino's two Blackjack Tie rounds were queued (its Poker or Bust round has nothing to
+    # price: no whole-game solve is stored); the other casino's is not this report's.
+    assert report.summary["decisions"] == {"pending": 2, "seats": 0}
     table = _line(report, "table", floor["table"].pk)
     assert (table.decision_cost, table.decision_theo, table.play_quality_pct) == (
         Decimal("0.00"), table.theo_win, None)
-    notice = "3 rounds of the day were still queued for pricing when this report was built"
+    notice = "2 rounds of the day were still queued for pricing when this report was built"
     finance = api_as(user_with_role("finance"))
     page = finance.get(reverse("reports-day", args=[report.pk])).content.decode()
     assert 'id="decisions-pending"' in page and notice in page
     body = finance.get(reverse("dailyreport-detail", args=[report.pk])).json()
-    assert body["decisions_pending"] == 3 and body["decisions_notice"].startswith(notice)
+    assert body["decisions_pending"] == 2 and body["decisions_notice"].startswith(notice)
     rows = list(csv.reader(io.StringIO(csv_bytes(report_data(report)).decode("utf-8-sig"))))
     assert any(r[:1] == ["note"] and r[1].startswith(notice) for r in rows) and rows[0][0] == "section"
     first_page = PdfReader(io.BytesIO(pdf_bytes(report_data(report)))).pages[0].extract_text()
@@ -117,8 +117,6 @@ def test_a_report_built_before_the_pricing_says_so_until_it_runs_again(floor):
 
     price_all_pending()
     report = _run(floor["casino"])
-    # the Poker or Bust seat's row holds its decisions unpriced (no whole-game solve is stored): not
-    # a priced seat
     assert report.summary["decisions"] == {"pending": 0, "seats": 3}
     assert report_data(report).decisions_pending == ""
     page = api_as(user_with_role("finance", username="finance-2")).get(
@@ -132,7 +130,7 @@ def test_decision_cost_and_decision_theo_per_table_game_and_floor(floor):
     rows = SeatDecisions.objects.filter(casino=floor["casino"])
     cost = sum((r.cost for r in rows), Decimal(0))
     handle = sum((r.handle for r in rows), Decimal(0))
-    assert handle == Decimal("160.00") and rows.filter(handle__gt=0).count() == 3
+    assert handle == Decimal("160.00") and rows.count() == 3
     mistake = rows.get(player="P-1", handle=Decimal("100.00"))
     assert _cents(mistake.cost) == Decimal("16.47")  # standing on 12 against a ten, six decks H17
     table = _line(report, "table", floor["table"].pk)
@@ -216,9 +214,10 @@ def test_the_combine_adds_the_slices_figures_and_reads_the_day_when_a_slice_had_
     monkeypatch.setattr(runs, "table_games", lambda *a, **kw: day_reads.append(a) or real_table_games(*a, **kw))
     # Rounds still queued: every slice says so, and the combine reads the day's rows.
     report = _run(floor["casino"])
-    # In id order: the two Blackjack Tie rounds, then the Poker or Bust round.
-    assert [c.partial["decisions"]["pending"] for c in _chunks(report)] == [1, 1, 1]
-    assert len(day_reads) == 1 and report.summary["decisions"] == {"pending": 3, "seats": 0}
+    # In id order: the two Blackjack Tie rounds, then the Poker or Bust round (nothing to price: no
+    # whole-game solve is stored).
+    assert [c.partial["decisions"]["pending"] for c in _chunks(report)] == [1, 1, 0]
+    assert len(day_reads) == 1 and report.summary["decisions"] == {"pending": 2, "seats": 0}
     # Priced: each slice summed its own rounds' rows, and the combine added them without a read of
     # the day; added up they are the day's rows, and the report's lines.
     price_all_pending()

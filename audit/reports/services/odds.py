@@ -23,6 +23,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from audit.decisions import draw_tables
+from audit.decisions.pricing import draw_prices_store
 from tables.games import ENGINE_VERSION, GAMES
 from tables.games.edges import NotExact, wager_edges
 from tables.models import RulesetVersion
@@ -68,7 +69,7 @@ def _rows_from_engine(version: RulesetVersion, **options) -> tuple[list[WagerOdd
     except NotExact as exc:
         return [], f"no exact figures: {exc}"
     if kept:
-        draw_tables.store(rules, kept[0])
+        draw_prices_store(rules, kept[0])
     rows = [
         WagerOddsCache(ruleset_version=version, wager=wager, basis=EXACT, house_edge=_decimal(fig["house_edge"]),
                        variance=_decimal(fig["variance"]), engine_version=ENGINE_VERSION,

@@ -25,13 +25,12 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from audit.decisions.pricing import price_replayed, prices_current, rounds_queue
+from audit.decisions.pricing import price_replayed, priced, prices_current, rounds_queue
 from audit.rollups.writer import rounds_changing
 from casino.audit_guard import allow_audit_write
 from casino.lookups import AnyOf
 from tables import chain
 from tables.games import ENGINE_VERSION
-from tables.games.decision_prices import ROUND_PRICES
 from tables.games.vocabulary.base import AuditContext, InvalidInput
 from tables.games.vocabulary.money import to_money
 from tables.models import ChainLink, Finding, Round, RoundRevision, RulesetVersion
@@ -135,7 +134,7 @@ def rounds_reaudit(*, round_ids: list[int], full: bool = False, at=None, gaming_
         except (InvalidInput, ValidationError) as exc:
             result.errors.append(f"round {round_id}: the engine now refuses it: {exc}")
             parsed = None
-        if game in ROUND_PRICES and (round_id, number) not in current:
+        if (round_id, number) not in current and priced(game, versions[version_id]):
             to_price.append((round_id, day, number, game, version_id, data, parsed))
         if parsed is None:
             continue

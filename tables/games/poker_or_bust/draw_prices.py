@@ -11,9 +11,9 @@ A seat's decisions are read from its cards in the order dealt: with k cards (thr
 but one) the player drew, with all of them he stood, unless he is over 31 (no decision left).
 Each is priced per unit of the Ante (the round's expected net, Ante + Odds, the two being equal),
 the draw under optimal play after it, both given the player's cards and the dealer's upcard only.
-Not priced, with the reason: a decision on more than :data:`KEEP` cards (about one seat in a
-hundred reaches one), a seat whose Ante and Odds differ (the values assume equal wagers), and
-every decision where no solve is stored for the settings (:func:`use_source`).
+Not priced, with the reason: a decision on more than :data:`KEEP` cards, a seat whose Ante and
+Odds differ (the values assume equal wagers). Where no solve is stored for the settings
+(:func:`use_source`) the round has nothing to price (:data:`NOT_STORED` says why).
 """
 
 from __future__ import annotations
@@ -177,6 +177,8 @@ def round_prices(round_: Any, rules: Any) -> RoundPrices:
     stored solve of ``rules`` (:func:`use_source`)."""
     upcard = round_.dealer_cards[0]
     book = _source(rules)
+    if book is None:  # the round's reason, not a decision's (:data:`NOT_STORED`): nothing to store
+        return RoundPrices((), (), (), tuple(round_.dealer_cards))
     decisions: list[Decision] = []
     unpriced: list[tuple[int, int, str, str]] = []
     handles: list[tuple[int, Decimal]] = []
@@ -191,9 +193,7 @@ def round_prices(round_: Any, rules: Any) -> RoundPrices:
         for k, action in steps:
             why = None
             got = None
-            if book is None:
-                why = NOT_STORED
-            elif seat.odds != seat.ante:
+            if seat.odds != seat.ante:
                 why = UNEQUAL
             elif k > KEEP:
                 why = TOO_LONG
