@@ -48,8 +48,6 @@ cdef class LevelSolver:
     cdef public list perms
     cdef public dict _splits
     cdef public long long hands
-    cdef public long long hands_of
-    cdef public double _drew
     cdef public long long[:] digits
     cdef public long long[:] counts
     cdef public double[:] draw
@@ -82,7 +80,7 @@ cdef class LevelSolver:
                    nr=Py_ssize_t, relabellings=Py_ssize_t, j=Py_ssize_t,
                    rows=Py_ssize_t, i=Py_ssize_t, canon=cython.longlong, p=Py_ssize_t,
                    other=cython.longlong, r=Py_ssize_t, others=cython.longlong[:], at=Py_ssize_t)
-    cpdef void _canon(self, _Level level, long long[:] ranks)
+    cpdef Py_ssize_t _canon(self, _Level level, long long[:] ranks)
 
     @cython.locals(digits=cython.longlong[:], counts=cython.longlong[:], ways=cython.double[:],
                    flat=cython.longlong[:], offsets=cython.longlong[:], slot=cython.int[:],

@@ -299,9 +299,9 @@ class LevelSolver:
         for n in sorted(by_level, reverse=True):
             here: dict[tuple[int, ...], _Level] = {}
             for rm in by_level[n]:
-                here[rm] = self._rank_multiset(rm, above, total)
+                here[rm], drew = self._rank_multiset(rm, above, total)
                 if n == 3:
-                    draw_on_three += self._drew
+                    draw_on_three += drew
             above = here
             if progress is not None:
                 progress(n, self.hands, total[_WIDTH - 1])
@@ -324,9 +324,9 @@ class LevelSolver:
                         out.append(tuple(rm))
         return out
 
-    def _rank_multiset(self, rm: tuple[int, ...], above: dict, total) -> _Level:
-        """Solve every hand of rank multiset ``rm``, add each one's best moments times its weight
-        to ``total``; ``self._drew`` is then the weight of those where drawing is best."""
+    def _rank_multiset(self, rm: tuple[int, ...], above: dict, total) -> tuple[_Level, float]:
+        """Solve every hand of rank multiset ``rm`` and add each one's best moments times its weight
+        to ``total``: the level, and the weight of the hands where drawing is best."""
         n = sum(rm)
         points = sum(POINTS[r] * k for r, k in enumerate(rm))
         ranks = array("q", [r for r in range(13) if rm[r]])
@@ -363,15 +363,14 @@ class LevelSolver:
             frac = sum(k for r, k in enumerate(rm) if POINTS[r] >= points - (DECIDES_FROM - 1)) / n
         else:
             frac = 0.0
-        self._canon(level, ranks)
-        level.allocate(self.hands_of)
+        level.allocate(self._canon(level, ranks))
         sized = self.tables.sized(n, self.read_order(n))
         sized.dense()
         self._plain = _plain(tuple(r for r in ranks for _ in range(min(rm[r], 3))))
         self._rank_part = {}
         by_rank = [(r, rm[r]) for r in ranks]
-        self._drew = self._values(level, ranks, kids, sized, by_rank, BUST_ABOVE - points, n,
-                                  frac / float(comb(self.size, n)), total, forced)
+        drew = self._values(level, ranks, kids, sized, by_rank, BUST_ABOVE - points, n,
+                            frac / float(comb(self.size, n)), total, forced)
         for hand in self.watch.get(rm, ()):
             index = 0
             for r in ranks:
@@ -379,11 +378,11 @@ class LevelSolver:
                 index += level.stride[r] * self.splits(r, rm[r]).index[split]
             row = level.slot[index]
             self.watched[hand] = (tuple(level.values[_WIDTH * row + m] for m in range(_WIDTH)), bool(level.drew[row]))
-        return level
+        return level, drew
 
-    def _canon(self, level: _Level, ranks) -> None:
+    def _canon(self, level: _Level, ranks) -> int:
         """Point each hand at its orbit's first member (the identity where the suits are not
-        interchangeable); ``hands_of`` is then the number of orbits."""
+        interchangeable); the number of orbits."""
         digits = self.digits
         perm = self.perm
         offsets = self.offsets
@@ -427,7 +426,7 @@ class LevelSolver:
             else:
                 slot[i] = rows
                 rows += 1
-        self.hands_of = rows
+        return rows
 
     def _values(self, level: _Level, ranks, kids: list, sized, by_rank: list, room: int, n: int,
                 weight: float, total, forced: bool) -> float:
