@@ -171,3 +171,26 @@ def test_the_gamemath_command_reads_a_stored_solve_where_it_keeps_the_hand(solve
         assert got["precision"] == max(bound, 1e-12)
     finally:
         draw_tables.forget()
+
+
+def test_the_kept_starts_best_values_average_back_to_the_games_edge(solved):
+    # Every three-card start weighted by its chance, the better of its two kept values (the draw
+    # at 21 or less, where the table pays a better hand no less): the game's Ante + Odds.
+    from math import comb
+
+    book = solved["kept"]
+    total = 0.0
+    for upcard, p_up in ex.upcard_classes(SHOE):
+        left = list(SHOE)
+        left[upcard] -= 1
+        size = sum(left)
+        for hand in _hands(SHOE, upcard):
+            if len(hand) != 3:
+                continue
+            p = 1.0
+            for c in set(hand):
+                p *= comb(left[c], hand.count(c))
+            values, _bound = book.values(hand, upcard)
+            forced = sum(BJ_POINTS[c] for c in hand) <= 21 and dp.DRAW in values
+            total += p_up * p / comb(size, 3) * (values[dp.DRAW] if forced else values[dp.best_of(values)])
+    assert -total / 2 == pytest.approx(solved["combined"]["house_edge"], abs=1e-12)
