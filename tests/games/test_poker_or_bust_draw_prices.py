@@ -75,8 +75,16 @@ def test_every_kept_hand_is_worth_what_the_recursion_gives_it_against_any_suit(s
 def test_a_table_survives_its_bytes(solved):
     table = solved["kept"].by_upcard[make_card(10, 0)]
     again = dp.UpcardPrices.from_bytes(table.to_bytes())
-    assert (again.keys, again.stand, again.draw, again.error, again.perms) == (
-        table.keys, table.stand, table.draw, table.error, table.perms)
+    assert (again.keys, again.stand, again.draw, again.bound, again.error, again.perms) == (
+        table.keys, table.stand, table.draw, table.bound, table.error, table.perms)
+
+
+def test_each_kept_hand_carries_its_own_bound_never_below_the_solves():
+    bound = [2.5e-9, 0.0, 1.0000001e-4]
+    table = dp.UpcardPrices(0, [3, 1, 2], [0.0] * 3, [0.0] * 3, bound)
+    assert list(table.keys) == [1, 2, 3]
+    assert [table.bound[i] >= b for i, b in enumerate([0.0, 1.0000001e-4, 2.5e-9])] == [True] * 3
+    assert table.error == max(table.bound) and table.error < 1.0001e-4
 
 
 def _text(*cards):

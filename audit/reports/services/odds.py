@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from decimal import Decimal
 
@@ -61,22 +62,32 @@ def _rules(version: RulesetVersion):
 
 def _rows_from_engine(version: RulesetVersion, **options) -> tuple[list[WagerOddsCache], str]:
     rules = _rules(version)
-    started = time.process_time()
+    started, wall = _cpu(), time.perf_counter()
     # Poker or Bust's whole-game solve also keeps the values its rounds' decisions are priced from.
     kept: list = []
     try:
         edges = wager_edges(version.game, rules, **options, draw_prices=kept)
     except NotExact as exc:
         return [], f"no exact figures: {exc}"
+    kept_how = ""
     if kept:
-        draw_prices_store(rules, kept[0])
+        hands = draw_prices_store(rules, kept[0])
+        kept_how = f"; the draw prices of {hands:,} hands stored"
     rows = [
         WagerOddsCache(ruleset_version=version, wager=wager, basis=EXACT, house_edge=_decimal(fig["house_edge"]),
                        variance=_decimal(fig["variance"]), engine_version=ENGINE_VERSION,
                        method=f"{fig['method']}: {fig['strategy']}"[:300])
         for wager, fig in edges.items()
     ]
-    return rows, f"computed by the engine {ENGINE_VERSION} in {time.process_time() - started:.1f} s of CPU"
+    precision = {fig.get("exact", {}).get("precision") for fig in edges.values()} - {None}
+    return rows, (f"computed by the engine {ENGINE_VERSION} in {_cpu() - started:.1f} s of CPU "
+                  f"({time.perf_counter() - wall:.0f} s)" + "".join(f"; {p}" for p in sorted(precision)) + kept_how)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of the processes it waited for (a long solve's)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _left_without(version: RulesetVersion) -> bool:

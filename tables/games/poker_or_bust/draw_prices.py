@@ -40,7 +40,10 @@ STAND = "stand"
 #: upcard at six decks (a sixth card would be 1.3 million more), and few decisions come later.
 KEEP = 5
 #: Bumped when what a stored table means changes: the tables of another format are not read.
-FORMAT = 1
+FORMAT = 2
+#: A bound kept as a C float is rounded up by this factor first (a float keeps 24 bits): never
+#: below the solve's.
+_BOUND_UP = 1.0 + 1e-6
 
 
 def settings_key(decks: int, paytable: Mapping[str, Decimal]) -> str:
@@ -52,16 +55,18 @@ def settings_key(decks: int, paytable: Mapping[str, Decimal]) -> str:
 
 
 class UpcardPrices:
-    """The kept hands of one upcard's solve, by key (:func:`.player_levels.hand_key`), sorted."""
+    """The kept hands of one upcard's solve, by key (:func:`.player_levels.hand_key`), sorted,
+    with both actions' values and the bound of each hand's (``error``: the largest)."""
 
     def __init__(self, upcard: int, keys: Sequence[int], stand: Sequence[float], draw: Sequence[float],
-                 error: float, perms: Sequence[Sequence[int]] = ()) -> None:
+                 bound: Sequence[float], perms: Sequence[Sequence[int]] = ()) -> None:
         order = sorted(range(len(keys)), key=keys.__getitem__)
         self.upcard = upcard
         self.keys = array("Q", [keys[i] for i in order])
         self.stand = array("d", [stand[i] for i in order])
         self.draw = array("d", [draw[i] for i in order])
-        self.error = error
+        self.bound = array("f", [bound[i] * _BOUND_UP for i in order])
+        self.error = max(self.bound, default=0.0)
         # the suit maps a hand is tried under: the identity and the solve's relabellings
         self.perms = [tuple(range(4)), *(tuple(p) for p in perms)]
 
@@ -79,10 +84,9 @@ class UpcardPrices:
         return -1
 
     def to_bytes(self) -> bytes:
-        head = json.dumps({"upcard": self.upcard, "error": self.error, "perms": self.perms[1:],
-                           "size": len(self.keys)}).encode()
+        head = json.dumps({"upcard": self.upcard, "perms": self.perms[1:], "size": len(self.keys)}).encode()
         return zlib.compress(len(head).to_bytes(4, "big") + head + self.keys.tobytes() + self.stand.tobytes()
-                             + self.draw.tobytes(), 6)
+                             + self.draw.tobytes() + self.bound.tobytes(), 6)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> UpcardPrices:
@@ -93,12 +97,13 @@ class UpcardPrices:
         body = memoryview(raw)[4 + size:]
         out = cls.__new__(cls)
         out.upcard = head["upcard"]
-        out.error = head["error"]
         out.perms = [tuple(range(4)), *(tuple(p) for p in head["perms"])]
-        out.keys, out.stand, out.draw = array("Q"), array("d"), array("d")
+        out.keys, out.stand, out.draw, out.bound = array("Q"), array("d"), array("d"), array("f")
         out.keys.frombytes(body[:8 * n])
         out.stand.frombytes(body[8 * n:16 * n])
         out.draw.frombytes(body[16 * n:24 * n])
+        out.bound.frombytes(body[24 * n:28 * n])
+        out.error = max(out.bound, default=0.0)
         return out
 
 
@@ -134,7 +139,7 @@ class DrawPrices:
         out = {STAND: table.stand[i]}
         if not isnan(table.draw[i]):
             out[DRAW] = table.draw[i]
-        return out, table.error
+        return out, table.bound[i]
 
 
 _SUIT_MAPS = [tuple(p) for p in permutations(range(4))]

@@ -71,7 +71,7 @@ cdef class LevelSolver:
     cdef public object kept_keys
     cdef public object kept_stand
     cdef public object kept_draw
-    cdef public double kept_error
+    cdef public object kept_bound
     cdef public double stand_value
     cdef public double draw_value
 

@@ -234,7 +234,7 @@ class LevelSolver:
         self.kept_keys = array("Q")
         self.kept_stand = array("d")
         self.kept_draw = array("d")
-        self.kept_error = 0.0  # the largest bound of a kept value
+        self.kept_bound = array("d")  # each kept hand's bound (the larger of its two actions')
         self.stand_value = self.draw_value = 0.0  # the last hand priced (_price)
 
     def _read_order(self, n: int) -> int:
@@ -308,7 +308,7 @@ class LevelSolver:
         out = {"moments": tuple(total), "draw_on_three": draw_on_three, "hands": self.hands}
         if self.keep:
             out["kept"] = {"keys": self.kept_keys, "stand": self.kept_stand, "draw": self.kept_draw,
-                           "error": self.kept_error, "perms": list(self.perms)}
+                           "bound": self.kept_bound, "perms": list(self.perms)}
         return out
 
     def _starts_below(self) -> list[tuple[int, ...]]:
@@ -476,8 +476,7 @@ class LevelSolver:
                     self.kept_keys.append(key)
                     self.kept_stand.append(self.stand_value)
                     self.kept_draw.append(self.draw_value)
-                    if values[_WIDTH * row + _WIDTH - 1] > self.kept_error:
-                        self.kept_error = values[_WIDTH * row + _WIDTH - 1]
+                    self.kept_bound.append(values[_WIDTH * row + _WIDTH - 1])
             if weight > 0.0:
                 w = weight
                 for j in range(nr):
