@@ -22,7 +22,7 @@ is a few units of the last place (< 1e-12).
 Cost: the number of distinct player hands grows steeply with the shoe, so the recursion's
 whole-game figure (:func:`optimal_edge`) is for shoes of a few dozen cards (the tests' short
 shoes); a whole shoe's game is solved a card count at a time by :func:`level_edge`
-(:mod:`.player_levels`: 12.3 billion hands at six decks, about 2.9 CPU-hours, so
+(:mod:`.player_levels`: 12.3 billion hands at six decks, about 1.1 CPU-hours, so
 :func:`edge_wagers` leaves it to ``--long`` callers; the README's Poker or Bust section gives
 the measurements). A single decision is
 priced against the shoe the rules give when its subtree fits the budget (``check_size``
@@ -73,10 +73,10 @@ TABLES_FROM = 500_000
 #: Hands (card multisets, :func:`level_hands`) a whole-game solve may store without ``long_solve``:
 #: about the most a background task does in its time limit.
 LEVEL_BUDGET = 40_000_000
-#: CPU seconds a stored hand costs the whole-game solve: 723-781 s for the 0.95 billion of a King
-#: up at six decks (163 million priced, one per relabelling), about 900 s with an Ace (its tables
-#: too), 2026-11-30, the 2-core build machine.
-SECONDS_A_HAND = 0.85e-6
+#: CPU seconds a stored hand costs the whole-game solve: six decks, all 13 upcards, 4,112 s for
+#: 12.3 billion (2026-11-30, the 2-core build machine on a fast day, reference loop 9.3 us; a
+#: loaded day measured up to 2.5 times that, 723-781 s for a King's 0.95 billion).
+SECONDS_A_HAND = 0.34e-6
 
 
 def full_shoe(decks: int) -> tuple[int, ...]:

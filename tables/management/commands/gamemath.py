@@ -73,7 +73,7 @@ class Command(BaseCommand):
         edge = sub.add_parser("edge", help="every exact wager of a game under a ruleset")
         edge.add_argument("--game", required=True, choices=sorted(EDGE))
         edge.add_argument("--long", action="store_true",
-                          help="solve even where it takes hours (Poker or Bust: 2.9 CPU-hours at six decks)")
+                          help="solve even where it takes hours (Poker or Bust: about 1.1 CPU-hours at six decks)")
         edge.add_argument("--jobs", type=int, default=1, help="processes for a long solve (default 1)")
         decision = sub.add_parser("decision", help="the expected value of each legal player action")
         decision.add_argument("--game", required=True, choices=sorted(DECISION))

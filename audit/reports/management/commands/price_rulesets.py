@@ -6,7 +6,7 @@ version saying how (computed, copied from a version with the same settings, or w
 none). The quick start (``make run``) runs it in the background for the demo's rulesets.
 
 ``--long`` also solves what the beat task leaves for it because it takes hours (Poker or Bust's
-whole decks: about 2.9 CPU-hours at six decks, ``--jobs 2`` halves the wall time), for the
+whole decks: about 1.1 CPU-hours at six decks, ``--jobs 2`` halves the wall time), for the
 versions marked priced without figures; docs/operations explains when to run it.
 """
 
