@@ -114,11 +114,23 @@ class DrawPrices:
     def __init__(self, by_upcard: Mapping[int, UpcardPrices], *, whole_shoe: bool) -> None:
         self.by_upcard = dict(by_upcard)
         self.whole_shoe = whole_shoe
+        self._memo: dict[tuple, tuple[dict[str, float], float] | None] = {}
 
     def values(self, cards: Sequence[int], upcard: int) -> tuple[dict[str, float], float] | None:
         """``({"draw": ev, "stand": ev}, bound)`` per unit of the Ante for the player holding
         ``cards`` against ``upcard`` (``draw`` absent where the shoe has no card left), or None
-        when the hand is not kept."""
+        when the hand is not kept. A floor deals the same few thousand starts all day: each
+        (hand, upcard) is looked up once per process (up to :data:`MEMO` of them)."""
+        memo_key = (*sorted(cards), -1, upcard)
+        got = self._memo.get(memo_key, _MISSING)
+        if got is _MISSING:
+            got = self._look_up(cards, upcard)
+            if len(self._memo) >= MEMO:
+                self._memo.clear()
+            self._memo[memo_key] = got
+        return got
+
+    def _look_up(self, cards: Sequence[int], upcard: int) -> tuple[dict[str, float], float] | None:
         if len(cards) > KEY_CARDS:
             return None
         if self.whole_shoe:
@@ -143,6 +155,9 @@ class DrawPrices:
 
 
 _SUIT_MAPS = [tuple(p) for p in permutations(range(4))]
+_MISSING = object()
+#: Lookups a process remembers (a few hundred bytes each) before it starts again.
+MEMO = 200_000
 
 
 
