@@ -160,7 +160,6 @@ _MISSING = object()
 MEMO = 200_000
 
 
-
 def _none(rules: Any) -> DrawPrices | None:
     return None
 
@@ -178,6 +177,7 @@ def use_source(source: Callable[[Any], DrawPrices | None]) -> None:
 def stored(rules: Any) -> DrawPrices | None:
     """The stored tables of ``rules``, where the source has them."""
     return _source(rules)
+
 
 NOT_STORED = ("no whole-game solve is stored for these settings: `manage.py price_rulesets --long` "
               "makes it")
