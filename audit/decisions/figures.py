@@ -33,7 +33,7 @@ DECISION_COST = (
     "engine prices (the three blackjack games' split, hit, stand, double and insurance; Ante Up 21's "
     "fold or bet; Poker or Bust's draw or stand), the best action's expected value less the taken "
     "action's, times its stake. 0 where no decision is priced (Hold'em Blackjack; Poker or Bust until "
-    "its whole-game solve is stored by price_rulesets --long).")
+    "its whole-game solve has been run for the table's rules).")
 DECISION_THEO = (
     "Decision theo",
     "Theo + the decisions' cost: the theoretical win of the play as recorded (theo prices the exact "

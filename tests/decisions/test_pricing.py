@@ -314,7 +314,8 @@ def test_the_desks_round_page_shows_each_decision_against_the_best_play(floor, c
     poker = round_record(table=floor["tables"]["poker_or_bust"], data=ROUNDS["poker_or_bust"]["correct"][0],
                          author=floor["pitboss"]).round
     page = client.get(f"/desk/rounds/{poker.pk}/").content.decode()
-    assert "price_rulesets --long" in page[page.index('id="decisions"'):page.index('id="findings"')]
+    assert "rules has not been run yet; the casino" in page[
+        page.index('id="decisions"'):page.index('id="findings"')]
 
 
 def test_the_rows_columns_are_the_tables():

@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='reportline',
             name='decision_cost',
-            field=models.DecimalField(decimal_places=2, default=0, help_text="What the players' own decisions gave the house beyond the edge: for each recorded decision the engine prices (the three blackjack games' split, hit, stand, double and insurance; Ante Up 21's fold or bet; Poker or Bust's draw or stand), the best action's expected value less the taken action's, times its stake. 0 where no decision is priced (Hold'em Blackjack; Poker or Bust until its whole-game solve is stored by price_rulesets --long).", max_digits=16),
+            field=models.DecimalField(decimal_places=2, default=0, help_text="What the players' own decisions gave the house beyond the edge: for each recorded decision the engine prices (the three blackjack games' split, hit, stand, double and insurance; Ante Up 21's fold or bet; Poker or Bust's draw or stand), the best action's expected value less the taken action's, times its stake. 0 where no decision is priced (Hold'em Blackjack; Poker or Bust until its whole-game solve has been run for the table's rules).", max_digits=16),
         ),
         migrations.AlterField(
             model_name='reportline',

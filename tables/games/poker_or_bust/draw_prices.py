@@ -179,8 +179,9 @@ def stored(rules: Any) -> DrawPrices | None:
     return _source(rules)
 
 
-NOT_STORED = ("no whole-game solve is stored for these settings: `manage.py price_rulesets --long` "
-              "makes it")
+#: In the desk's words (the round page): IT runs the solve (docs/operations/deploy.md).
+NOT_STORED = ("the whole-game solve of this table's rules has not been run yet; the casino's IT runs it "
+              "once per set of rules (about an hour of computing), and the rounds are then priced")
 TOO_LONG = f"a hand of more than {KEEP} cards: the stored solve keeps the decisions up to {KEEP} cards"
 UNEQUAL = "the Ante and Odds differ: the values assume the equal wagers the game requires"
 
