@@ -184,6 +184,7 @@ NOT_STORED = ("the whole-game solve of this table's rules has not been run yet; 
               "once per set of rules (about an hour of computing), and the rounds are then priced")
 TOO_LONG = f"a hand of more than {KEEP} cards: the stored solve keeps the decisions up to {KEEP} cards"
 UNEQUAL = "the Ante and Odds differ: the values assume the equal wagers the game requires"
+NOT_REACHED = "not a hand the stored solve reaches (the audit flags the cards)"
 
 
 def best_of(values: Mapping[str, float]) -> str:
@@ -221,7 +222,7 @@ def round_prices(round_: Any, rules: Any) -> RoundPrices:
             else:
                 got = book.values(cards[:k], upcard)
                 if got is None or action not in got[0]:
-                    why = "not a hand the stored solve reaches (the audit flags the cards)"
+                    why = NOT_REACHED
             if why is not None:
                 unpriced.append((seat.seat, 0, action, why))
                 continue

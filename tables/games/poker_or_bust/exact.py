@@ -377,7 +377,7 @@ def upcard_classes(shoe: Sequence[int]) -> list[tuple[int, float]]:
     out = []
     for r in range(13):
         counts = shoe[4 * r: 4 * r + 4]
-        if len(set(counts)) == 1:
+        if _suits_alike(shoe, r):
             if counts[0]:
                 out.append((4 * r, 4 * counts[0] / size))
         else:
@@ -421,9 +421,14 @@ def level_edge(shoe: Sequence[int], paytable: Mapping[str, Decimal], *, order: i
     return out
 
 
+def _suits_alike(shoe: Sequence[int], r: int) -> bool:
+    """Whether rank ``r`` has as many cards of each suit."""
+    return len(set(shoe[4 * r: 4 * r + 4])) == 1
+
+
 def _whole(shoe: Sequence[int]) -> bool:
-    """Whether every rank has as many cards of each suit (a whole shoe's suits are alike)."""
-    return all(len(set(shoe[4 * r: 4 * r + 4])) == 1 for r in range(13))
+    """Whether every rank's suits are alike (a whole shoe: one upcard a rank, any suit relabelled)."""
+    return all(_suits_alike(shoe, r) for r in range(13))
 
 
 def _solve_upcard(work: tuple, progress=None) -> dict:
